@@ -1,0 +1,181 @@
+// ingest: reads Cloud Logging exports into LogRecords, streaming, with bounded memory.
+//
+// Accepts a `gcloud logging read --format=json` array (pretty-printed or compact), newline-delimited
+// JSON (Cloud Storage sink shards, CRLF tolerated), and concatenated JSON objects (`jq '.[]'`), from a
+// file or stdin ("-"), gzip'd or not. The shape and the compression are detected from the bytes, never
+// from the file name.
+//
+// Reading is split in two so that parsing can run on several threads while the order stays fixed:
+//
+//   auto reader = ExportReader::open("logs.json.gz", /*input=*/0, limits);   // Result<ExportReader>
+//   ChunkParser parser;                                                       // one per thread
+//   while (auto chunk = reader->next_chunk()) {                               // whole entries only
+//     ChunkReport report = parser.parse(*chunk, [&](const LogRecord& r, size_t entry) { … });
+//   }
+//   reader->summary();   // shape, compression, problems found while splitting
+//
+// Bad entries never stop a read: each is reported (with line and byte) in the ChunkReport and skipped.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpudiag/log_record.h"
+#include "gpudiag/result.h"
+
+namespace gpudiag {
+
+enum class ExportShape : uint8_t {
+  kUnknown,
+  kArray,      // [ {…}, {…} ]  (gcloud logging read --format=json, Logs Explorer download)
+  kNdjson,     // one entry per line (Cloud Storage sink shards)
+  kSequence,   // concatenated JSON objects, e.g. pretty-printed by `jq '.[]'`
+};
+std::string_view shape_name(ExportShape s);  // "array", "ndjson", "json-seq", "unknown"
+
+// One problem in one input. Skipped entries are problems with `skipped_entry` set; others are notes
+// that did not cost an entry (a BOM, a duplicate key, a wrong field type that was tolerated).
+struct InputProblem {
+  uint64_t line = 0;        // 1-based line where the problem is (0 = whole input)
+  int64_t offset = -1;      // byte offset (decompressed)
+  bool skipped_entry = false;
+  std::string message;
+};
+
+// What one input contributed. `entries` counts every entry found in it: analysed + skipped +
+// duplicates == entries, always.
+struct InputSummary {
+  std::string path;                 // as given ("-" for stdin)
+  ExportShape shape = ExportShape::kUnknown;
+  bool gzip = false;
+  uint64_t bytes = 0;               // bytes of JSON read (after decompression)
+  uint64_t entries = 0;
+  uint64_t analysed = 0;
+  uint64_t skipped = 0;
+  uint64_t duplicates = 0;
+  uint64_t problems_total = 0;      // problems seen; `problems` keeps only the first kMaxKept
+  std::vector<InputProblem> problems;
+  static constexpr size_t kMaxKept = 100;
+
+  void add_problem(InputProblem p);
+};
+
+// Guards against hostile inputs. Exceeding one is a clear error, never a crash or an OOM.
+struct ReadLimits {
+  uint64_t max_entry_bytes = 256ull << 20;       // one entry larger than this is skipped
+  uint64_t max_gzip_ratio = 1000;                // decompressed / compressed, after the first 64 MiB
+  uint64_t max_decompressed_bytes = 64ull << 30; // per input
+  uint32_t chunk_bytes = 1u << 20;               // target chunk size
+};
+
+// A run of whole entries from one input, in a padded buffer ready for simdjson.
+struct Chunk {
+  uint32_t input = 0;
+  uint64_t sequence = 0;           // 0, 1, 2 … within the input
+  uint64_t base_offset = 0;        // byte offset of data() in the decompressed input
+  ExportShape shape = ExportShape::kUnknown;
+  uint32_t close_indent = 0;       // pretty-printed shapes: indent of an entry's closing brace
+  bool pretty = false;             // entries are delimited by their closing-brace lines
+  bool ends_input = false;         // the last chunk of its input
+  uint64_t newlines_before = 0;    // newlines in bytes the reader dropped just before this chunk
+  std::shared_ptr<char[]> buffer;  // holds size bytes, then simdjson's padding
+  size_t size = 0;
+  size_t capacity = 0;             // bytes allocated (≥ size + padding)
+
+  char* data() const { return buffer.get(); }
+};
+
+struct ChunkProblem {
+  size_t entry_index;              // index of the entry in the chunk (for "skipped" ones)
+  uint64_t newlines_before;        // newlines in the chunk before the problem
+  uint64_t offset_in_chunk;
+  bool skipped_entry;
+  std::string message;
+};
+
+// What parsing one chunk found. Lines are relative (newlines before an entry within the chunk),
+// because the chunk does not know its first line until earlier chunks are counted.
+struct ChunkReport {
+  uint64_t entries = 0;            // entries found (parsed + skipped)
+  uint64_t newlines = 0;           // newlines in the chunk
+  std::vector<ChunkProblem> problems;
+  std::vector<uint64_t> fingerprints;  // per entry: hash of (insertId, timestamp); 0 = none
+};
+
+// Parses chunks into LogRecords. Not thread-safe: use one per thread. Reuses its buffers.
+class ChunkParser {
+ public:
+  ChunkParser();
+  ~ChunkParser();
+  ChunkParser(ChunkParser&&) noexcept;
+  ChunkParser& operator=(ChunkParser&&) noexcept;
+
+  // Calls `on_record(record, entry_index)` for every entry that parses. `record.where.line` is the
+  // number of newlines before the entry within the chunk (relative); `where.offset` is absolute.
+  using RecordFn = std::function<void(const LogRecord&, size_t entry_index)>;
+  ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Splits one input into chunks of whole entries. Sequential; cheap compared with parsing.
+class ExportReader {
+ public:
+  // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
+  static Result<ExportReader> open(const std::string& path, uint32_t input_index,
+                                   const ReadLimits& limits = {});
+  ExportReader(ExportReader&&) noexcept;
+  ExportReader& operator=(ExportReader&&) noexcept;
+  ~ExportReader();
+
+  // The next chunk, or nullopt at the end. Problems found while splitting (a truncated tail, a
+  // read error, a gzip error) are added to summary() and end the input early.
+  std::optional<Chunk> next_chunk();
+
+  const InputSummary& summary() const;
+  InputSummary& summary();
+
+ private:
+  struct Impl;
+  explicit ExportReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Remembers entry fingerprints (ChunkReport::fingerprints) to recognise duplicates: the same entry
+// twice, as overlapping exports and sinks produce. Exact for the first `capacity` entries; beyond
+// that it remembers only the most recent ones (at least capacity / 2), so memory stays bounded
+// whatever the input size — and says so (windowed()).
+class DuplicateFilter {
+ public:
+  explicit DuplicateFilter(size_t capacity = size_t{1} << 20);
+  // True when `fingerprint` was seen before (and is non-zero). Records it otherwise.
+  bool seen(uint64_t fingerprint);
+  bool windowed() const { return windowed_; }
+
+ private:
+  // An open-addressing set of non-zero 64-bit fingerprints.
+  struct Table {
+    std::vector<uint64_t> slots;
+    size_t count = 0;
+    bool contains(uint64_t f) const;
+    void insert(uint64_t f);
+  };
+  Table current_;
+  Table previous_;   // the generation before: dropped whole when current_ fills up
+  size_t generation_size_;
+  bool windowed_ = false;
+};
+
+// Parses the whole input on the calling thread; a convenience for tests and small tools.
+// Returns the summary with every count filled in (no de-duplication: that is the engine's job).
+Result<InputSummary> read_export(const std::string& path,
+                                 const std::function<void(const LogRecord&)>& on_record,
+                                 const ReadLimits& limits = {});
+
+}  // namespace gpudiag

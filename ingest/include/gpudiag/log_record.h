@@ -1,0 +1,104 @@
+// LogRecord: the one normalized form of a Cloud Logging LogEntry that flows from ingest through the
+// engine to the reports.
+//
+// A LogRecord's strings are views. While ingest hands records to a callback they point into the
+// parser's buffers and are valid only during the call; KeptRecord (below) owns a copy, which is what
+// findings keep as evidence.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpudiag {
+
+// google.logging.type.LogSeverity: the numbers are the API's.
+enum class Severity : uint16_t {
+  kDefault = 0,
+  kDebug = 100,
+  kInfo = 200,
+  kNotice = 300,
+  kWarning = 400,
+  kError = 500,
+  kCritical = 600,
+  kAlert = 700,
+  kEmergency = 800,
+};
+
+std::string_view severity_name(Severity s);  // "DEFAULT" … "EMERGENCY"
+// Accepts the names in any case, and the API numbers (0, 100, … 800).
+std::optional<Severity> parse_severity(std::string_view name);
+std::optional<Severity> severity_from_number(int64_t n);
+
+// Nanoseconds since the Unix epoch, UTC. kNoTime when the entry had no usable timestamp.
+using Timestamp = int64_t;
+inline constexpr Timestamp kNoTime = INT64_MIN;
+
+// Parses RFC 3339 ("2022-10-28T20:08:29.567718Z", 0–9 fractional digits, Z or ±hh:mm offset).
+std::optional<Timestamp> parse_rfc3339(std::string_view text);
+// Formats as RFC 3339 UTC with exactly as many fractional digits as needed (0, 3, 6 or 9).
+std::string format_rfc3339(Timestamp t);
+
+// Where an entry came from: which input, the 1-based line its JSON starts on, the byte offset.
+struct SourceLocation {
+  uint32_t input = 0;   // index into the analysis' inputs
+  uint64_t line = 0;    // 1-based
+  uint64_t offset = 0;  // byte offset of the entry's first byte (in the decompressed stream)
+};
+
+struct Label {
+  std::string_view key;
+  std::string_view value;
+};
+
+struct LogRecord {
+  static constexpr size_t kMaxLabels = 12;
+
+  Timestamp timestamp = kNoTime;
+  Severity severity = Severity::kDefault;
+  std::string_view log;            // short log name: "job-message", "worker", "docker" …
+  std::string_view message;        // textPayload | jsonPayload.message | protoPayload.status.message
+  std::string_view exception;      // jsonPayload.exception
+  std::string_view worker;         // worker VM: compute.googleapis.com/resource_name | jsonPayload.worker
+  std::string_view logger;         // jsonPayload.logger
+  std::string_view thread;         // jsonPayload.thread
+  std::string_view step;           // jsonPayload.step | resource.labels.step_id
+  std::string_view sdk_worker;     // jsonPayload.portability_worker_id ("sdk-0-0" …)
+  std::string_view insert_id;
+  std::string_view job_id;         // resource.labels.job_id | jsonPayload.job
+  std::string_view job_name;
+  std::string_view project;        // resource.labels.project_id (may be a project number)
+  std::string_view region;
+  std::string_view resource_type;  // "dataflow_step" …
+  std::array<Label, kMaxLabels> labels{};
+  uint8_t label_count = 0;
+  SourceLocation where;
+
+  std::string_view label(std::string_view key) const;
+};
+
+// A LogRecord that owns its strings. Copyable; its views always point into its own storage.
+class KeptRecord {
+ public:
+  KeptRecord() = default;
+  explicit KeptRecord(const LogRecord& r);
+  KeptRecord(const KeptRecord& other) : KeptRecord(other.record_) {}
+  KeptRecord& operator=(const KeptRecord& other);
+  KeptRecord(KeptRecord&&) noexcept;
+  KeptRecord& operator=(KeptRecord&&) noexcept;
+  ~KeptRecord() = default;
+
+  const LogRecord& record() const { return record_; }
+  const LogRecord* operator->() const { return &record_; }
+
+ private:
+  std::string storage_;
+  LogRecord record_;
+};
+
+// "projects/p/logs/dataflow.googleapis.com%2Fjob-message" → "job-message"
+std::string_view short_log_name(std::string_view log_name);
+
+}  // namespace gpudiag

@@ -1,0 +1,259 @@
+#include "entry_splitter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpudiag::detail {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+size_t skip_blanks(const char* data, size_t pos, size_t end) {
+  while (pos < end && is_blank(data[pos])) ++pos;
+  return pos;
+}
+
+size_t trim_end(const char* data, size_t begin, size_t end) {
+  while (end > begin && is_blank(data[end - 1])) --end;
+  return end;
+}
+
+size_t line_end(const char* data, size_t pos, size_t size) {
+  const void* nl = std::memchr(data + pos, '\n', size - pos);
+  return nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) : size;
+}
+
+uint64_t count_newlines(const char* data, size_t begin, size_t end) {
+  return static_cast<uint64_t>(std::count(data + begin, data + end, '\n'));
+}
+
+class SpanCollector {
+ public:
+  SpanCollector(char* data, std::vector<EntrySpan>& spans, std::vector<ChunkProblem>& problems)
+      : data_(data), spans_(spans), problems_(problems) {}
+
+  void entry(size_t begin, size_t end) { spans_.push_back({begin, end}); }
+
+  // Text that is neither an entry nor a separator: report it, and count it as a lost entry so the
+  // totals stay honest.
+  void garbage(size_t begin, size_t end, std::string_view what) {
+    const size_t shown = std::min<size_t>(end - begin, 40);
+    problems_.push_back(ChunkProblem{
+        .entry_index = spans_.size(),
+        .newlines_before = count_newlines(data_, 0, begin),
+        .offset_in_chunk = begin,
+        .skipped_entry = true,
+        .message = fmt::format("{}: `{}{}`", what, std::string_view(data_ + begin, shown),
+                               end - begin > shown ? "…" : ""),
+    });
+    spans_.push_back({begin, begin});  // an empty span: the entry that was lost
+  }
+
+  void note(size_t at, std::string message) {
+    problems_.push_back(ChunkProblem{.entry_index = spans_.size(),
+                                     .newlines_before = count_newlines(data_, 0, at),
+                                     .offset_in_chunk = at,
+                                     .skipped_entry = false,
+                                     .message = std::move(message)});
+  }
+
+ private:
+  char* data_;
+  std::vector<EntrySpan>& spans_;
+  std::vector<ChunkProblem>& problems_;
+};
+
+void split_ndjson(char* data, size_t size, SpanCollector& out) {
+  size_t pos = 0;
+  while (pos < size) {
+    const size_t end = line_end(data, pos, size);
+    const size_t begin = skip_blanks(data, pos, end);
+    if (begin < end) out.entry(begin, trim_end(data, begin, end));
+    pos = end + 1;
+  }
+}
+
+// Handles the array punctuation a pretty-printed stream shows between entries: `[`, `]`, `],`, `,`.
+// Returns false when the line is something else.
+bool blank_punctuation(char* line, size_t len, bool& closed_array, bool& reopened) {
+  for (size_t i = 0; i < len; ++i) {
+    const char c = line[i];
+    if (!is_blank(c) && c != '[' && c != ']' && c != ',') return false;
+  }
+  for (size_t i = 0; i < len; ++i) {
+    if (line[i] == ']') closed_array = true;
+    if (line[i] == '[' && closed_array) reopened = true;
+    if (line[i] == '[' || line[i] == ']' || line[i] == ',') line[i] = ' ';
+  }
+  return true;
+}
+
+void split_pretty(char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
+  size_t pos = 0;
+  bool in_entry = false;
+  size_t entry_begin = 0;
+  bool closed_array = false;
+  bool reopened = false;
+  while (pos < size) {
+    const size_t end = line_end(data, pos, size);
+    const size_t first = skip_blanks(data, pos, end);
+    if (!in_entry) {
+      if (first == end) {
+        // blank line
+      } else if (data[first] == '{') {
+        // An entry may also sit on one line (`{"a": 1},`): check the line itself first.
+        StructuralScanner line_scan(0);
+        size_t single_end = 0;
+        line_scan.scan(data + first, end - first, [&](size_t e) {
+          if (single_end == 0) single_end = first + e;
+        });
+        if (single_end != 0) {
+          out.entry(first, single_end);
+          for (size_t i = single_end; i < end; ++i) {
+            if (data[i] == ',' || data[i] == ']' || data[i] == '[') data[i] = ' ';
+          }
+        } else {
+          in_entry = true;
+          entry_begin = first;
+        }
+      } else if (!blank_punctuation(data + first, end - first, closed_array, reopened)) {
+        out.garbage(first, trim_end(data, first, end), "text between entries is not JSON");
+      }
+    } else if (is_close_line(data + pos, end - pos, chunk.close_indent)) {
+      const size_t brace = pos + chunk.close_indent;
+      out.entry(entry_begin, brace + 1);
+      for (size_t i = brace + 1; i < end; ++i) {
+        if (data[i] == ',') data[i] = ' ';
+      }
+      in_entry = false;
+    }
+    pos = end + 1;
+  }
+  if (in_entry) out.entry(entry_begin, trim_end(data, entry_begin, size));  // truncated: parser reports
+  if (reopened) out.note(0, "several JSON arrays follow each other (concatenated exports); all were read");
+}
+
+void split_structural(char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
+  const bool array = chunk.shape == ExportShape::kArray;
+  size_t pos = 0;
+  int start_depth = 0;
+  if (array) {
+    if (chunk.sequence == 0) {
+      pos = skip_blanks(data, 0, size);
+      if (pos < size && data[pos] == '[') data[pos++] = ' ';
+    }
+    start_depth = 1;
+  }
+  StructuralScanner scanner(array ? 1 : 0, start_depth);
+  size_t next_begin = pos;
+  bool array_closed = false;
+  scanner.scan(data + pos, size - pos, [&](size_t e) {
+    const size_t end_marker = pos + e;  // array: offset of ',' or ']'; stream: one past '}'
+    const size_t begin = skip_blanks(data, next_begin, end_marker);
+    const size_t end = trim_end(data, begin, end_marker);
+    if (begin < end) out.entry(begin, end);
+    if (array) {
+      if (data[end_marker] == ']') array_closed = true;
+      data[end_marker] = ' ';
+      next_begin = end_marker + 1;
+    } else {
+      next_begin = end_marker;
+    }
+  });
+  if (array && array_closed) {
+    // After the closing bracket only blanks — or another array, when exports were concatenated.
+    for (size_t i = next_begin; i < size; ++i) {
+      if (data[i] == '[') data[i] = ' ';
+    }
+  }
+  const size_t rest = skip_blanks(data, next_begin, size);
+  if (rest < size) out.entry(rest, trim_end(data, rest, size));  // unfinished: parser reports it
+}
+
+}  // namespace
+
+bool is_close_line(const char* line, size_t len, uint32_t indent) {
+  if (len < indent + 1) return false;
+  for (uint32_t i = 0; i < indent; ++i) {
+    if (line[i] != ' ') return false;
+  }
+  if (line[indent] != '}') return false;
+  bool comma = false;
+  for (size_t i = indent + 1; i < len; ++i) {
+    const char c = line[i];
+    if (c == ',' && !comma) {
+      comma = true;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      return false;
+    }
+  }
+  return true;
+}
+
+void split_entries(char* data, size_t size, const Chunk& chunk, std::vector<EntrySpan>& spans,
+                   std::vector<ChunkProblem>& problems) {
+  spans.clear();
+  SpanCollector out(data, spans, problems);
+  if (chunk.shape == ExportShape::kNdjson) {
+    split_ndjson(data, size, out);
+  } else if (chunk.pretty) {
+    split_pretty(data, size, chunk, out);
+  } else {
+    split_structural(data, size, chunk, out);
+  }
+}
+
+size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner,
+                size_t& scanned) {
+  if (shape.shape == ExportShape::kNdjson) {
+    const void* nl = memrchr(data, '\n', size);
+    return nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) + 1 : 0;
+  }
+  if (shape.pretty) {
+    size_t end = size;
+    while (end > 0) {
+      const void* nl = memrchr(data, '\n', end);
+      if (!nl) return 0;
+      const size_t nl_pos = static_cast<size_t>(static_cast<const char*>(nl) - data);
+      const void* prev = nl_pos > 0 ? memrchr(data, '\n', nl_pos) : nullptr;
+      const size_t line_start = prev ? static_cast<size_t>(static_cast<const char*>(prev) - data) + 1 : 0;
+      if (is_close_line(data + line_start, nl_pos - line_start, shape.close_indent)) return nl_pos + 1;
+      end = nl_pos;
+    }
+    return 0;
+  }
+  size_t cut = 0;
+  const size_t from = scanned;
+  scanner.scan(data + from, size - from, [&](size_t e) {
+    // Arrays: cut after the separator, so the next chunk starts clean. Streams: after the '}'.
+    cut = from + e + (shape.shape == ExportShape::kArray ? 1 : 0);
+  });
+  scanned = size;
+  return cut;
+}
+
+size_t find_first_boundary(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner) {
+  if (shape.shape == ExportShape::kNdjson) {
+    const void* nl = std::memchr(data, '\n', size);
+    return nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) + 1 : 0;
+  }
+  if (shape.pretty) {
+    size_t pos = 0;
+    while (pos < size) {
+      const size_t end = line_end(data, pos, size);
+      if (end == size) return 0;  // the line is not complete yet
+      if (is_close_line(data + pos, end - pos, shape.close_indent)) return end + 1;
+      pos = end + 1;
+    }
+    return 0;
+  }
+  size_t first = 0;
+  scanner.scan(data, size, [&](size_t e) {
+    if (first == 0) first = e + (shape.shape == ExportShape::kArray ? 1 : 0);
+  });
+  return first;
+}
+
+}  // namespace gpudiag::detail

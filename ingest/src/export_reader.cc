@@ -1,0 +1,305 @@
+// ExportReader: detects an input's shape from its first bytes and cuts it into chunks of whole
+// entries. It never parses entries; ChunkParser does, possibly on other threads.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "byte_source.h"
+#include "entry_splitter.h"
+#include "gpudiag/ingest.h"
+
+namespace gpudiag {
+namespace {
+
+constexpr size_t kPadding = 64;  // simdjson::SIMDJSON_PADDING, without its header here
+constexpr size_t kDetectLimit = 16u << 20;
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view describe_first_char(char c) {
+  if (c == '"') return "a string";
+  if ((c >= '0' && c <= '9') || c == '-') return "a number";
+  if (c == 't' || c == 'f') return "a boolean";
+  if (c == 'n') return "null";
+  return "not JSON";
+}
+
+}  // namespace
+
+std::string_view shape_name(ExportShape s) {
+  switch (s) {
+    case ExportShape::kArray: return "array";
+    case ExportShape::kNdjson: return "ndjson";
+    case ExportShape::kSequence: return "json-seq";
+    case ExportShape::kUnknown: break;
+  }
+  return "unknown";
+}
+
+void InputSummary::add_problem(InputProblem p) {
+  ++problems_total;
+  if (problems.size() < kMaxKept) problems.push_back(std::move(p));
+}
+
+// A growable byte buffer with simdjson's padding after its end; chunks take it over whole.
+struct Buffer {
+  std::shared_ptr<char[]> data;
+  size_t size = 0;
+  size_t capacity = 0;  // excluding the padding
+
+  explicit Buffer(size_t cap = 0) { reserve(cap); }
+  void reserve(size_t cap) {
+    if (cap <= capacity && data) return;
+    std::shared_ptr<char[]> bigger(new char[cap + kPadding]);
+    if (size > 0) std::memcpy(bigger.get(), data.get(), size);
+    data = std::move(bigger);
+    capacity = cap;
+  }
+  char* begin() const { return data.get(); }
+  char* end() const { return data.get() + size; }
+};
+
+struct ExportReader::Impl {
+  std::unique_ptr<detail::ByteSource> source;
+  ReadLimits limits;
+  InputSummary summary;
+  Chunk shape;                      // the fields every chunk of this input shares
+  Buffer buf;                       // bytes read and not yet handed out in a chunk
+  uint64_t buf_offset = 0;          // absolute offset of buf[0]
+  uint64_t pending_newlines = 0;    // dropped newlines to report on the next chunk
+  uint64_t sequence = 0;
+  bool eof = false;
+  bool finished = false;
+  detail::StructuralScanner scanner{0};
+  size_t scanned = 0;               // bytes of buf the structural scanner has already seen
+
+  // Reads until buf holds `want` bytes or the input ends. A read error ends the input.
+  void fill(size_t want) {
+    buf.reserve(want);
+    while (!eof && buf.size < want) {
+      auto got = source->read(buf.end(), want - buf.size);
+      if (!got) {
+        eof = true;
+        const Diagnostic& d = got.error();
+        summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false,
+                                         .message = d.message + (d.help.empty() ? "" : "; " + d.help)});
+        return;
+      }
+      if (*got == 0) eof = true;
+      buf.size += *got;
+      summary.bytes += *got;
+    }
+  }
+
+  // Drops the first `n` bytes of buf, keeping the rest at its front.
+  void consume(size_t n) {
+    std::memmove(buf.begin(), buf.begin() + n, buf.size - n);
+    buf.size -= n;
+    buf_offset += n;
+    scanned = scanned > n ? scanned - n : 0;
+  }
+
+  Status detect(const std::string& path);
+  std::optional<Chunk> next();
+  void drop_oversized_entry();
+};
+
+Status ExportReader::Impl::detect(const std::string& path) {
+  fill(limits.chunk_bytes);
+  char* data = buf.begin();
+  const size_t size = buf.size;
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(data[i]); };
+  if (size >= 2 && ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) ||
+                    (byte(0) != 0 && byte(1) == 0) || (byte(0) == 0 && byte(1) != 0))) {
+    return Diagnostic{.code = "input-utf16", .message = "the input is UTF-16 (or starts with NUL bytes), not UTF-8 JSON",
+                      .file = path, .byte = 0,
+                      .help = "convert it first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.json"};
+  }
+  if (size >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF) {
+    data[0] = data[1] = data[2] = ' ';
+    summary.add_problem({.line = 1, .offset = 0, .skipped_entry = false,
+                         .message = "a UTF-8 byte-order mark was skipped"});
+  }
+  size_t pos = 0;
+  while (pos < size && is_blank(data[pos])) ++pos;
+  if (pos == size) {
+    finished = true;  // empty or blank: no entries, which the summary shows
+    summary.add_problem({.line = 0, .offset = 0, .skipped_entry = false,
+                         .message = size == 0 ? "the input is empty: no entries"
+                                              : "the input holds only whitespace: no entries"});
+    return Ok{};
+  }
+  const char first = data[pos];
+  if (first != '[' && first != '{') {
+    const uint64_t line = 1 + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
+    return Diagnostic{.code = "input-not-json",
+                      .message = fmt::format("expected a JSON array or objects of log entries, found {}",
+                                             describe_first_char(first)),
+                      .file = path, .line = line, .byte = static_cast<int64_t>(pos),
+                      .help = "export with `gcloud logging read … --format=json`, or pass a Cloud Storage sink shard"};
+  }
+
+  // Where does the first entry open, and where does it close?
+  size_t open = pos;
+  shape.shape = first == '[' ? ExportShape::kArray : ExportShape::kNdjson;
+  if (first == '[') {
+    open = pos + 1;
+    while (open < buf.size && is_blank(buf.begin()[open])) ++open;
+    if (open == buf.size || buf.begin()[open] != '{') {
+      scanner = detail::StructuralScanner(1);
+      return Ok{};  // empty array, or compact: the structural scanner handles both
+    }
+  }
+  size_t close = 0;
+  for (;;) {
+    detail::StructuralScanner probe(0);
+    probe.scan(buf.begin() + open, buf.size - open, [&](size_t e) {
+      if (close == 0) close = open + e;
+    });
+    if (close != 0 || eof || buf.size >= kDetectLimit) break;
+    fill(buf.size * 2);
+  }
+  data = buf.begin();
+  const auto line_start = [&](size_t at) {
+    size_t s = at;
+    while (s > 0 && data[s - 1] != '\n') --s;
+    return s;
+  };
+  if (first == '{') {
+    if (close != 0 && std::find(data + open, data + close, '\n') == data + close) {
+      shape.shape = ExportShape::kNdjson;  // the first entry fits on its line
+      return Ok{};
+    }
+    shape.shape = ExportShape::kSequence;
+  }
+  // Pretty-printed when the opening brace ends its line and the closing brace starts one at the
+  // same indentation.
+  const size_t open_line = line_start(open);
+  const uint32_t indent = static_cast<uint32_t>(open - open_line);
+  bool pretty = close != 0 && std::all_of(data + open_line, data + open, [](char c) { return c == ' '; });
+  if (pretty) {
+    size_t after = open + 1;
+    while (after < buf.size && (data[after] == ' ' || data[after] == '\t' || data[after] == '\r')) ++after;
+    pretty = after < buf.size && data[after] == '\n';
+  }
+  if (pretty) {
+    const size_t brace = close - 1;
+    const size_t close_line = line_start(brace);
+    size_t close_end = brace + 1;
+    while (close_end < buf.size && data[close_end] != '\n') ++close_end;
+    pretty = brace - close_line == indent &&
+             detail::is_close_line(data + close_line, close_end - close_line, indent);
+  }
+  shape.pretty = pretty;
+  shape.close_indent = indent;
+  scanner = detail::StructuralScanner(shape.shape == ExportShape::kArray ? 1 : 0);
+  return Ok{};
+}
+
+void ExportReader::Impl::drop_oversized_entry() {
+  // The entry at buf[0] is larger than the limit: report it, then throw bytes away until the next
+  // entry boundary, counting newlines so that later line numbers stay right.
+  summary.add_problem({.line = 0, .offset = static_cast<int64_t>(buf_offset), .skipped_entry = true,
+                       .message = fmt::format("an entry larger than {} MiB was skipped (byte {})",
+                                              limits.max_entry_bytes >> 20, buf_offset)});
+  ++summary.entries;
+  ++summary.skipped;
+  // The structural scanner has seen all of buf already; line-based modes need a line's tail kept.
+  const bool structural = shape.shape != ExportShape::kNdjson && !shape.pretty;
+  for (;;) {
+    const size_t from = structural ? scanned : 0;
+    detail::StructuralScanner& sc = scanner;
+    const size_t first = detail::find_first_boundary(buf.begin() + from, buf.size - from, shape, sc);
+    if (first > 0) {
+      const size_t cut = from + first;
+      pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.begin() + cut, '\n'));
+      scanned = buf.size;
+      consume(cut);
+      return;
+    }
+    if (eof) {
+      pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
+      consume(buf.size);
+      return;
+    }
+    // Keep a short tail (a close line may straddle reads); drop the rest.
+    const size_t keep = structural ? 0 : std::min<size_t>(buf.size, 256);
+    const size_t drop = buf.size - keep;
+    pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.begin() + drop, '\n'));
+    scanned = buf.size;
+    consume(drop);
+    fill(buf.size + limits.chunk_bytes);
+  }
+}
+
+std::optional<Chunk> ExportReader::Impl::next() {
+  size_t target = limits.chunk_bytes;
+  for (;;) {
+    if (finished) return std::nullopt;
+    fill(target);
+    if (buf.size == 0 && eof) {
+      finished = true;
+      return std::nullopt;
+    }
+    size_t cut = eof ? buf.size : detail::find_cut(buf.begin(), buf.size, shape, scanner, scanned);
+    if (cut == 0) {
+      if (buf.size >= limits.max_entry_bytes) {
+        drop_oversized_entry();
+        target = limits.chunk_bytes;
+        continue;
+      }
+      target = std::max<size_t>(target * 2, buf.size + limits.chunk_bytes);  // one big entry
+      continue;
+    }
+    Chunk chunk = shape;
+    chunk.sequence = sequence++;
+    chunk.base_offset = buf_offset;
+    chunk.newlines_before = pending_newlines;
+    pending_newlines = 0;
+    chunk.size = cut;
+    chunk.capacity = buf.capacity + kPadding;
+    // The chunk takes the buffer; what follows the cut moves to a fresh one.
+    Buffer rest(std::max<size_t>(limits.chunk_bytes, buf.size - cut));
+    rest.size = buf.size - cut;
+    std::memcpy(rest.begin(), buf.begin() + cut, rest.size);
+    std::memset(buf.begin() + cut, ' ', kPadding);
+    chunk.buffer = std::move(buf.data);
+    buf = std::move(rest);
+    buf_offset += cut;
+    scanned = scanned > cut ? scanned - cut : 0;
+    chunk.ends_input = eof && buf.size == 0;
+    if (chunk.ends_input) finished = true;
+    return chunk;
+  }
+}
+
+ExportReader::ExportReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ExportReader::ExportReader(ExportReader&&) noexcept = default;
+ExportReader& ExportReader::operator=(ExportReader&&) noexcept = default;
+ExportReader::~ExportReader() = default;
+
+Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_index, const ReadLimits& limits) {
+  auto source = detail::open_byte_source(path, limits);
+  if (!source) return source.error();
+  auto impl = std::make_unique<Impl>();
+  impl->source = std::move(*source);
+  impl->limits = limits;
+  impl->summary.path = path;
+  impl->summary.gzip = impl->source->is_gzip();
+  impl->shape.input = input_index;
+  if (auto status = impl->detect(path); !status) return status.error();
+  impl->summary.shape = impl->shape.shape;
+  return ExportReader(std::move(impl));
+}
+
+std::optional<Chunk> ExportReader::next_chunk() {
+  auto chunk = impl_->next();
+  if (chunk) chunk->input = impl_->shape.input;
+  return chunk;
+}
+
+const InputSummary& ExportReader::summary() const { return impl_->summary; }
+InputSummary& ExportReader::summary() { return impl_->summary; }
+
+}  // namespace gpudiag

@@ -1,0 +1,46 @@
+// Reads one Cloud Logging LogEntry object (simdjson On Demand) into a LogRecord. Internal to ingest.
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+#include "gpudiag/log_record.h"
+
+namespace gpudiag::detail {
+
+enum class EntryStatus {
+  kOk,
+  kNotALogEntry,  // valid JSON, but nothing of a LogEntry in it ({} for example)
+  kMalformed,     // the JSON itself is broken
+};
+
+class LogEntryReader {
+ public:
+  // Fills record() from `entry`. The record's strings point into simdjson's buffers: valid until
+  // the parser moves on. On kMalformed, `error` says why.
+  EntryStatus read(simdjson::ondemand::object entry, std::string& error);
+
+  LogRecord& record() { return record_; }
+  // Hash of (insertId, timestamp) for de-duplication; 0 when the entry has no insertId.
+  uint64_t fingerprint() const { return fingerprint_; }
+  // Tolerated oddities of the last entry (a wrong field type, an unparsable timestamp).
+  std::vector<std::string>& notes() { return notes_; }
+
+ private:
+  simdjson::error_code read_resource(simdjson::ondemand::object resource);
+  simdjson::error_code read_labels(simdjson::ondemand::object labels);
+  simdjson::error_code read_json_payload(simdjson::ondemand::object payload);
+  simdjson::error_code read_proto_payload(simdjson::ondemand::object payload);
+  simdjson::error_code read_severity(simdjson::ondemand::value value);
+  simdjson::error_code read_timestamp(simdjson::ondemand::value value, Timestamp& out, const char* name);
+  simdjson::error_code read_message_value(simdjson::ondemand::value value, std::string_view& out);
+
+  LogRecord record_;
+  uint64_t fingerprint_ = 0;
+  bool has_payload_ = false;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace gpudiag::detail

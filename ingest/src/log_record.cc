@@ -1,0 +1,98 @@
+#include <array>
+#include <vector>
+
+#include "gpudiag/log_record.h"
+
+namespace gpudiag {
+namespace {
+
+// Every string view of a LogRecord, so copying and rebasing never misses a field.
+constexpr std::array kViewFields = {
+    &LogRecord::log,      &LogRecord::message,  &LogRecord::exception,   &LogRecord::worker,
+    &LogRecord::logger,   &LogRecord::thread,   &LogRecord::step,        &LogRecord::sdk_worker,
+    &LogRecord::insert_id, &LogRecord::job_id,  &LogRecord::job_name,    &LogRecord::project,
+    &LogRecord::region,   &LogRecord::resource_type,
+};
+
+template <typename Fn>
+void for_each_view(LogRecord& r, Fn&& fn) {
+  for (auto field : kViewFields) fn(r.*field);
+  for (size_t i = 0; i < r.label_count; ++i) {
+    fn(r.labels[i].key);
+    fn(r.labels[i].value);
+  }
+}
+
+// Copies every view of `src` into `storage` and points `dst`'s views there.
+void deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst) {
+  dst = src;
+  size_t total = 0;
+  for_each_view(dst, [&](std::string_view& v) { total += v.size(); });
+  storage.clear();
+  storage.reserve(total);
+  std::vector<size_t> offsets;
+  offsets.reserve(kViewFields.size() + 2 * dst.label_count);
+  for_each_view(dst, [&](std::string_view& v) {
+    offsets.push_back(storage.size());
+    storage.append(v);
+  });
+  size_t i = 0;
+  for_each_view(dst, [&](std::string_view& v) {
+    v = std::string_view(storage.data() + offsets[i++], v.size());
+  });
+}
+
+}  // namespace
+
+std::string_view LogRecord::label(std::string_view key) const {
+  for (size_t i = 0; i < label_count; ++i) {
+    if (labels[i].key == key) return labels[i].value;
+  }
+  return {};
+}
+
+KeptRecord::KeptRecord(const LogRecord& r) { deep_copy(r, storage_, record_); }
+
+KeptRecord& KeptRecord::operator=(const KeptRecord& other) {
+  if (this != &other) deep_copy(other.record_, storage_, record_);
+  return *this;
+}
+
+// A moved std::string may change its data pointer (small-string buffer), so views are rebased.
+KeptRecord::KeptRecord(KeptRecord&& other) noexcept { *this = std::move(other); }
+
+KeptRecord& KeptRecord::operator=(KeptRecord&& other) noexcept {
+  if (this == &other) return *this;
+  const char* old_base = other.storage_.data();
+  record_ = other.record_;
+  storage_ = std::move(other.storage_);
+  const char* new_base = storage_.data();
+  for_each_view(record_, [&](std::string_view& v) {
+    if (v.data() != nullptr && !v.empty()) v = std::string_view(new_base + (v.data() - old_base), v.size());
+  });
+  other.record_ = LogRecord{};
+  return *this;
+}
+
+std::string_view short_log_name(std::string_view log_name) {
+  constexpr std::string_view kEncodedSlash = "%2F";
+  const size_t encoded = log_name.rfind(kEncodedSlash);
+  const size_t encoded_lower = log_name.rfind("%2f");
+  size_t cut = std::string_view::npos;
+  size_t skip = 0;
+  if (encoded != std::string_view::npos || encoded_lower != std::string_view::npos) {
+    cut = (encoded == std::string_view::npos)         ? encoded_lower
+          : (encoded_lower == std::string_view::npos) ? encoded
+                                                      : std::max(encoded, encoded_lower);
+    skip = kEncodedSlash.size();
+  }
+  const size_t slash = log_name.rfind('/');
+  if (slash != std::string_view::npos && (cut == std::string_view::npos || slash > cut)) {
+    cut = slash;
+    skip = 1;
+  }
+  if (cut == std::string_view::npos) return log_name;
+  return log_name.substr(cut + skip);
+}
+
+}  // namespace gpudiag
