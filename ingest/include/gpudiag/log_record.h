@@ -91,6 +91,8 @@ class KeptRecord {
   ~KeptRecord() = default;
 
   const LogRecord& record() const { return record_; }
+  // Where the entry came from can be fixed up after copying (chunk-relative → absolute lines).
+  void set_where(const SourceLocation& where) { record_.where = where; }
   const LogRecord* operator->() const { return &record_; }
 
  private:

@@ -1,0 +1,34 @@
+// The gpudiag command line: each subcommand registers its options and runs. main.cc wires them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpudiag/rule_pack.h"
+
+namespace gpudiag::cli {
+
+// Exit codes: a contract (README, "Exit codes").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitGate = 1;   // findings at or above --fail-on
+inline constexpr int kExitError = 2;  // usage, input or rule error
+
+// Options every command that reads rules shares.
+struct RuleOptions {
+  std::vector<std::string> dirs;
+  void add_to(CLI::App& app);
+  // Loads the built-in pack plus --rules directories; prints problems and returns nullopt on error.
+  std::optional<RulePack> load() const;
+};
+
+// Each returns the exit code; `run` is set to the function main calls when the subcommand was chosen.
+void add_analyze_command(CLI::App& app, std::function<int()>& run);
+void add_rules_command(CLI::App& app, std::function<int()>& run);
+void add_explain_command(CLI::App& app, std::function<int()>& run);
+
+std::string version_string();
+
+}  // namespace gpudiag::cli

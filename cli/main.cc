@@ -1,0 +1,37 @@
+// gpudiag: find out why a Dataflow GPU job failed or stalled, from its exported logs.
+// This file only wires the subcommands; the work is in the ingest, engine and reports libraries.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  using namespace gpudiag::cli;
+  CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", version_string());
+  app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input or rule error.");
+  std::function<int()> run;
+  add_analyze_command(app, run);
+  add_rules_command(app, run);
+  add_explain_command(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitError;
+  }
+  try {
+    return run ? run() : kExitError;
+  } catch (const std::exception& e) {  // a bug: say so plainly rather than abort
+    std::cerr << fmt::format("gpudiag: internal error: {}\n", e.what());
+    return kExitError;
+  }
+}

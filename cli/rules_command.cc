@@ -1,0 +1,111 @@
+// gpudiag rules list|show|test|lint|dump, and gpudiag explain ID.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "commands.h"
+#include "gpudiag/analyzer.h"
+
+namespace gpudiag::cli {
+namespace {
+
+void print_rule(const RuleInfo& r) {
+  std::cout << fmt::format("{} — {}\n", r.id, r.title);
+  std::cout << fmt::format("  family {}, severity {}, confidence {:.2f}{}\n", r.family, impact_name(r.severity),
+                           r.confidence, r.enabled ? "" : ", DISABLED");
+  std::cout << fmt::format("  defined in {}:{}\n\n", r.file, r.line);
+  std::cout << fmt::format("  {}\n", r.description);
+  if (!r.explains.empty()) std::cout << fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
+  std::cout << "\n  Fixes:\n";
+  for (const auto& f : r.fixes) {
+    std::cout << fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action, f.weight,
+                             f.why, f.doc.title, f.doc.section, f.doc.url);
+    if (!f.demote_if.empty()) std::cout << fmt::format("      ranked last when: {}\n", f.demote_if);
+  }
+  if (!r.sources.empty()) {
+    std::cout << "\n  Signature text from:\n";
+    for (const auto& s : r.sources) std::cout << fmt::format("    - {}\n", s);
+  }
+}
+
+int explain(const RuleOptions& rules, const std::string& id) {
+  auto pack = rules.load();
+  if (!pack) return kExitError;
+  const RuleInfo* r = pack->find(id);
+  if (r == nullptr) {
+    std::cerr << fmt::format("gpudiag: no rule `{}`; `gpudiag rules list` shows them\n", id);
+    return kExitError;
+  }
+  print_rule(*r);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_rules_command(CLI::App& app, std::function<int()>& run) {
+  auto rules = std::make_shared<RuleOptions>();
+  auto id = std::make_shared<std::string>();
+  auto patterns = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand("rules", "List, show, test, lint or dump the rule pack");
+  cmd->require_subcommand(1);
+  rules->add_to(*cmd);
+  cmd->fallthrough();  // `rules lint --rules DIR` and `rules --rules DIR lint` both work
+
+  cmd->add_subcommand("list", "Every rule: id, family, severity, title")->callback([&run, rules] {
+    run = [rules] {
+      auto pack = rules->load();
+      if (!pack) return kExitError;
+      for (const auto& r : pack->rules()) {
+        std::cout << fmt::format("{:<32} {:<14} {:<9} {}{}\n", r.id, r.family, impact_name(r.severity), r.title,
+                                 r.enabled ? "" : "  (disabled)");
+      }
+      return kExitOk;
+    };
+  });
+  auto* show = cmd->add_subcommand("show", "One rule in full");
+  show->add_option("id", *id, "Rule id")->required();
+  show->callback([&run, rules, id] { run = [rules, id] { return explain(*rules, *id); }; });
+
+  cmd->add_subcommand("test", "Run every rule's embedded examples; exit 1 if any fails")->callback([&run, rules] {
+    run = [rules] {
+      auto pack = rules->load();
+      if (!pack) return kExitError;
+      const ExampleReport report = test_rule_examples(*pack);
+      for (const auto& f : report.failures) {
+        std::cout << fmt::format("FAIL {}: {}:{}: {}\n", f.rule_id, f.file, f.line, f.message);
+      }
+      std::cout << fmt::format("{} rules, {} examples: {} passed, {} failed\n", report.rules, report.examples,
+                               report.examples - report.failures.size(), report.failures.size());
+      return report.failures.empty() ? kExitOk : kExitGate;
+    };
+  });
+  cmd->add_subcommand("lint", "Every problem in every rule file, with file:line:column")->callback([&run, rules] {
+    run = [rules] {
+      const auto diags = RulePack::lint(RuleSources{builtin_rule_files(), rules->dirs});
+      for (const auto& d : diags) std::cout << render_with_source(d) << '\n';
+      std::cout << fmt::format("{} problem{}\n", diags.size(), diags.size() == 1 ? "" : "s");
+      return diags.empty() ? kExitOk : kExitError;
+    };
+  });
+  auto* dump = cmd->add_subcommand("dump", "The compiled pack, canonically");
+  dump->add_flag("--patterns", *patterns, "Only the regexes, one per line (for rg -f)");
+  dump->callback([&run, rules, patterns] {
+    run = [rules, patterns] {
+      auto pack = rules->load();
+      if (!pack) return kExitError;
+      std::cout << pack->dump(*patterns);
+      return kExitOk;
+    };
+  });
+}
+
+void add_explain_command(CLI::App& app, std::function<int()>& run) {
+  auto rules = std::make_shared<RuleOptions>();
+  auto id = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("explain", "What a rule means and the fixes it proposes");
+  cmd->add_option("id", *id, "Rule id")->required();
+  rules->add_to(*cmd);
+  cmd->callback([&run, rules, id] { run = [rules, id] { return explain(*rules, *id); }; });
+}
+
+}  // namespace gpudiag::cli

@@ -1,0 +1,18 @@
+# Writes a C++ source that holds every rule file's text, so the gpudiag binary carries its rule pack.
+# Called at build time: cmake -DOUTPUT=… -DROOT=… -DFILES="a;b" -P embed_rules.cmake
+set(body "// Generated from rules/**/*.yaml by cmake/embed_rules.cmake. Do not edit.\n")
+string(APPEND body "#include \"gpudiag/rule_pack.h\"\n\nnamespace gpudiag {\n\n")
+string(APPEND body "const std::vector<RuleFile>& builtin_rule_files() {\n  static const std::vector<RuleFile> files = {\n")
+list(SORT FILES)
+foreach(file IN LISTS FILES)
+  file(READ "${file}" text)
+  file(RELATIVE_PATH rel "${ROOT}" "${file}")
+  string(FIND "${text}" ")gpudiag_rule\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${rel} contains the raw-string delimiter )gpudiag_rule\"")
+  endif()
+  string(APPEND body "      {\"${rel}\", R\"gpudiag_rule(${text})gpudiag_rule\"},\n")
+endforeach()
+string(APPEND body "  };\n  return files;\n}\n\n}  // namespace gpudiag\n")
+file(WRITE "${OUTPUT}.tmp" "${body}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,54 @@
+// analyze(): one pass over one or more exports with a compiled RulePack, on several threads, giving
+// a Diagnosis that does not depend on the thread count.
+//
+//   auto pack = RulePack::load({.builtin = builtin_rule_files()});
+//   Result<Diagnosis> d = analyze(*pack, {"logs.json"}, {.threads = 2});
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpudiag/diagnosis.h"
+#include "gpudiag/ingest.h"
+#include "gpudiag/rule_pack.h"
+
+namespace gpudiag {
+
+struct Progress {
+  uint64_t bytes = 0;     // read so far (decompressed)
+  uint64_t entries = 0;
+  double seconds = 0;
+};
+
+struct AnalysisOptions {
+  unsigned threads = 0;              // 0: the cores available
+  std::string job_file;              // `gcloud dataflow jobs describe --full --format=json` output
+  std::string job_id;                // analyse only this job's entries ("" = all)
+  ReadLimits limits;
+  std::function<void(const Progress&)> progress;  // called now and then from the calling thread
+};
+
+// Reads every input (unreadable ones are listed in Diagnosis::input_errors, the rest are still
+// analysed). Fails only for a bad job file.
+Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
+                          const AnalysisOptions& options = {});
+
+// The result of running the rules' embedded examples.
+struct ExampleFailure {
+  std::string rule_id;
+  std::string file;
+  uint64_t line = 0;
+  std::string message;
+};
+struct ExampleReport {
+  size_t rules = 0;
+  size_t examples = 0;
+  std::vector<ExampleFailure> failures;
+};
+ExampleReport test_rule_examples(const RulePack& pack);
+
+// The facts derived from the logs and job file, by name, for `analyze --show-facts`.
+std::vector<std::string> fact_names();
+
+}  // namespace gpudiag

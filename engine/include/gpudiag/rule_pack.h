@@ -1,0 +1,99 @@
+// RulePack: the compiled rules. Rules are YAML data (docs/rules.md); the built-in pack is embedded in
+// the binary, and rule directories add rules, override built-ins by id, or disable them.
+//
+//   Result<RulePack> pack = RulePack::load({.builtin = builtin_rule_files(), .dirs = {"my-rules"}});
+//   for (const RuleInfo& rule : pack->rules()) …
+//
+// Loading collects every problem in every file (RulePack::lint) instead of stopping at the first.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpudiag/result.h"
+
+namespace gpudiag {
+
+// Impact of a finding if it is true. Ordered: a higher value is worse.
+enum class Impact : uint8_t { kInfo, kWarning, kError, kCritical };
+std::string_view impact_name(Impact i);  // "info" … "critical"
+std::optional<Impact> parse_impact(std::string_view name);
+
+struct DocLink {
+  std::string title;
+  std::string section;
+  std::string url;
+};
+
+struct FixInfo {
+  std::string id;
+  std::string action;  // may hold {placeholders}
+  std::string why;
+  int weight = 50;     // 0–100
+  std::string demote_if;  // the fact tests, rendered ("" = none)
+  DocLink doc;
+};
+
+// What users see of one rule (rules list/show, explain, SARIF tool.driver.rules, JUnit testcases).
+struct RuleInfo {
+  std::string id;
+  std::string title;
+  std::string family;
+  Impact severity = Impact::kWarning;
+  double confidence = 0.5;
+  std::string description;
+  std::vector<std::string> explains;
+  std::vector<FixInfo> fixes;
+  std::vector<std::string> sources;
+  std::string file;        // the rule file it came from ("builtin:rules/…" for embedded ones)
+  uint64_t line = 0;
+  bool enabled = true;
+  bool builtin = true;
+};
+
+// A rule file's text, as embedded at build time or read from a directory.
+struct RuleFile {
+  std::string path;  // shown in diagnostics
+  std::string text;
+};
+
+struct RuleSources {
+  std::vector<RuleFile> builtin;      // usually builtin_rule_files()
+  std::vector<std::string> dirs;      // user rule directories, in order; later ones win
+};
+
+// The rule files compiled into this binary (rules/**/*.yaml at build time).
+const std::vector<RuleFile>& builtin_rule_files();
+
+class RulePack {
+ public:
+  // Loads and compiles. Fails with the first diagnostic; use lint() to see them all.
+  static Result<RulePack> load(const RuleSources& sources);
+  // Every problem in every rule file (errors and warnings), each with file:line:column.
+  static Diagnostics lint(const RuleSources& sources);
+
+  RulePack(RulePack&&) noexcept;
+  RulePack& operator=(RulePack&&) noexcept;
+  ~RulePack();
+
+  // Enabled and disabled rules, sorted by id.
+  const std::vector<RuleInfo>& rules() const;
+  const RuleInfo* find(std::string_view id) const;
+
+  // The compiled pack as canonical text (for `rules dump` and tests), or only its regexes, one per
+  // line, as `rg -f` takes them (`patterns_only`).
+  std::string dump(bool patterns_only = false) const;
+  // A short hash of the compiled pack, to tell which rules produced a result.
+  std::string version_hash() const;
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit RulePack(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpudiag

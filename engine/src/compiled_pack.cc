@@ -1,0 +1,402 @@
+// Loading rule files into a RulePack: overrides by id, cross-checks, compilation into signals and
+// RE2::Sets, the canonical dump and the pack hash.
+#include "compiled_pack.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace gpudiag {
+namespace detail {
+namespace {
+
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  return o;
+}
+
+bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
+
+class Compiler {
+ public:
+  explicit Compiler(RulePack::Impl& pack) : pack_(pack) {}
+
+  int add_pattern(Field field, const std::string& label_key, const std::string& regex) {
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      if (p.field == field && p.label_key == label_key && p.regex == regex) return static_cast<int>(i);
+    }
+    Pattern p;
+    p.field = field;
+    p.label_key = label_key;
+    p.regex = regex;
+    p.re = std::make_unique<RE2>(regex, pattern_options());
+    p.has_captures = !p.re->NamedCapturingGroups().empty();
+    pack_.patterns.push_back(std::move(p));
+    return static_cast<int>(pack_.patterns.size() - 1);
+  }
+
+  int flatten(const ConditionSpec& c, CompiledCondition& out) {
+    const int index = static_cast<int>(out.nodes.size());
+    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}});
+    if (c.kind == ConditionSpec::Kind::kRegex) {
+      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex);
+    }
+    for (const auto& child : c.children) {
+      const int ci = flatten(child, out);
+      out.nodes[index].children.push_back(ci);
+    }
+    return index;
+  }
+
+  // Patterns of which at least one must match for the node to hold; nullopt when it can hold
+  // without any set pattern matching.
+  std::optional<std::set<int>> trigger(const CompiledCondition& c, int node) {
+    const auto& n = c.nodes[node];
+    switch (n.kind) {
+      case ConditionSpec::Kind::kRegex:
+        if (is_set_field(n.field)) return std::set<int>{n.pattern};
+        return std::nullopt;
+      case ConditionSpec::Kind::kAll: {
+        std::optional<std::set<int>> best;
+        for (int child : n.children) {
+          auto t = trigger(c, child);
+          if (t && (!best || t->size() < best->size())) best = std::move(t);
+        }
+        return best;
+      }
+      case ConditionSpec::Kind::kAny: {
+        std::set<int> all;
+        for (int child : n.children) {
+          auto t = trigger(c, child);
+          if (!t) return std::nullopt;
+          all.insert(t->begin(), t->end());
+        }
+        return all;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  int add_signal(const ConditionSpec& c, SignalRole role, int rule) {
+    Signal s;
+    s.role = role;
+    s.rule = rule;
+    flatten(c, s.condition);
+    if (role == SignalRole::kEvidence) {
+      for (const auto& n : s.condition.nodes) {
+        if (n.pattern >= 0 && pack_.patterns[n.pattern].has_captures) s.capture_patterns.push_back(n.pattern);
+      }
+    }
+    pack_.signals.push_back(std::move(s));
+    return static_cast<int>(pack_.signals.size() - 1);
+  }
+
+  void add_observer(const ObserverDef& def) {
+    ConditionSpec c;
+    c.kind = ConditionSpec::Kind::kRegex;
+    c.field = def.field == "text" ? Field::kText : Field::kMessage;
+    c.regex = std::string(def.regex);
+    const int s = add_signal(c, SignalRole::kObserver, -1);
+    pack_.signals[s].observer = def.kind;
+    for (const auto& n : pack_.signals[s].condition.nodes) {
+      if (n.pattern >= 0) pack_.signals[s].capture_patterns.push_back(n.pattern);
+    }
+  }
+
+  Status build_sets() {
+    RE2::Options options = pattern_options();
+    options.set_max_mem(64 << 20);
+    pack_.message_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    pack_.exception_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      std::string error;
+      if (p.field == Field::kText || p.field == Field::kMessage) {
+        if (pack_.message_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+        pack_.message_set_patterns.push_back(static_cast<int>(i));
+      }
+      if (p.field == Field::kText || p.field == Field::kException) {
+        if (pack_.exception_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+        pack_.exception_set_patterns.push_back(static_cast<int>(i));
+      }
+    }
+    if (!pack_.message_set->Compile() || !pack_.exception_set->Compile()) {
+      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
+                        .help = "simplify or remove some patterns"};
+    }
+    pack_.signals_by_pattern.assign(pack_.patterns.size(), {});
+    for (size_t s = 0; s < pack_.signals.size(); ++s) {
+      auto t = trigger(pack_.signals[s].condition, 0);
+      if (!t) {
+        pack_.always_signals.push_back(static_cast<int>(s));
+      } else {
+        for (int p : *t) pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+      }
+    }
+    return Ok{};
+  }
+
+ private:
+  RulePack::Impl& pack_;
+};
+
+void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnostics& diags) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    diags.push_back(Diagnostic{.code = "rule-dir", .message = "is not a directory of rule files", .file = dir,
+                               .help = "--rules takes a directory holding *.yaml rule files"});
+    return;
+  }
+  std::vector<std::string> paths;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const auto ext = it->path().extension();
+    if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) paths.push_back(it->path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      diags.push_back(Diagnostic{.code = "rule-file", .message = "cannot be read", .file = path});
+      continue;
+    }
+    files.push_back(RuleFile{path, text.str()});
+  }
+}
+
+void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
+  for (const auto& [id, rule] : rules) {
+    const auto check = [&](const std::vector<std::string>& ids, std::string_view key) {
+      for (const auto& other : ids) {
+        if (rules.count(other) == 0) {
+          diags.push_back(Diagnostic{.code = "rule-reference",
+                                     .message = fmt::format("`{}` names `{}`, which is not a rule", key, other),
+                                     .file = rule.info.file, .line = rule.info.line, .column = 1});
+        }
+      }
+    };
+    check(rule.info.explains, "explains");
+    check(rule.corroborated_by, "corroborated_by");
+  }
+}
+
+// Loads every file; returns the rules by id with overrides applied. Problems go to `diags`.
+std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics& diags) {
+  std::map<std::string, RuleSpec> rules;
+  const auto load_group = [&](const std::vector<RuleFile>& files, bool builtin) {
+    std::map<std::string, std::string> seen_in_group;  // id → file
+    for (const auto& file : files) {
+      auto spec = load_rule_file(file, builtin, diags);
+      if (!spec) continue;
+      const std::string id = spec->info.id;
+      if (auto it = seen_in_group.find(id); it != seen_in_group.end()) {
+        diags.push_back(Diagnostic{.code = "rule-duplicate-id",
+                                   .message = fmt::format("rule id `{}` is already defined in {}", id, it->second),
+                                   .file = file.path, .line = spec->info.line, .column = 1,
+                                   .help = "ids are unique; to replace a built-in rule, put the new one in a --rules directory"});
+        continue;
+      }
+      seen_in_group[id] = file.path;
+      if (spec->info.title.empty() && !spec->info.enabled) {  // a bare `id` + `enabled: false` switch
+        auto it = rules.find(id);
+        if (it == rules.end()) {
+          diags.push_back(Diagnostic{.code = "rule-reference", .message = fmt::format("cannot disable `{}`: no such rule", id),
+                                     .file = file.path, .line = spec->info.line, .column = 1});
+        } else {
+          it->second.info.enabled = false;
+        }
+        continue;
+      }
+      rules[id] = std::move(*spec);
+    }
+  };
+  load_group(sources.builtin, true);
+  for (const auto& dir : sources.dirs) {
+    std::vector<RuleFile> files;
+    read_rule_dir(dir, files, diags);
+    load_group(files, false);
+  }
+  check_references(rules, diags);
+  return rules;
+}
+
+std::string render_condition(const CompiledCondition& c, const std::vector<Pattern>& patterns, int node) {
+  const auto& n = c.nodes[node];
+  const auto field = [&] { return n.field == Field::kLabel ? "label." + n.label_key : std::string(field_name(n.field)); };
+  switch (n.kind) {
+    case ConditionSpec::Kind::kRegex: return fmt::format("{} =~ /{}/", field(), patterns[n.pattern].regex);
+    case ConditionSpec::Kind::kOneOf: return fmt::format("{} in [{}]", field(), fmt::join(n.names, ", "));
+    case ConditionSpec::Kind::kSeverityAtLeast: return fmt::format("severity >= {}", severity_name(n.min_severity));
+    default: break;
+  }
+  std::vector<std::string> parts;
+  for (int child : n.children) parts.push_back(render_condition(c, patterns, child));
+  const char* op = n.kind == ConditionSpec::Kind::kAll ? "all" : n.kind == ConditionSpec::Kind::kAny ? "any" : "not";
+  return fmt::format("{}({})", op, fmt::join(parts, ", "));
+}
+
+std::string render_tests(const std::vector<FactTest>& tests) {
+  std::vector<std::string> parts;
+  for (const auto& t : tests) parts.push_back(fmt::format("{}: {}", t.fact, t.text));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+}  // namespace detail
+
+using namespace detail;
+
+std::string_view impact_name(Impact i) {
+  switch (i) {
+    case Impact::kInfo: return "info";
+    case Impact::kWarning: return "warning";
+    case Impact::kError: return "error";
+    case Impact::kCritical: return "critical";
+  }
+  return "warning";
+}
+
+std::optional<Impact> parse_impact(std::string_view name) {
+  for (Impact i : {Impact::kInfo, Impact::kWarning, Impact::kError, Impact::kCritical}) {
+    if (impact_name(i) == name) return i;
+  }
+  return std::nullopt;
+}
+
+int RulePack::Impl::rule_index(std::string_view id) const {
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].spec.info.id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+RulePack::RulePack(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RulePack::RulePack(RulePack&&) noexcept = default;
+RulePack& RulePack::operator=(RulePack&&) noexcept = default;
+RulePack::~RulePack() = default;
+
+Diagnostics RulePack::lint(const RuleSources& sources) {
+  Diagnostics diags;
+  load_all(sources, diags);
+  return diags;
+}
+
+Result<RulePack> RulePack::load(const RuleSources& sources) {
+  Diagnostics diags;
+  auto specs = load_all(sources, diags);
+  if (!diags.empty()) return diags.front();
+
+  auto impl = std::make_unique<Impl>();
+  Compiler compiler(*impl);
+  for (auto& [id, spec] : specs) {
+    impl->infos.push_back(spec.info);
+    if (!spec.info.enabled) continue;
+    CompiledRule rule;
+    rule.spec = std::move(spec);
+    impl->rules.push_back(std::move(rule));
+  }
+  for (size_t r = 0; r < impl->rules.size(); ++r) {
+    auto& rule = impl->rules[r];
+    const int ri = static_cast<int>(r);
+    if (rule.spec.match) rule.match_signal = compiler.add_signal(*rule.spec.match, SignalRole::kEvidence, ri);
+    if (rule.spec.weak) rule.weak_signal = compiler.add_signal(*rule.spec.weak, SignalRole::kWeak, ri);
+    if (rule.spec.after) rule.after_signal = compiler.add_signal(rule.spec.after->match, SignalRole::kAfter, ri);
+    if (rule.spec.absent) {
+      rule.absent_signal = compiler.add_signal(rule.spec.absent->match, SignalRole::kAbsentMarker, ri);
+      if (rule.spec.absent->after) {
+        rule.absent_after_signal = compiler.add_signal(*rule.spec.absent->after, SignalRole::kAbsentStart, ri);
+      }
+    }
+  }
+  for (const auto& observer : kObservers) compiler.add_observer(observer);
+  if (auto status = compiler.build_sets(); !status) return status.error();
+
+  RulePack pack(std::move(impl));
+  const std::string dump = pack.dump();
+  pack.impl_->hash = fmt::format("{:016x}", std::hash<std::string>{}(dump));
+  return pack;
+}
+
+const std::vector<RuleInfo>& RulePack::rules() const { return impl_->infos; }
+
+const RuleInfo* RulePack::find(std::string_view id) const {
+  for (const auto& info : impl_->infos) {
+    if (info.id == id) return &info;
+  }
+  return nullptr;
+}
+
+std::string RulePack::version_hash() const { return impl_->hash; }
+
+std::string RulePack::dump(bool patterns_only) const {
+  std::string out;
+  if (patterns_only) {
+    // One regex per line as `rg -f` reads them. Inline flags and named groups are RE2's; ripgrep's
+    // engine accepts the same syntax.
+    std::set<std::string> seen;
+    for (const auto& p : impl_->patterns) {
+      if (p.field == Field::kText || p.field == Field::kMessage || p.field == Field::kException) {
+        if (seen.insert(p.regex).second) out += p.regex + "\n";
+      }
+    }
+    return out;
+  }
+  out += fmt::format("rulepack rules={} enabled={} patterns={} signals={}\n", impl_->infos.size(),
+                     impl_->rules.size(), impl_->patterns.size(), impl_->signals.size());
+  for (const auto& rule : impl_->rules) {
+    const auto& s = rule.spec;
+    out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,
+                       impact_name(s.info.severity), s.info.confidence);
+    const auto signal = [&](const char* name, int index) {
+      if (index >= 0) {
+        out += fmt::format("  {} {}\n", name, render_condition(impl_->signals[index].condition, impl_->patterns, 0));
+      }
+    };
+    signal("match", rule.match_signal);
+    signal("weak", rule.weak_signal);
+    if (s.count) {
+      out += fmt::format("  count at_least={}{} within={} per={}\n",
+                         s.count->percent > 0 ? fmt::format("{}%", s.count->percent) : std::to_string(s.count->at_least),
+                         "", s.count->within ? format_duration(*s.count->within) : "-",
+                         s.count->per_worker ? "worker" : "job");
+    }
+    if (s.after) {
+      signal("after", rule.after_signal);
+      out += fmt::format("  after within={} same={}\n", s.after->within ? format_duration(*s.after->within) : "-",
+                         s.after->same_worker ? "worker" : "job");
+    }
+    if (s.absent) {
+      signal("absent", rule.absent_signal);
+      signal("absent_after", rule.absent_after_signal);
+      out += fmt::format("  absent within={} needs_logs=[{}] when={} unless={}\n", format_duration(s.absent->within),
+                         fmt::join(s.absent->needs_logs, ", "), render_tests(s.absent->when), render_tests(s.absent->unless));
+    }
+    if (!s.when.empty()) out += fmt::format("  when {}\n", render_tests(s.when));
+    if (!s.unless.empty()) out += fmt::format("  unless {}\n", render_tests(s.unless));
+    if (!s.info.explains.empty()) out += fmt::format("  explains [{}]\n", fmt::join(s.info.explains, ", "));
+    if (!s.corroborated_by.empty()) out += fmt::format("  corroborated_by [{}]\n", fmt::join(s.corroborated_by, ", "));
+    for (const auto& fix : s.info.fixes) {
+      out += fmt::format("  fix {} weight={}{} doc={}\n", fix.id, fix.weight,
+                         fix.demote_if.empty() ? "" : " demote_if={" + fix.demote_if + "}", fix.doc.url);
+    }
+  }
+  for (const auto& info : impl_->infos) {
+    if (!info.enabled) out += fmt::format("disabled {}\n", info.id);
+  }
+  return out;
+}
+
+}  // namespace gpudiag

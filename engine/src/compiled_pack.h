@@ -1,0 +1,83 @@
+// RulePack::Impl: rules compiled for one-pass matching. Internal to engine.
+//
+// Every record condition in the pack — a rule's `match`, `weak`, `after.match`, `absent.match`,
+// `absent.after`, and the built-in observers that derive job facts — becomes a Signal. Regexes over
+// the message and the exception go into one RE2::Set per field; a record only evaluates the signals
+// whose trigger patterns the sets reported (plus the few with no regex at all).
+#pragma once
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpudiag/rule_pack.h"
+#include "observers.h"
+#include "rule_spec.h"
+
+namespace gpudiag::detail {
+
+struct Pattern {
+  Field field = Field::kText;
+  std::string label_key;
+  std::string regex;
+  std::unique_ptr<RE2> re;
+  bool has_captures = false;
+};
+
+// A condition flattened into nodes; node 0 is the root.
+struct CompiledCondition {
+  struct NodeC {
+    ConditionSpec::Kind kind;
+    Field field;
+    std::string label_key;
+    int pattern = -1;                  // kRegex
+    std::vector<std::string> names;    // kOneOf
+    Severity min_severity = Severity::kDefault;
+    std::vector<int> children;
+  };
+  std::vector<NodeC> nodes;
+};
+
+enum class SignalRole : uint8_t { kEvidence, kWeak, kAfter, kAbsentMarker, kAbsentStart, kObserver };
+
+struct Signal {
+  CompiledCondition condition;
+  SignalRole role = SignalRole::kEvidence;
+  int rule = -1;                       // index into CompiledPack::rules (-1 for observers)
+  ObserverKind observer = ObserverKind::kNone;
+  std::vector<int> capture_patterns;   // patterns with named groups (evidence signals)
+};
+
+struct CompiledRule {
+  RuleSpec spec;
+  int match_signal = -1;
+  int weak_signal = -1;
+  int after_signal = -1;
+  int absent_signal = -1;
+  int absent_after_signal = -1;
+};
+
+}  // namespace gpudiag::detail
+
+namespace gpudiag {
+
+struct RulePack::Impl {
+  std::vector<RuleInfo> infos;                  // every rule, sorted by id (disabled ones too)
+  std::vector<detail::CompiledRule> rules;      // enabled rules, sorted by id
+  std::vector<detail::Pattern> patterns;
+  std::vector<detail::Signal> signals;
+  std::unique_ptr<RE2::Set> message_set;        // patterns over message (text, message)
+  std::unique_ptr<RE2::Set> exception_set;      // patterns over exception (text, exception)
+  std::vector<int> message_set_patterns;        // set index → pattern index
+  std::vector<int> exception_set_patterns;
+  std::vector<std::vector<int>> signals_by_pattern;
+  std::vector<int> always_signals;              // signals without a trigger pattern
+  std::string hash;
+
+  int rule_index(std::string_view id) const;
+};
+
+}  // namespace gpudiag

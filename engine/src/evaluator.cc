@@ -1,0 +1,409 @@
+#include "evaluator.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+
+namespace gpudiag::detail {
+namespace {
+
+enum class Tri { kFalse, kTrue, kUnknown };
+
+std::optional<double> to_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') return std::nullopt;
+  return v;
+}
+
+Tri test_fact(const FactTest& t, const JobFacts& facts) {
+  const FactValue* v = facts.get(t.fact);
+  if (v == nullptr) return Tri::kUnknown;
+  const auto as_tri = [](bool b) { return b ? Tri::kTrue : Tri::kFalse; };
+  if (t.op == FactTest::Op::kIs) return as_tri((v->value == "true") == t.expect_bool);
+  std::string operand = t.operand;
+  if (t.operand_is_fact) {
+    const FactValue* other = facts.get(t.operand);
+    if (other == nullptr) return Tri::kUnknown;
+    operand = other->value;
+  }
+  if (t.op == FactTest::Op::kSearch) {
+    RE2::Options o;
+    o.set_log_errors(false);
+    RE2 re(operand, o);
+    return as_tri(re.ok() && RE2::PartialMatch(v->value, re));
+  }
+  const auto a = to_number(v->value);
+  const auto b = to_number(operand);
+  if (a && b) {
+    switch (t.op) {
+      case FactTest::Op::kEq: return as_tri(*a == *b);
+      case FactTest::Op::kNe: return as_tri(*a != *b);
+      case FactTest::Op::kLt: return as_tri(*a < *b);
+      case FactTest::Op::kLe: return as_tri(*a <= *b);
+      case FactTest::Op::kGt: return as_tri(*a > *b);
+      case FactTest::Op::kGe: return as_tri(*a >= *b);
+      default: break;
+    }
+  }
+  if (t.op == FactTest::Op::kEq) return as_tri(v->value == operand);
+  if (t.op == FactTest::Op::kNe) return as_tri(v->value != operand);
+  return Tri::kUnknown;  // an order test on text that is not a number
+}
+
+// All tests hold (kTrue), one fails (kFalse), or none fails but one is unknown (kUnknown).
+Tri test_all(const std::vector<FactTest>& tests, const JobFacts& facts, std::string* unknown_fact = nullptr) {
+  Tri result = Tri::kTrue;
+  for (const auto& t : tests) {
+    const Tri r = test_fact(t, facts);
+    if (r == Tri::kFalse) return Tri::kFalse;
+    if (r == Tri::kUnknown) {
+      result = Tri::kUnknown;
+      if (unknown_fact && unknown_fact->empty()) *unknown_fact = t.operand_is_fact ? t.fact + " or " + t.operand : t.fact;
+    }
+  }
+  return result;
+}
+
+// Any test holds on a known fact.
+bool any_known_true(const std::vector<FactTest>& tests, const JobFacts& facts) {
+  return std::any_of(tests.begin(), tests.end(), [&](const FactTest& t) { return test_fact(t, facts) == Tri::kTrue; });
+}
+
+std::string normalize_digits(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c >= '0' && c <= '9') {
+      if (out.empty() || out.back() != '#') out += '#';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct LegResult {
+  bool fired = false;
+  std::vector<HitRef> qualifying;
+};
+
+class RuleEvaluator {
+ public:
+  RuleEvaluator(const JobAccumulator& acc, Diagnosis& out) : acc_(acc), out_(out) {}
+
+  void run() {
+    for (const auto& rule : acc_.pack.rules) evaluate(rule);
+    corroborate();
+    std::sort(out_.findings.begin(), out_.findings.end(),
+              [](const Finding& a, const Finding& b) { return a.rule_id < b.rule_id; });
+    std::sort(out_.inconclusive.begin(), out_.inconclusive.end(),
+              [](const Inconclusive& a, const Inconclusive& b) { return a.rule_id < b.rule_id; });
+  }
+
+ private:
+  void inconclusive(const CompiledRule& rule, std::string reason) {
+    out_.inconclusive.push_back(Inconclusive{rule.spec.info.id, rule.spec.info.title, std::move(reason)});
+  }
+
+  LegResult match_leg(const CompiledRule& rule);
+  std::optional<Finding> absence_leg(const CompiledRule& rule);
+  void evaluate(const CompiledRule& rule);
+  Finding make_finding(const CompiledRule& rule, const std::vector<HitRef>& qualifying, int evidence_signal,
+                       const std::string& via);
+  void corroborate();
+
+  const JobAccumulator& acc_;
+  Diagnosis& out_;
+};
+
+LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
+  LegResult result;
+  if (rule.match_signal < 0) return result;
+  const SignalHits& hits = acc_.signals[rule.match_signal];
+  if (hits.total == 0) return result;
+  std::vector<HitRef> refs = hits.refs;
+  const auto& spec = rule.spec;
+
+  if (spec.after) {
+    const auto& before = acc_.signals[rule.after_signal].refs;
+    std::vector<HitRef> kept;
+    for (const auto& h : refs) {
+      const bool ok = std::any_of(before.begin(), before.end(), [&](const HitRef& a) {
+        if (spec.after->same_worker && a.worker != h.worker) return false;
+        if (a.at == kNoTime || h.at == kNoTime) return true;  // order unknown: give it the benefit
+        if (a.at > h.at) return false;
+        return !spec.after->within || h.at - a.at <= *spec.after->within;
+      });
+      if (ok) kept.push_back(h);
+    }
+    refs = std::move(kept);
+  }
+
+  if (spec.count) {
+    const CountSpec& c = *spec.count;
+    std::map<uint32_t, std::vector<HitRef>> groups;
+    for (const auto& h : refs) groups[c.per_worker ? h.worker : 0].push_back(h);
+    std::vector<HitRef> kept;
+    if (c.percent > 0) {
+      const double workers = static_cast<double>(acc_.worker_names.size() - 1);
+      const auto needed = static_cast<size_t>(std::ceil(c.percent / 100.0 * workers));
+      size_t with_hits = 0;
+      for (const auto& [worker, g] : groups) with_hits += worker != 0 ? 1 : 0;
+      if (workers > 0 && with_hits >= std::max<size_t>(needed, 1)) kept = refs;
+    } else {
+      for (const auto& [worker, g] : groups) {
+        if (!c.within) {
+          if (g.size() >= c.at_least) kept.insert(kept.end(), g.begin(), g.end());
+          continue;
+        }
+        // Sliding window over time-ordered hits: mark every hit inside a window that holds enough.
+        std::vector<uint8_t> in(g.size(), 0);
+        size_t lo = 0;
+        for (size_t hi = 0; hi < g.size(); ++hi) {
+          while (g[hi].at != kNoTime && g[lo].at != kNoTime && g[hi].at - g[lo].at > *c.within) ++lo;
+          if (hi - lo + 1 >= c.at_least) std::fill(in.begin() + static_cast<ptrdiff_t>(lo), in.begin() + static_cast<ptrdiff_t>(hi) + 1, 1);
+        }
+        for (size_t i = 0; i < g.size(); ++i) {
+          if (in[i]) kept.push_back(g[i]);
+        }
+      }
+    }
+    std::sort(kept.begin(), kept.end(), earlier);
+    refs = std::move(kept);
+  }
+  result.fired = !refs.empty();
+  result.qualifying = std::move(refs);
+  return result;
+}
+
+std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
+  const AbsentSpec& a = *rule.spec.absent;
+  std::string unknown;
+  const Tri when = test_all(a.when, acc_.facts, &unknown);
+  if (when == Tri::kFalse || any_known_true(a.unless, acc_.facts)) return std::nullopt;
+  if (when == Tri::kUnknown) {
+    if (rule.spec.if_unknown == IfUnknown::kInconclusive) {
+      inconclusive(rule, fmt::format("the export does not tell `{}`, which this check needs", unknown));
+    }
+    if (rule.spec.if_unknown != IfUnknown::kFire) return std::nullopt;
+  }
+  if (!a.needs_logs.empty()) {
+    const bool any = std::any_of(a.needs_logs.begin(), a.needs_logs.end(),
+                                 [&](const std::string& log) { return acc_.logs.count(log) > 0; });
+    if (!any) {
+      inconclusive(rule, fmt::format("the export holds none of the logs that would show it ({})",
+                                     fmt::join(a.needs_logs, ", ")));
+      return std::nullopt;
+    }
+  }
+  Timestamp start = acc_.earliest;
+  std::vector<HitRef> start_refs;
+  if (rule.absent_after_signal >= 0) {
+    const auto& y = acc_.signals[rule.absent_after_signal].refs;
+    if (y.empty()) return std::nullopt;  // the job never got there: the check does not apply
+    start = y.front().at;
+    start_refs.push_back(y.front());
+  }
+  if (start == kNoTime) return std::nullopt;
+  const Timestamp horizon = start + a.within;
+  const auto& x = acc_.signals[rule.absent_signal].refs;
+  const bool present = std::any_of(x.begin(), x.end(), [&](const HitRef& h) { return h.at == kNoTime || h.at <= horizon; });
+  if (present) return std::nullopt;
+  if (acc_.latest == kNoTime || acc_.latest < horizon) {
+    inconclusive(rule, fmt::format("the export ends {} after the check starts ({}); it needs {}",
+                                   format_duration(acc_.latest == kNoTime ? 0 : acc_.latest - start),
+                                   format_rfc3339(start), format_duration(a.within)));
+    return std::nullopt;
+  }
+  return make_finding(rule, start_refs, rule.absent_after_signal, "absence");
+}
+
+Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<HitRef>& qualifying,
+                                    int evidence_signal, const std::string& via) {
+  const RuleInfo& info = rule.spec.info;
+  Finding f;
+  f.rule_id = info.id;
+  f.family = info.family;
+  f.severity = info.severity;
+  f.confidence = info.confidence;
+  f.via = via;
+  f.explains = info.explains;
+  std::set<uint32_t> workers;
+  for (const auto& h : qualifying) {
+    if (h.at != kNoTime) {
+      if (f.first_seen == kNoTime || h.at < f.first_seen) f.first_seen = h.at;
+      if (f.last_seen == kNoTime || h.at > f.last_seen) f.last_seen = h.at;
+    }
+    if (h.worker != 0) workers.insert(h.worker);
+  }
+  for (uint32_t w : workers) f.workers.push_back(acc_.worker_names[w]);
+  std::sort(f.workers.begin(), f.workers.end());
+  if (evidence_signal >= 0) {
+    const SignalHits& hits = acc_.signals[evidence_signal];
+    const bool all = via == "match" && qualifying.size() == hits.refs.size();
+    f.count = all ? hits.total : qualifying.size();
+    std::set<std::pair<uint32_t, uint64_t>> keep;
+    for (const auto& h : qualifying) keep.emplace(h.input, h.line);
+    std::vector<std::pair<HitRef, Evidence>> kept;
+    for (const auto& [ref, evidence] : hits.evidence) {
+      if (all || keep.count({ref.input, ref.line})) kept.emplace_back(ref, evidence);
+    }
+    std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
+    for (auto& [ref, evidence] : kept) f.evidence.push_back(std::move(evidence));
+    for (const auto& [name, values] : hits.captures) f.captures[name].assign(values.begin(), values.end());
+  }
+  // Weak evidence alone halves the confidence.
+  if (via == "match" && rule.weak_signal >= 0 && !qualifying.empty()) {
+    std::set<std::pair<uint32_t, uint64_t>> weak;
+    for (const auto& h : acc_.signals[rule.weak_signal].refs) weak.emplace(h.input, h.line);
+    const bool only_weak = std::all_of(qualifying.begin(), qualifying.end(),
+                                       [&](const HitRef& h) { return weak.count({h.input, h.line}) > 0; });
+    if (only_weak) {
+      f.confidence *= 0.5;
+      f.confidence_note = "only weak evidence";
+    }
+  }
+  const size_t nworkers = f.workers.size();
+  f.title = fill_placeholders(info.title, f.captures, acc_.facts, f.count, nworkers);
+  f.description = fill_placeholders(info.description, f.captures, acc_.facts, f.count, nworkers);
+  for (size_t i = 0; i < info.fixes.size(); ++i) {
+    const FixInfo& fix = info.fixes[i];
+    FindingFix ff{fix.id,
+                  fill_placeholders(fix.action, f.captures, acc_.facts, f.count, nworkers),
+                  fill_placeholders(fix.why, f.captures, acc_.facts, f.count, nworkers),
+                  fix.weight, false, {}, fix.doc};
+    const auto& demote = rule.spec.fix_demote_tests[i];
+    if (!demote.empty() && test_all(demote, acc_.facts) == Tri::kTrue) {
+      ff.demoted = true;
+      std::vector<std::string> why;
+      for (const auto& t : demote) {
+        const FactValue* v = acc_.facts.get(t.fact);
+        why.push_back(fmt::format("{} is {} (from {})", t.fact, v ? v->value : "?", v ? v->source : "?"));
+      }
+      ff.demoted_because = fmt::format("already in place: {}", fmt::join(why, "; "));
+    }
+    f.fixes.push_back(std::move(ff));
+  }
+  // Stable across runs of the same job family: the rule and what it captured, numbers blurred.
+  std::string identity = info.id;
+  for (const auto& [name, values] : f.captures) {
+    for (const auto& v : values) identity += "|" + name + "=" + normalize_digits(v);
+  }
+  f.fingerprint = fmt::format("{}/{:016x}", info.id, std::hash<std::string>{}(identity));
+  return f;
+}
+
+void RuleEvaluator::evaluate(const CompiledRule& rule) {
+  const RuleSpec& spec = rule.spec;
+  std::string unknown;
+  const Tri when = test_all(spec.when, acc_.facts, &unknown);
+  if (when == Tri::kFalse || any_known_true(spec.unless, acc_.facts)) return;
+  bool penalize_unknown = false;
+  if (when == Tri::kUnknown) {
+    // Only worth saying when something in the logs pointed at the rule.
+    const bool any_signal = rule.match_signal >= 0 && acc_.signals[rule.match_signal].total > 0;
+    if (spec.if_unknown == IfUnknown::kInconclusive && (any_signal || (!spec.match && !spec.absent))) {
+      inconclusive(rule, fmt::format("the export does not tell `{}`, which this rule needs", unknown));
+    }
+    if (spec.if_unknown != IfUnknown::kFire) return;
+    penalize_unknown = true;
+  }
+  std::optional<Finding> finding;
+  if (spec.match) {
+    LegResult leg = match_leg(rule);
+    if (leg.fired) finding = make_finding(rule, leg.qualifying, rule.match_signal, "match");
+  }
+  if (!finding && spec.absent) finding = absence_leg(rule);
+  if (!finding && !spec.match && !spec.absent && when == Tri::kTrue) {
+    finding = make_finding(rule, {}, -1, "facts");  // a configuration rule: the facts are the evidence
+  }
+  if (!finding) return;
+  if (penalize_unknown) {
+    finding->confidence *= 0.8;
+    finding->confidence_note = fmt::format("`{}` is unknown", unknown);
+  }
+  out_.findings.push_back(std::move(*finding));
+}
+
+void RuleEvaluator::corroborate() {
+  std::set<std::string> fired;
+  for (const auto& f : out_.findings) fired.insert(f.rule_id);
+  for (auto& f : out_.findings) {
+    const int ri = acc_.pack.rule_index(f.rule_id);
+    if (ri < 0) continue;
+    std::vector<std::string> with;
+    for (const auto& other : acc_.pack.rules[ri].spec.corroborated_by) {
+      if (fired.count(other)) with.push_back(other);
+    }
+    if (with.empty()) continue;
+    f.confidence = std::min(0.99, f.confidence + 0.1 * static_cast<double>(with.size()));
+    const std::string note = fmt::format("corroborated by {}", fmt::join(with, ", "));
+    f.confidence_note = f.confidence_note.empty() ? note : f.confidence_note + "; " + note;
+  }
+}
+
+}  // namespace
+
+std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
+                              const JobFacts& facts, uint64_t count, size_t workers) {
+  std::string out;
+  out.reserve(text.size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t open = text.find('{', pos);
+    if (open == std::string_view::npos) break;
+    const size_t close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    const std::string_view name = text.substr(open + 1, close - open - 1);
+    const bool is_name = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    out.append(text.substr(pos, open - pos));
+    if (!is_name) {
+      out.append(text.substr(open, close - open + 1));
+    } else if (name == "count") {
+      out += std::to_string(count);
+    } else if (name == "workers") {
+      out += std::to_string(workers);
+    } else if (auto it = captures.find(std::string(name)); it != captures.end() && !it->second.empty()) {
+      const size_t shown = std::min<size_t>(it->second.size(), 5);
+      std::vector<std::string> values(it->second.begin(), it->second.begin() + static_cast<ptrdiff_t>(shown));
+      out += fmt::format("{}", fmt::join(values, ", "));
+      if (it->second.size() > shown) out += ", …";
+    } else if (const FactValue* v = facts.get(name); v != nullptr && !v->value.empty()) {
+      out += v->value;
+    } else {
+      out += '?';
+    }
+    pos = close + 1;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+void evaluate_rules(const JobAccumulator& acc, Diagnosis& out) {
+  out.start = acc.earliest;
+  out.end = acc.latest;
+  for (const auto& [log, first] : acc.logs) out.logs_seen.push_back(log);
+  // The job: the one with most entries; the others are listed.
+  std::vector<std::pair<uint64_t, std::string>> jobs;
+  for (const auto& [id, n] : acc.job_ids) jobs.emplace_back(n, id);
+  std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  if (!jobs.empty()) out.job.id = jobs.front().second;
+  for (size_t i = 1; i < jobs.size(); ++i) out.job.other_ids.push_back(jobs[i].second);
+  out.job.name = acc.job_name;
+  out.job.project = acc.project;
+  out.job.region = acc.region;
+  RuleEvaluator(acc, out).run();
+  out.facts = acc.facts.list();
+  out.phases = acc.observed.phases;
+  out.worker_counts = acc.observed.worker_counts;
+  out.rule_pack_hash = acc.pack.hash;
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,17 @@
+// Whole-job reasoning: facts, sequences, counts in windows and absence with a horizon, turning the
+// accumulated hits into findings and inconclusive checks. Internal to engine.
+#pragma once
+
+#include "gpudiag/diagnosis.h"
+#include "job_accumulator.h"
+
+namespace gpudiag::detail {
+
+// Fills findings, inconclusive checks, facts, phases and the job identity of `out`.
+void evaluate_rules(const JobAccumulator& acc, Diagnosis& out);
+
+// Replaces {name} with captured values, facts, {count} and {workers}.
+std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
+                              const JobFacts& facts, uint64_t count, size_t workers);
+
+}  // namespace gpudiag::detail

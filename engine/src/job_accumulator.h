@@ -1,0 +1,76 @@
+// JobAccumulator: merges chunks in input order — de-duplication, absolute line numbers, per-signal
+// hits with bounded evidence, job facts from observers. Single-threaded. Internal to engine.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiled_pack.h"
+#include "gpudiag/diagnosis.h"
+#include "gpudiag/ingest.h"
+#include "job_facts.h"
+#include "observations.h"
+
+namespace gpudiag::detail {
+
+// A hit reduced to what job-level reasoning needs.
+struct HitRef {
+  Timestamp at = kNoTime;
+  uint32_t input = 0;
+  uint64_t line = 0;
+  uint32_t worker = 0;  // index into JobAccumulator::worker_names (0 = none)
+};
+
+// Orders hits by time, then position: the same for any thread count.
+inline bool earlier(const HitRef& a, const HitRef& b) {
+  if (a.at != b.at) return a.at < b.at;
+  if (a.input != b.input) return a.input < b.input;
+  return a.line < b.line;
+}
+
+struct SignalHits {
+  static constexpr size_t kMaxRefs = 100'000;   // beyond this, counts stay exact but refs are sampled
+  static constexpr size_t kEarliest = 8;        // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;          // … and the latest entries
+  std::vector<HitRef> refs;
+  uint64_t total = 0;
+  std::vector<std::pair<HitRef, Evidence>> evidence;
+  std::map<std::string, std::set<std::string>> captures;  // group name → distinct values (bounded)
+
+  void add(const HitRef& ref, Hit&& hit);
+};
+
+class JobAccumulator {
+ public:
+  JobAccumulator(const RulePack::Impl& pack, std::vector<std::string> input_paths);
+
+  // Merges one parsed chunk; chunks of an input must come in order.
+  void add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen, InputSummary& summary);
+  // Derived facts (workers seen, SDK processes per worker); call once after the last chunk.
+  void finish();
+
+  uint32_t worker_id(std::string_view name);
+
+  const RulePack::Impl& pack;
+  std::vector<std::string> input_paths;
+  std::vector<SignalHits> signals;
+  std::vector<std::string> worker_names{""};
+  std::map<std::string, uint32_t, std::less<>> worker_ids;
+  JobFacts facts;
+  ObserverOutput observed;
+  Timestamp earliest = kNoTime;
+  Timestamp latest = kNoTime;
+  std::map<std::string, Timestamp, std::less<>> logs;
+  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> sdk_by_worker;
+  std::map<std::string, uint64_t, std::less<>> job_ids;
+  std::string job_name, project, region;
+  DuplicateFilter dedup;
+
+ private:
+  std::vector<uint64_t> lines_;   // newlines seen so far, per input
+  std::vector<uint8_t> is_dup_;
+};
+
+}  // namespace gpudiag::detail

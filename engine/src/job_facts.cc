@@ -1,0 +1,445 @@
+#include "job_facts.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+
+namespace gpudiag::detail {
+namespace {
+
+constexpr int kMaxDepth = 32;
+
+class PythonReprReader {
+ public:
+  explicit PythonReprReader(std::string_view s) : s_(s) {}
+
+  std::map<std::string, PythonValue> read_dict() {
+    std::map<std::string, PythonValue> out;
+    skip_ws();
+    if (!eat('{')) return out;
+    for (;;) {
+      skip_ws();
+      if (eat('}') || at_end()) return out;
+      std::string key;
+      if (!read_string(key)) return out;
+      skip_ws();
+      if (!eat(':')) return out;
+      skip_ws();
+      PythonValue value;
+      if (!read_value(value, 1)) return out;
+      out[key] = std::move(value);
+      skip_ws();
+      if (!eat(',')) return out;
+    }
+  }
+
+ private:
+  bool at_end() const { return i_ >= s_.size(); }
+  bool eat(char c) {
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  void skip_ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
+  }
+
+  bool read_string(std::string& out) {
+    if (at_end() || (s_[i_] != '\'' && s_[i_] != '"')) return false;
+    const char quote = s_[i_++];
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == quote) return true;
+      if (c == '\\' && i_ < s_.size()) {
+        const char e = s_[i_++];
+        out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+      } else {
+        out += c;
+      }
+    }
+    return false;  // unterminated: a cropped line
+  }
+
+  // Skips a nested value, returning its raw text.
+  bool read_raw(std::string& out, int depth) {
+    const size_t start = i_;
+    PythonValue ignored;
+    if (!read_value(ignored, depth)) return false;
+    out = std::string(s_.substr(start, i_ - start));
+    return true;
+  }
+
+  bool read_value(PythonValue& out, int depth) {
+    if (depth > kMaxDepth || at_end()) return false;
+    const char c = s_[i_];
+    if (c == '\'' || c == '"') return read_string(out.text);
+    if (c == '[' || c == '(') {
+      const char close = c == '[' ? ']' : ')';
+      ++i_;
+      out.is_list = true;
+      for (;;) {
+        skip_ws();
+        if (eat(close)) return true;
+        if (at_end()) return false;
+        PythonValue item;
+        const size_t start = i_;
+        if (!read_value(item, depth + 1)) return false;
+        out.items.push_back(item.is_list ? std::string(s_.substr(start, i_ - start)) : item.text);
+        skip_ws();
+        if (eat(close)) return true;
+        if (!eat(',')) return false;
+      }
+    }
+    if (c == '{') {
+      ++i_;
+      for (;;) {
+        skip_ws();
+        if (eat('}')) return true;
+        if (at_end()) return false;
+        std::string ignored;
+        if (!read_raw(ignored, depth + 1)) return false;
+        skip_ws();
+        if (!eat(':')) return false;
+        skip_ws();
+        if (!read_raw(ignored, depth + 1)) return false;
+        skip_ws();
+        if (eat('}')) return true;
+        if (!eat(',')) return false;
+      }
+    }
+    if (c == '<') {  // <apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>
+      int nesting = 0;
+      const size_t start = i_;
+      while (i_ < s_.size()) {
+        if (s_[i_] == '<') ++nesting;
+        if (s_[i_] == '>' && --nesting == 0) {
+          ++i_;
+          out.text = std::string(s_.substr(start, i_ - start));
+          return true;
+        }
+        ++i_;
+      }
+      return false;
+    }
+    const size_t start = i_;  // a bare word: True, None, 4, 1.5
+    while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != ']' && s_[i_] != ')' && s_[i_] != '}' && s_[i_] != ' ') ++i_;
+    out.text = std::string(s_.substr(start, i_ - start));
+    return i_ > start;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
+  return out;
+}
+
+bool is_true(std::string_view v) { return v == "True" || v == "true" || v == "1"; }
+bool is_false(std::string_view v) { return v == "False" || v == "false" || v == "0"; }
+bool is_number(std::string_view v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+}
+
+// Beam's "beam:version:sdk_base:apache/beam_python3.9_sdk:2.50.0" and similar.
+void apply_environment(std::string_view env, std::string_view side, JobFacts& facts, const FactSource& source) {
+  static const RE2 python(R"(python(\d\.\d+))");
+  static const RE2 beam(R"(_sdk:(\d+\.\d+\.\d+))");
+  std::string v;
+  if (RE2::PartialMatch(env, python, &v)) facts.set(fmt::format("python_version_{}", side), v, source, FactPriority::kLogLine);
+  if (RE2::PartialMatch(env, beam, &v)) facts.set(fmt::format("beam_version_{}", side), v, source, FactPriority::kLogLine);
+}
+
+std::string capture(const Hit& hit, std::string_view name) {
+  for (const auto& [k, v] : hit.captures) {
+    if (k == name) return v;
+  }
+  return {};
+}
+
+}  // namespace
+
+void JobFacts::set(std::string_view name, std::string value, const FactSource& source, FactPriority priority) {
+  auto it = facts_.find(name);
+  if (it != facts_.end() && it->second.priority >= priority) return;
+  facts_[std::string(name)] = FactValue{std::move(value), source.what, priority, source.input, source.line};
+}
+
+const FactValue* JobFacts::get(std::string_view name) const {
+  auto it = facts_.find(name);
+  return it == facts_.end() ? nullptr : &it->second;
+}
+
+std::vector<JobFact> JobFacts::list() const {
+  std::vector<JobFact> out;
+  for (const auto& [name, v] : facts_) out.push_back(JobFact{name, v.value, v.source, v.input, v.line});
+  return out;
+}
+
+std::map<std::string, PythonValue> parse_python_dict(std::string_view text) {
+  return PythonReprReader(text).read_dict();
+}
+
+void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, FactPriority priority) {
+  facts.set("accelerator", std::string(accelerator), source, priority);
+  facts.set("gpu_requested", "true", source, priority);
+  bool driver = false, mps = false, flex = false;
+  size_t pos = 0;
+  while (pos <= accelerator.size()) {
+    size_t end = accelerator.find(';', pos);
+    if (end == std::string_view::npos) end = accelerator.size();
+    std::string_view token = accelerator.substr(pos, end - pos);
+    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+    while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+    const size_t colon = token.find(':');
+    const std::string_view key = token.substr(0, colon);
+    const std::string_view value = colon == std::string_view::npos ? std::string_view{} : token.substr(colon + 1);
+    if (key == "type") facts.set("gpu_type", std::string(value), source, priority);
+    else if (key == "count" && is_number(value)) facts.set("gpu_count", std::string(value), source, priority);
+    else if (key == "install-nvidia-driver") {
+      driver = true;
+      if (!value.empty()) facts.set("driver_version", std::string(value), source, priority);
+    } else if (key == "use_nvidia_mps") mps = true;
+    else if (key == "provisioning_model" && (value == "FLEX_START" || value == "flex_start" || value == "flex-start")) flex = true;
+    pos = end + 1;
+  }
+  facts.set("driver_install_requested", driver ? "true" : "false", source, priority);
+  facts.set("mps", mps ? "true" : "false", source, priority);
+  facts.set("flex_start", flex ? "true" : "false", source, priority);
+}
+
+void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& facts, const FactSource& source,
+                   FactPriority priority) {
+  const auto find = [&](std::initializer_list<std::string_view> names) -> const PythonValue* {
+    for (auto name : names) {
+      if (name.empty()) continue;
+      auto it = options.find(std::string(name));
+      if (it != options.end() && it->second.text != "None") return &it->second;
+    }
+    return nullptr;
+  };
+  const auto items = [](const PythonValue* v) {
+    if (v == nullptr) return std::vector<std::string>{};
+    return v->is_list ? v->items : std::vector<std::string>{v->text};
+  };
+  std::vector<std::string> service = items(find({"dataflow_service_options", "dataflowServiceOptions"}));
+  std::vector<std::string> experiments = items(find({"experiments"}));
+  facts.set("service_options", join(service), source, priority);
+  facts.set("experiments", join(experiments), source, priority);
+  bool accelerator = false;
+  for (const auto* list : {&service, &experiments}) {
+    for (const auto& option : *list) {
+      if (option.rfind("worker_accelerator=", 0) == 0) {
+        apply_accelerator(std::string_view(option).substr(19), facts, source, priority);
+        accelerator = true;
+      }
+      if (option == "enable_prime") facts.set("prime", "true", source, priority);
+    }
+  }
+  if (!accelerator) {
+    facts.set("gpu_requested", "false", source, priority);
+  }
+  if (std::find(service.begin(), service.end(), "enable_prime") == service.end()) {
+    facts.set("prime", "false", source, priority);
+  }
+  const auto has_experiment = [&](std::string_view e) {
+    return std::find(experiments.begin(), experiments.end(), e) != experiments.end();
+  };
+  if (has_experiment("disable_runner_v2") || has_experiment("disable_prime_runner_v2")) {
+    facts.set("runner_v2", "false", source, priority);
+  } else if (has_experiment("use_runner_v2") || has_experiment("use_unified_worker") ||
+             has_experiment("use_portable_job_submission")) {
+    facts.set("runner_v2", "true", source, priority);
+  }
+  if (const auto* v = find({"streaming"})) {
+    if (is_true(v->text) || is_false(v->text)) facts.set("streaming", is_true(v->text) ? "true" : "false", source, priority);
+  }
+  struct OptionFact {
+    std::string_view fact;
+    std::array<std::string_view, 3> names;  // Python and Java spellings
+    bool numeric;
+  };
+  static constexpr std::array<OptionFact, 6> kOptionFacts{{
+      {"machine_type", {"machine_type", "worker_machine_type", "workerMachineType"}, false},
+      {"disk_size_gb", {"disk_size_gb", "diskSizeGb", ""}, true},
+      {"num_workers", {"num_workers", "numWorkers", ""}, true},
+      {"max_num_workers", {"max_num_workers", "maxNumWorkers", ""}, true},
+      {"number_of_worker_harness_threads", {"number_of_worker_harness_threads", "numberOfWorkerHarnessThreads", ""}, true},
+      {"sdk_container_image", {"sdk_container_image", "worker_harness_container_image", "sdkContainerImage"}, false},
+  }};
+  for (const auto& of : kOptionFacts) {
+    const PythonValue* v = find({of.names[0], of.names[1], of.names[2]});
+    if (v != nullptr && !v->text.empty() && (!of.numeric || is_number(v->text))) {
+      facts.set(of.fact, v->text, source, priority);
+    }
+  }
+  if (facts.get("sdk_container_image") != nullptr) facts.set("custom_container", "true", source, priority);
+  for (const auto& hint : items(find({"resource_hints", "resourceHints"}))) {
+    if (hint.rfind("accelerator=", 0) == 0) {
+      facts.set("accelerator_hint", hint.substr(12), source, priority);
+      facts.set("gpu_requested", "true", source, priority);
+    }
+  }
+}
+
+Status apply_job_file(const std::string& path, JobFacts& facts) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  auto err = parser.load(path).get(root);
+  const auto bad = [&](std::string message) {
+    return Diagnostic{.code = "job-file", .message = std::move(message), .file = path,
+                      .help = "pass the output of `gcloud dataflow jobs describe JOB --full --format=json`"};
+  };
+  if (err) return bad(fmt::format("cannot read the job description: {}", simdjson::error_message(err)));
+  if (!root.is_object()) return bad("the job description is not a JSON object");
+  const FactSource source{"job.json"};
+  const auto strings = [](simdjson::dom::element e) {
+    std::vector<std::string> out;
+    simdjson::dom::array arr;
+    if (e.get_array().get(arr)) return out;
+    for (auto item : arr) {
+      std::string_view s;
+      if (!item.get_string().get(s)) out.emplace_back(s);
+    }
+    return out;
+  };
+  std::map<std::string, PythonValue> options;
+  simdjson::dom::element env;
+  if (!root["environment"].get(env)) {
+    simdjson::dom::element e;
+    if (!env["serviceOptions"].get(e)) options["dataflow_service_options"] = PythonValue{"", strings(e), true};
+    if (!env["experiments"].get(e)) options["experiments"] = PythonValue{"", strings(e), true};
+    simdjson::dom::object sdk_options;
+    if (!env["sdkPipelineOptions"]["options"].get(sdk_options)) {
+      for (auto [key, value] : sdk_options) {
+        PythonValue v;
+        std::string_view s;
+        int64_t n;
+        bool b;
+        if (!value.get_string().get(s)) v.text = std::string(s);
+        else if (!value.get_int64().get(n)) v.text = std::to_string(n);
+        else if (!value.get_bool().get(b)) v.text = b ? "True" : "False";
+        else if (value.is_array()) {
+          v.items = strings(value);
+          v.is_list = true;
+        } else continue;
+        // serviceOptions/experiments from the environment are the effective ones; keep them.
+        if (options.count(std::string(key)) == 0) options[std::string(key)] = std::move(v);
+      }
+    }
+    simdjson::dom::array pools;
+    if (!env["workerPools"].get(pools)) {
+      for (auto pool : pools) {
+        std::string_view machine;
+        int64_t disk = 0, workers = 0;
+        if (!pool["machineType"].get_string().get(machine) && !machine.empty()) {
+          options.emplace("machine_type", PythonValue{std::string(machine), {}, false});
+        }
+        if (!pool["diskSizeGb"].get_int64().get(disk) && disk > 0) {
+          options.emplace("disk_size_gb", PythonValue{std::to_string(disk), {}, false});
+        }
+        if (!pool["numWorkers"].get_int64().get(workers) && workers > 0) {
+          options.emplace("num_workers", PythonValue{std::to_string(workers), {}, false});
+        }
+      }
+    }
+  }
+  apply_options(options, facts, source, FactPriority::kJobFile);
+  std::string_view type;
+  if (!root["type"].get_string().get(type)) {
+    facts.set("job_type", std::string(type), source, FactPriority::kJobFile);
+    facts.set("streaming", type == "JOB_TYPE_STREAMING" ? "true" : "false", source, FactPriority::kJobFile);
+  }
+  std::string_view version, display;
+  if (!root["jobMetadata"]["sdkVersion"]["version"].get_string().get(version)) {
+    facts.set("beam_version_launch", std::string(version), source, FactPriority::kJobFile);
+  }
+  if (!root["jobMetadata"]["sdkVersion"]["versionDisplayName"].get_string().get(display)) {
+    static const RE2 python(R"(Python (\d\.\d+))");
+    std::string v;
+    if (RE2::PartialMatch(display, python, &v)) facts.set("python_version_launch", v, source, FactPriority::kJobFile);
+  }
+  return Ok{};
+}
+
+void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out) {
+  if (!hit.record) return;
+  const LogRecord& r = hit.record->record();
+  const FactSource source{fmt::format("{} entry", r.log.empty() ? "log" : std::string(r.log)),
+                          static_cast<int>(hit.where.input), hit.where.line};
+  switch (kind) {
+    case ObserverKind::kPipelineOptions: {
+      const size_t at = r.message.find("pipeline_options: {");
+      if (at == std::string_view::npos) return;
+      apply_options(parse_python_dict(r.message.substr(at + 18)), facts, source, FactPriority::kOptions);
+      return;
+    }
+    case ObserverKind::kWorkerConfiguration:
+      facts.set("machine_type", capture(hit, "machine_type"), source, FactPriority::kLogLine);
+      facts.set("zone", capture(hit, "zone"), source, FactPriority::kLogLine);
+      return;
+    case ObserverKind::kFlexStartEnabled:
+      facts.set("flex_start", "true", source, FactPriority::kOptions);
+      return;
+    case ObserverKind::kPythonPath:
+      facts.set("python_version_worker", capture(hit, "python"), source, FactPriority::kLogLine);
+      return;
+    case ObserverKind::kSdkImage:
+      facts.set("python_version_worker", capture(hit, "python"), source, FactPriority::kLogLine);
+      facts.set("beam_version_worker", capture(hit, "beam"), source, FactPriority::kLogLine);
+      return;
+    case ObserverKind::kEnvironmentMismatch:
+      apply_environment(capture(hit, "launch"), "launch", facts, source);
+      apply_environment(capture(hit, "runtime"), "worker", facts, source);
+      return;
+    case ObserverKind::kGpuDevice:
+      facts.set("gpu_requested", "true", source, FactPriority::kLogLine);
+      return;
+    case ObserverKind::kDriverInstalled: {
+      std::string v = capture(hit, "version");
+      if (v.empty()) v = capture(hit, "version2");
+      facts.set("driver_version", v, source, FactPriority::kLogLine);
+      return;
+    }
+    case ObserverKind::kWorkerCount: {
+      for (const char* name : {"start", "to", "resized"}) {
+        const std::string n = capture(hit, name);
+        if (!n.empty() && r.timestamp != kNoTime) {
+          out.worker_counts.push_back(WorkerCountPoint{r.timestamp, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
+        }
+      }
+      return;
+    }
+    case ObserverKind::kPhase: {
+      static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kPhases{{
+          {"Workers have started successfully", "workers-started"},
+          {"Starting ", "workers-starting"},
+          {"Executing operation", "running"},
+          {"Workflow failed", "failed"},
+          {"Stopping worker pool", "stopping"},
+          {"Worker pool stopped", "stopped"},
+          {"Cleaning up.", "cleaning-up"},
+          {"Cancel request is committed", "cancelling"},
+          {"Finished draining", "drained"},
+      }};
+      for (const auto& [needle, phase] : kPhases) {
+        if (r.message.find(needle) != std::string_view::npos) {
+          out.phases.push_back(JobPhase{r.timestamp, std::string(phase), std::string(r.message.substr(0, 300))});
+          return;
+        }
+      }
+      return;
+    }
+    case ObserverKind::kNone:
+      return;
+  }
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,47 @@
+// What matching finds in one chunk of records, before chunks are merged in input order. Internal.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpudiag/log_record.h"
+
+namespace gpudiag::detail {
+
+using Captures = std::vector<std::pair<std::string, std::string>>;
+
+// One record satisfying one signal.
+struct Hit {
+  int signal = -1;
+  size_t entry_index = 0;          // within its chunk (to drop duplicates when merging)
+  Timestamp at = kNoTime;
+  std::string worker;
+  std::string sdk_worker;
+  SourceLocation where;            // line is chunk-relative until merged
+  Captures captures;
+  std::optional<KeptRecord> record;  // evidence and observers keep the entry itself
+  std::string matched_line;          // evidence: the line of the message that matched
+};
+
+struct WorkerSeen {
+  std::set<std::string, std::less<>> sdk_workers;
+};
+
+// Everything a chunk contributes besides counts.
+struct ChunkObservations {
+  std::vector<Hit> hits;
+  Timestamp earliest = kNoTime;
+  Timestamp latest = kNoTime;
+  std::map<std::string, Timestamp, std::less<>> logs;      // short log name → earliest entry
+  std::map<std::string, WorkerSeen, std::less<>> workers;  // worker VM → what ran on it
+  std::map<std::string, uint64_t, std::less<>> job_ids;    // job id → entries
+  std::string job_name, project, region;                   // first seen
+
+  void clear() { *this = ChunkObservations{}; }
+};
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,247 @@
+#include "record_matcher.h"
+
+#include <algorithm>
+
+namespace gpudiag::detail {
+
+std::string_view field_value(const LogRecord& r, Field f, std::string_view label_key) {
+  switch (f) {
+    case Field::kMessage: return r.message;
+    case Field::kException: return r.exception;
+    case Field::kLog: return r.log;
+    case Field::kSeverity: return severity_name(r.severity);
+    case Field::kWorker: return r.worker;
+    case Field::kLogger: return r.logger;
+    case Field::kThread: return r.thread;
+    case Field::kStep: return r.step;
+    case Field::kSdkWorker: return r.sdk_worker;
+    case Field::kJobId: return r.job_id;
+    case Field::kJobName: return r.job_name;
+    case Field::kRegion: return r.region;
+    case Field::kResourceType: return r.resource_type;
+    case Field::kLabel: return r.label(label_key);
+    case Field::kText: return r.message;
+  }
+  return {};
+}
+
+RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
+    : pack_(pack),
+      pattern_stamp_(pack.patterns.size(), 0),
+      lazy_stamp_(pack.patterns.size(), 0),
+      lazy_value_(pack.patterns.size(), 0),
+      signal_stamp_(pack.signals.size(), 0) {
+  set_hits_.reserve(pack.patterns.size());
+}
+
+void RecordMatcher::run_set(const RE2::Set& set, const std::vector<int>& set_patterns, std::string_view text) {
+  set_hits_.clear();
+  RE2::Set::ErrorInfo error{};
+  if (set.Match(text, &set_hits_, &error)) {
+    for (int i : set_hits_) pattern_stamp_[set_patterns[i]] = stamp_;
+    return;
+  }
+  if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
+  // The set's DFA ran out of memory on this text: try each pattern on its own. Slow but exact.
+  ++dfa_fallbacks_;
+  for (int p : set_patterns) {
+    if (RE2::PartialMatch(text, *pack_.patterns[p].re)) pattern_stamp_[p] = stamp_;
+  }
+}
+
+bool RecordMatcher::pattern_matches(int pattern, const LogRecord& r) {
+  const Pattern& p = pack_.patterns[pattern];
+  switch (p.field) {
+    case Field::kText:
+    case Field::kMessage:
+    case Field::kException:
+      return pattern_stamp_[pattern] == stamp_;  // the sets already answered
+    default:
+      break;
+  }
+  if (lazy_stamp_[pattern] != stamp_) {
+    lazy_stamp_[pattern] = stamp_;
+    lazy_value_[pattern] = RE2::PartialMatch(field_value(r, p.field, p.label_key), *p.re) ? 1 : 0;
+  }
+  return lazy_value_[pattern] != 0;
+}
+
+bool RecordMatcher::eval(const CompiledCondition& c, int node, const LogRecord& r) {
+  const auto& n = c.nodes[node];
+  switch (n.kind) {
+    case ConditionSpec::Kind::kRegex:
+      return pattern_matches(n.pattern, r);
+    case ConditionSpec::Kind::kOneOf: {
+      const std::string_view v = field_value(r, n.field, n.label_key);
+      return std::find(n.names.begin(), n.names.end(), v) != n.names.end();
+    }
+    case ConditionSpec::Kind::kSeverityAtLeast:
+      return r.severity >= n.min_severity;
+    case ConditionSpec::Kind::kAll:
+      for (int child : n.children) {
+        if (!eval(c, child, r)) return false;
+      }
+      return true;
+    case ConditionSpec::Kind::kAny:
+      for (int child : n.children) {
+        if (eval(c, child, r)) return true;
+      }
+      return false;
+    case ConditionSpec::Kind::kNot:
+      for (int child : n.children) {
+        if (eval(c, child, r)) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures& out) {
+  for (int pi : s.capture_patterns) {
+    if (!pattern_matches(pi, r)) continue;
+    const Pattern& p = pack_.patterns[pi];
+    const int groups = p.re->NumberOfCapturingGroups();
+    std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
+    const auto try_text = [&](std::string_view text) {
+      return !text.empty() && p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1);
+    };
+    const bool found = p.field == Field::kException ? try_text(r.exception)
+                       : p.field == Field::kMessage ? try_text(r.message)
+                       : p.field == Field::kText    ? (try_text(r.message) || try_text(r.exception))
+                                                    : try_text(field_value(r, p.field, p.label_key));
+    if (!found) continue;
+    for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
+      if (sub[index].data() != nullptr && !sub[index].empty()) {
+        out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
+      }
+    }
+  }
+}
+
+std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
+  // The first regex of the condition that matched the message or exception, and the line it is on.
+  for (const auto& n : s.condition.nodes) {
+    if (n.pattern < 0 || !pattern_matches(n.pattern, r)) continue;
+    const Pattern& p = pack_.patterns[n.pattern];
+    for (std::string_view text : {r.message, r.exception}) {
+      if (text.empty() || (p.field == Field::kMessage && text.data() != r.message.data()) ||
+          (p.field == Field::kException && text.data() != r.exception.data())) {
+        continue;
+      }
+      re2::StringPiece match;
+      if (!p.re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) continue;
+      const size_t at = static_cast<size_t>(match.data() - text.data());
+      const size_t begin = text.rfind('\n', at);
+      const size_t end = text.find('\n', at);
+      std::string_view line = text.substr(begin == std::string_view::npos ? 0 : begin + 1);
+      line = line.substr(0, end == std::string_view::npos ? std::string_view::npos : end - (begin == std::string_view::npos ? 0 : begin + 1));
+      return std::string(line.substr(0, 2000));
+    }
+  }
+  return {};
+}
+
+void RecordMatcher::start_chunk() {
+  last_log_ = last_worker_ = last_sdk_worker_ = last_job_ = {};
+  last_log_first_ = nullptr;
+  last_job_count_ = nullptr;
+}
+
+void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
+  if (r.timestamp != kNoTime) {
+    if (out.earliest == kNoTime || r.timestamp < out.earliest) out.earliest = r.timestamp;
+    if (out.latest == kNoTime || r.timestamp > out.latest) out.latest = r.timestamp;
+  }
+  // Consecutive entries mostly share log, worker and job: the map lookups are skipped then.
+  if (!r.log.empty()) {
+    if (r.log != last_log_) {
+      auto it = out.logs.find(r.log);
+      if (it == out.logs.end()) it = out.logs.emplace(std::string(r.log), kNoTime).first;
+      last_log_ = it->first;
+      last_log_first_ = &it->second;
+    }
+    if (r.timestamp != kNoTime && (*last_log_first_ == kNoTime || r.timestamp < *last_log_first_)) {
+      *last_log_first_ = r.timestamp;
+    }
+  }
+  if (!r.worker.empty() && (r.worker != last_worker_ || r.sdk_worker != last_sdk_worker_)) {
+    auto it = out.workers.find(r.worker);
+    if (it == out.workers.end()) it = out.workers.emplace(std::string(r.worker), WorkerSeen{}).first;
+    auto& sdk = it->second.sdk_workers;
+    last_worker_ = it->first;
+    last_sdk_worker_ = {};
+    if (!r.sdk_worker.empty()) {
+      auto s = sdk.find(r.sdk_worker);
+      if (s == sdk.end()) s = sdk.emplace(r.sdk_worker).first;
+      last_sdk_worker_ = *s;
+    }
+  }
+  if (!r.job_id.empty()) {
+    if (r.job_id != last_job_) {
+      auto it = out.job_ids.find(r.job_id);
+      if (it == out.job_ids.end()) it = out.job_ids.emplace(std::string(r.job_id), 0).first;
+      last_job_ = it->first;
+      last_job_count_ = &it->second;
+    }
+    ++*last_job_count_;
+  }
+  if (out.job_name.empty() && !r.job_name.empty()) out.job_name = r.job_name;
+  if (out.project.empty() && !r.project.empty()) out.project = r.project;
+  if (out.region.empty() && !r.region.empty()) out.region = r.region;
+}
+
+void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
+  if (++stamp_ == 0) {  // wrapped: reset the stamps
+    std::fill(pattern_stamp_.begin(), pattern_stamp_.end(), 0);
+    std::fill(lazy_stamp_.begin(), lazy_stamp_.end(), 0);
+    std::fill(signal_stamp_.begin(), signal_stamp_.end(), 0);
+    stamp_ = 1;
+  }
+  note_record(r, out);
+  candidates_.clear();
+  const auto collect = [&](const std::vector<int>& set_patterns) {
+    for (int i : set_hits_) {
+      for (int s : pack_.signals_by_pattern[set_patterns[i]]) {
+        if (signal_stamp_[s] != stamp_) {
+          signal_stamp_[s] = stamp_;
+          candidates_.push_back(s);
+        }
+      }
+    }
+  };
+  if (!r.message.empty()) {
+    run_set(*pack_.message_set, pack_.message_set_patterns, r.message);
+    collect(pack_.message_set_patterns);
+  }
+  if (!r.exception.empty()) {
+    run_set(*pack_.exception_set, pack_.exception_set_patterns, r.exception);
+    collect(pack_.exception_set_patterns);
+  }
+  for (int s : pack_.always_signals) {
+    if (signal_stamp_[s] != stamp_) {
+      signal_stamp_[s] = stamp_;
+      candidates_.push_back(s);
+    }
+  }
+  if (candidates_.empty()) return;
+  std::sort(candidates_.begin(), candidates_.end());  // hits in signal order: deterministic
+  for (int si : candidates_) {
+    const Signal& s = pack_.signals[si];
+    if (!eval(s.condition, 0, r)) continue;
+    Hit hit;
+    hit.signal = si;
+    hit.entry_index = entry_index;
+    hit.at = r.timestamp;
+    hit.worker = std::string(r.worker);
+    hit.sdk_worker = std::string(r.sdk_worker);
+    hit.where = r.where;
+    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kObserver || s.role == SignalRole::kAbsentStart) {
+      take_captures(s, r, hit.captures);
+      hit.record.emplace(r);
+    }
+    if (s.role == SignalRole::kEvidence) hit.matched_line = matched_line(s, r);
+    out.hits.push_back(std::move(hit));
+  }
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,51 @@
+// Matches one record against every signal of a RulePack: one RE2::Set pass per text field, then only
+// the candidate signals are evaluated. One RecordMatcher per thread. Internal to engine.
+#pragma once
+
+#include <vector>
+
+#include "compiled_pack.h"
+#include "observations.h"
+
+namespace gpudiag::detail {
+
+class RecordMatcher {
+ public:
+  explicit RecordMatcher(const RulePack::Impl& pack);
+
+  // Call before the first record of each chunk (with a fresh or cleared ChunkObservations).
+  void start_chunk();
+
+  // Notes the record in `out` (time span, logs, workers) and appends a Hit per signal it satisfies.
+  void match(const LogRecord& record, size_t entry_index, ChunkObservations& out);
+
+  // How often a set ran out of DFA memory and the patterns were tried one by one instead.
+  uint64_t dfa_fallbacks() const { return dfa_fallbacks_; }
+
+ private:
+  void run_set(const RE2::Set& set, const std::vector<int>& set_patterns, std::string_view text);
+  bool eval(const CompiledCondition& c, int node, const LogRecord& r);
+  bool pattern_matches(int pattern, const LogRecord& r);
+  void take_captures(const Signal& s, const LogRecord& r, Captures& out);
+  std::string matched_line(const Signal& s, const LogRecord& r);
+  void note_record(const LogRecord& r, ChunkObservations& out);
+
+  const RulePack::Impl& pack_;
+  std::vector<int> set_hits_;
+  std::vector<uint32_t> pattern_stamp_;   // == stamp_: matched by a set for this record
+  std::vector<uint32_t> lazy_stamp_;      // == stamp_: lazily evaluated for this record …
+  std::vector<uint8_t> lazy_value_;       // … with this result
+  std::vector<uint32_t> signal_stamp_;
+  std::vector<int> candidates_;
+  uint32_t stamp_ = 0;
+  uint64_t dfa_fallbacks_ = 0;
+  // Caches into the current chunk's maps (reset by start_chunk).
+  std::string_view last_log_, last_worker_, last_sdk_worker_, last_job_;
+  Timestamp* last_log_first_ = nullptr;
+  uint64_t* last_job_count_ = nullptr;
+};
+
+// The field a condition tests, as text ("" when the record has none).
+std::string_view field_value(const LogRecord& r, Field f, std::string_view label_key);
+
+}  // namespace gpudiag::detail

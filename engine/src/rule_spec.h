@@ -1,0 +1,119 @@
+// The validated form of a rule file, before compilation. Internal to engine.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpudiag/log_record.h"
+#include "gpudiag/rule_pack.h"
+#include "rule_tree.h"
+
+namespace gpudiag::detail {
+
+// The LogRecord fields a condition can test.
+enum class Field : uint8_t {
+  kText,  // message or exception
+  kMessage,
+  kException,
+  kLog,
+  kSeverity,
+  kWorker,
+  kLogger,
+  kThread,
+  kStep,
+  kSdkWorker,
+  kJobId,
+  kJobName,
+  kRegion,
+  kResourceType,
+  kLabel,
+};
+std::string_view field_name(Field f);
+
+struct ConditionSpec {
+  enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast };
+  Kind kind = Kind::kAll;
+  Field field = Field::kText;
+  std::string label_key;                 // Field::kLabel
+  std::string regex;                     // kRegex
+  std::vector<std::string> names;        // kOneOf: log names or severity names
+  Severity min_severity = Severity::kDefault;
+  std::vector<ConditionSpec> children;   // kAll, kAny, kNot (kNot: none of them holds)
+  Position at;
+};
+
+struct FactTest {
+  enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch };
+  std::string fact;
+  Op op = Op::kIs;
+  bool expect_bool = true;        // kIs
+  std::string operand;            // a number, a regex (kSearch), or a fact name (operand_is_fact)
+  bool operand_is_fact = false;
+  std::string text;               // as written, for dumps and explanations
+  Position at;
+};
+
+struct CountSpec {
+  uint64_t at_least = 1;
+  double percent = 0;             // > 0: relative to workers seen ("50%")
+  std::optional<int64_t> within;  // nanoseconds
+  bool per_worker = false;
+};
+
+struct AfterSpec {
+  ConditionSpec match;
+  std::optional<int64_t> within;
+  bool same_worker = false;
+};
+
+struct AbsentSpec {
+  ConditionSpec match;
+  std::optional<ConditionSpec> after;
+  int64_t within = 0;
+  std::vector<std::string> needs_logs;
+  std::vector<FactTest> when;
+  std::vector<FactTest> unless;
+};
+
+struct ExampleRecord {
+  std::string message, exception, log = "worker", severity = "ERROR", worker, logger, sdk_worker, step;
+  int64_t at = 0;  // offset from the example's start, nanoseconds
+};
+
+struct ExampleSpec {
+  bool expect_match = true;
+  std::vector<ExampleRecord> records;
+  std::map<std::string, std::string> facts;
+  std::map<std::string, std::string> captures;
+  Position at;
+};
+
+enum class IfUnknown : uint8_t { kSkip, kInconclusive, kFire };
+
+struct RuleSpec {
+  RuleInfo info;
+  std::vector<std::vector<FactTest>> fix_demote_tests;  // parallel to info.fixes
+  std::optional<ConditionSpec> match;
+  std::optional<ConditionSpec> weak;
+  std::optional<CountSpec> count;
+  std::optional<AfterSpec> after;
+  std::optional<AbsentSpec> absent;
+  std::vector<FactTest> when;
+  std::vector<FactTest> unless;
+  IfUnknown if_unknown = IfUnknown::kSkip;
+  std::vector<std::string> corroborated_by;
+  std::vector<ExampleSpec> examples;
+};
+
+// Parses and validates one rule file. Problems are appended to `diags`; returns nullopt when the
+// file holds no usable rule.
+std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags);
+
+// Durations as rules write them: "30s", "10m", "1h", "7d" (also combined: "1h30m").
+std::optional<int64_t> parse_duration(std::string_view text);
+std::string format_duration(int64_t ns);
+
+}  // namespace gpudiag::detail

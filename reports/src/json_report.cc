@@ -1,0 +1,191 @@
+// The JSON report, schema "gpudiag.report/v1" (docs/json-schema.md): the contract CI scripts and
+// other tools rely on. Fields are only ever added within v1.
+#include "gpudiag/report.h"
+#include "json_writer.h"
+
+namespace gpudiag {
+namespace {
+
+using detail::JsonWriter;
+
+constexpr size_t kMaxEvidenceMessage = 4096;
+
+void write_time(JsonWriter& w, std::string_view key, Timestamp t) {
+  w.key(key);
+  if (t == kNoTime) w.null(); else w.value(format_rfc3339(t));
+}
+
+void write_doc(JsonWriter& w, const DocLink& doc) {
+  w.key("doc").begin_object();
+  w.field("title", doc.title).field("section", doc.section).field("url", doc.url);
+  w.end_object();
+}
+
+void write_evidence(JsonWriter& w, const Evidence& e, const Diagnosis& d, const RenderOptions& o) {
+  const LogRecord& r = e.entry.record();
+  w.begin_object();
+  const std::string& path = r.where.input < d.inputs.size() ? d.inputs[r.where.input].path : std::string("example");
+  w.field("file", display_path(path, o.deterministic));
+  w.field("line", r.where.line);
+  write_time(w, "timestamp", r.timestamp);
+  w.field("log", r.log);
+  w.field("worker", r.worker);
+  w.field("severity", severity_name(r.severity));
+  w.field("message", crop_middle(r.message, kMaxEvidenceMessage));
+  if (!r.exception.empty()) w.field("exception", crop_middle(r.exception, kMaxEvidenceMessage));
+  if (!r.sdk_worker.empty()) w.field("sdk_worker", r.sdk_worker);
+  if (!e.matched_line.empty()) w.field("matched_line", crop_middle(e.matched_line, 1000));
+  w.end_object();
+}
+
+}  // namespace
+
+std::string render_json(const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  JsonWriter w;
+  w.begin_object();
+  w.field("schema", kJsonSchema);
+  w.key("tool").begin_object();
+  w.field("name", "gpudiag");
+  if (!o.deterministic) w.field("version", o.version);
+  w.field("rule_pack", d.rule_pack_hash);
+  w.end_object();
+  w.field("verdict", report.verdict == Verdict::kOk ? "ok" : report.verdict == Verdict::kWarning ? "warning" : "failed");
+  w.field("summary", report.verdict_line);
+
+  w.key("job").begin_object();
+  w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
+  w.key("other_ids").begin_array();
+  for (const auto& id : d.job.other_ids) w.value(id);
+  w.end_array();
+  write_time(w, "start", d.start);
+  write_time(w, "end", d.end);
+  w.end_object();
+
+  w.key("totals").begin_object();
+  w.field("entries", d.entries).field("analysed", d.analysed).field("skipped", d.skipped).field("duplicates", d.duplicates);
+  w.field("duplicates_windowed", d.duplicates_windowed);
+  w.end_object();
+
+  w.key("inputs").begin_array();
+  for (const auto& in : d.inputs) {
+    w.begin_object();
+    w.field("path", display_path(in.path, o.deterministic));
+    w.field("format", shape_name(in.shape));
+    w.field("gzip", in.gzip);
+    w.field("entries", in.entries).field("analysed", in.analysed).field("skipped", in.skipped).field("duplicates", in.duplicates);
+    w.field("problems_total", in.problems_total);
+    w.key("problems").begin_array();
+    for (const auto& p : in.problems) {
+      w.begin_object();
+      w.field("line", p.line);
+      w.key("byte");
+      if (p.offset >= 0) w.value(static_cast<int64_t>(p.offset)); else w.null();
+      w.field("skipped", p.skipped_entry);
+      w.field("message", p.message);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("input_errors").begin_array();
+  for (const auto& e : d.input_errors) {
+    w.begin_object();
+    w.field("path", display_path(e.file, o.deterministic));
+    w.field("code", e.code).field("message", e.message);
+    if (e.line > 0) w.field("line", e.line);
+    if (e.byte >= 0) w.field("byte", static_cast<int64_t>(e.byte));
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("findings").begin_array();
+  for (const auto& rf : report.findings) {
+    const Finding& f = *rf.finding;
+    w.begin_object();
+    w.field("rank", rf.rank);
+    w.field("rule_id", f.rule_id);
+    w.field("title", f.title);
+    w.field("family", f.family);
+    w.field("severity", impact_name(f.severity));
+    w.field("confidence", f.confidence);
+    if (!f.confidence_note.empty()) w.field("confidence_note", f.confidence_note);
+    w.field("description", f.description);
+    w.field("via", f.via);
+    w.field("count", f.count);
+    write_time(w, "first_seen", f.first_seen);
+    write_time(w, "last_seen", f.last_seen);
+    w.key("workers").begin_array();
+    for (const auto& worker : f.workers) w.value(worker);
+    w.end_array();
+    w.key("captures").begin_object();
+    for (const auto& [name, values] : f.captures) {
+      w.key(name).begin_array();
+      for (const auto& v : values) w.value(v);
+      w.end_array();
+    }
+    w.end_object();
+    w.key("evidence").begin_array();
+    for (const auto& e : f.evidence) write_evidence(w, e, d, o);
+    w.end_array();
+    w.key("fixes").begin_array();
+    for (size_t i = 0; i < rf.fixes.size(); ++i) {
+      const auto& fix = rf.fixes[i];
+      w.begin_object();
+      w.field("rank", static_cast<int>(i) + 1);
+      w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
+      w.field("demoted", fix.demoted);
+      if (fix.demoted) w.field("demoted_because", fix.demoted_because);
+      w.field("rank_reason", rf.fix_reasons[i]);
+      write_doc(w, fix.doc);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("caused_by");
+    if (rf.caused_by) w.value(report.findings[*rf.caused_by].finding->rule_id); else w.null();
+    w.key("symptoms").begin_array();
+    for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
+    w.end_array();
+    w.field("fingerprint", f.fingerprint);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("fixes").begin_array();
+  for (const auto& fix : report.fixes) {
+    w.begin_object();
+    w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
+    w.key("why").begin_array();
+    for (const auto& r : fix.reasons) w.value(r);
+    w.end_array();
+    w.key("for").begin_array();
+    for (const auto& r : fix.for_rules) w.value(r);
+    w.end_array();
+    w.field("demoted", fix.demoted);
+    w.field("rank_reason", fix.rank_reason);
+    write_doc(w, fix.doc);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("inconclusive").begin_array();
+  for (const auto& i : d.inconclusive) {
+    w.begin_object();
+    w.field("rule_id", i.rule_id).field("title", i.title).field("reason", i.reason);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("facts").begin_array();
+  for (const auto& f : d.facts) {
+    w.begin_object();
+    w.field("name", f.name).field("value", f.value).field("source", o.deterministic ? f.source : f.source);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace gpudiag

@@ -1,0 +1,54 @@
+// A small streaming JSON writer: pretty-printed with two-space indents, keys in the order written,
+// strings escaped (control characters as \u00XX, invalid UTF-8 replaced by U+FFFD) so the output is
+// always valid JSON whatever the logs held. Internal to reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudiag::detail {
+
+class JsonWriter {
+ public:
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view k);
+  JsonWriter& value(std::string_view s);
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonWriter& value(int64_t n);
+  JsonWriter& value(uint64_t n);
+  JsonWriter& value(int n) { return value(static_cast<int64_t>(n)); }
+  JsonWriter& value(unsigned n) { return value(static_cast<uint64_t>(n)); }
+  JsonWriter& value(double d);
+  JsonWriter& value(bool b);
+  JsonWriter& null();
+
+  // Shorthands for "key": value.
+  template <typename T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+  std::string take() { return std::move(out_) + "\n"; }
+
+  static void escape_to(std::string& out, std::string_view s);
+
+ private:
+  void before_value();
+  void newline();
+  std::string out_;
+  struct Level {
+    bool first = true;
+    bool is_object = false;
+  };
+  std::vector<Level> stack_;
+  bool after_key_ = false;
+};
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,177 @@
+// Ranking: root causes first with their symptoms folded under them, then one job-wide list of fixes
+// where a fix proposed by several findings appears once with every reason.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "gpudiag/report.h"
+
+namespace gpudiag {
+namespace {
+
+double impact_weight(Impact i) {
+  switch (i) {
+    case Impact::kCritical: return 4;
+    case Impact::kError: return 3;
+    case Impact::kWarning: return 2;
+    case Impact::kInfo: return 1;
+  }
+  return 1;
+}
+
+// Root order: real causes before generic symptoms, then worse, surer, earlier.
+bool ranks_before(const Finding& a, const Finding& b) {
+  const bool as = a.family == "symptom", bs = b.family == "symptom";
+  if (as != bs) return !as;
+  if (a.severity != b.severity) return a.severity > b.severity;
+  if (a.confidence != b.confidence) return a.confidence > b.confidence;
+  if (a.first_seen != b.first_seen) {
+    if (a.first_seen == kNoTime) return false;
+    if (b.first_seen == kNoTime) return true;
+    return a.first_seen < b.first_seen;
+  }
+  return a.rule_id < b.rule_id;
+}
+
+bool shares_worker(const Finding& a, const Finding& b) {
+  for (const auto& w : a.workers) {
+    if (std::binary_search(b.workers.begin(), b.workers.end(), w)) return true;
+  }
+  return false;
+}
+
+// Can `cause` explain `symptom`? It must say so, and have been seen no later than the symptom's
+// last entry, or on the same worker.
+bool explains(const Finding& cause, const Finding& symptom) {
+  if (&cause == &symptom) return false;
+  if (std::find(cause.explains.begin(), cause.explains.end(), symptom.rule_id) == cause.explains.end()) return false;
+  if (cause.first_seen == kNoTime || symptom.last_seen == kNoTime) return true;
+  return cause.first_seen <= symptom.last_seen || shares_worker(cause, symptom);
+}
+
+std::vector<FindingFix> order_fixes(const Finding& f, std::vector<std::string>& reasons) {
+  std::vector<FindingFix> fixes = f.fixes;
+  std::stable_sort(fixes.begin(), fixes.end(), [](const FindingFix& a, const FindingFix& b) {
+    if (a.demoted != b.demoted) return !a.demoted;
+    return a.weight > b.weight;
+  });
+  for (const auto& fix : fixes) {
+    reasons.push_back(fix.demoted ? fix.demoted_because
+                                  : fmt::format("weight {} among the fixes for {}", fix.weight, f.rule_id));
+  }
+  return fixes;
+}
+
+}  // namespace
+
+RankedReport rank(const Diagnosis& d) {
+  RankedReport report;
+  report.diagnosis = &d;
+  const size_t n = d.findings.size();
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ranks_before(d.findings[a], d.findings[b]); });
+
+  // Each finding's cause: the best-ranked finding that explains it, unless that would make a cycle.
+  std::vector<std::optional<size_t>> cause(n);
+  for (size_t s : order) {
+    for (size_t c : order) {
+      if (!explains(d.findings[c], d.findings[s])) continue;
+      bool cycle = false;
+      for (std::optional<size_t> up = c; up; up = cause[*up]) {
+        if (*up == s) {
+          cycle = true;
+          break;
+        }
+      }
+      if (!cycle) {
+        cause[s] = c;
+        break;
+      }
+    }
+  }
+  // Depth-first from the roots, in rank order.
+  std::vector<size_t> position(n);
+  const auto place = [&](auto&& self, size_t i, std::optional<size_t> parent, int depth) -> void {
+    RankedFinding rf;
+    rf.finding = &d.findings[i];
+    rf.depth = depth;
+    rf.fixes = order_fixes(d.findings[i], rf.fix_reasons);
+    const size_t at = report.findings.size();
+    position[i] = at;
+    if (parent) {
+      rf.caused_by = *parent;
+      report.findings[*parent].symptoms.push_back(at);
+    }
+    report.findings.push_back(std::move(rf));
+    for (size_t j : order) {
+      if (cause[j] == i) self(self, j, at, depth + 1);
+    }
+  };
+  for (size_t i : order) {
+    if (!cause[i]) place(place, i, std::nullopt, 0);
+  }
+  for (size_t i = 0; i < report.findings.size(); ++i) report.findings[i].rank = static_cast<int>(i) + 1;
+
+  // Job-wide fixes: score = how bad and how sure the finding is × the fix's weight; symptoms count half.
+  std::map<std::string, size_t> by_id;
+  for (const auto& rf : report.findings) {
+    const Finding& f = *rf.finding;
+    const double finding_score = impact_weight(f.severity) * f.confidence * (rf.depth == 0 ? 1.0 : 0.5);
+    for (const auto& fix : rf.fixes) {
+      const double score = fix.demoted ? 0.0 : finding_score * fix.weight;
+      auto it = by_id.find(fix.id);
+      if (it == by_id.end()) {
+        RankedFix r;
+        r.id = fix.id;
+        r.action = fix.action;
+        r.doc = fix.doc;
+        r.demoted = fix.demoted;
+        r.demoted_because = fix.demoted_because;
+        r.score = score;
+        by_id[fix.id] = report.fixes.size();
+        report.fixes.push_back(std::move(r));
+        it = by_id.find(fix.id);
+      }
+      RankedFix& r = report.fixes[it->second];
+      if (score > r.score) r.score = score;
+      if (!fix.demoted) r.demoted = false;
+      if (std::find(r.reasons.begin(), r.reasons.end(), fix.why) == r.reasons.end()) r.reasons.push_back(fix.why);
+      if (std::find(r.for_rules.begin(), r.for_rules.end(), f.rule_id) == r.for_rules.end()) r.for_rules.push_back(f.rule_id);
+    }
+  }
+  std::stable_sort(report.fixes.begin(), report.fixes.end(), [](const RankedFix& a, const RankedFix& b) {
+    if (a.demoted != b.demoted) return !a.demoted;
+    return a.score > b.score;
+  });
+  for (size_t i = 0; i < report.fixes.size(); ++i) {
+    RankedFix& r = report.fixes[i];
+    r.rank = static_cast<int>(i) + 1;
+    if (r.demoted) {
+      r.rank_reason = fmt::format("ranked last: {}", r.demoted_because);
+    } else {
+      r.rank_reason = fmt::format("proposed for {}{}", fmt::join(r.for_rules, ", "),
+                                  r.for_rules.size() > 1 ? " (shared)" : "");
+    }
+  }
+
+  // The verdict: errors fail, warnings warn, info findings are notes.
+  Impact worst = Impact::kInfo;
+  for (const auto& f : d.findings) worst = std::max(worst, f.severity);
+  const size_t notes = d.inconclusive.size();
+  const std::string inconclusive =
+      notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
+  if (d.findings.empty() || worst == Impact::kInfo) {
+    report.verdict = Verdict::kOk;
+    report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
+  } else {
+    report.verdict = worst >= Impact::kError ? Verdict::kFailed : Verdict::kWarning;
+    report.verdict_line = fmt::format("{} — most likely cause: {}", worst >= Impact::kError ? "FAILED" : "WARNING",
+                                      report.findings.front().finding->title);
+  }
+  return report;
+}
+
+}  // namespace gpudiag

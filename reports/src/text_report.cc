@@ -1,0 +1,172 @@
+// The terminal report: the verdict first, then findings (causes with their symptoms indented
+// beneath), evidence lines, the job-wide fixes, inconclusive checks and what was skipped.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gpudiag/report.h"
+
+namespace gpudiag {
+namespace {
+
+constexpr size_t kExcerptBytes = 220;
+
+struct Style {
+  bool on;
+  std::string wrap(std::string_view code, std::string_view text) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  }
+  std::string bold(std::string_view t) const { return wrap("1", t); }
+  std::string dim(std::string_view t) const { return wrap("2", t); }
+  std::string severity(Impact i) const {
+    const std::string label = fmt::format("[{}]", impact_name(i));
+    std::string upper = label;
+    std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+    switch (i) {
+      case Impact::kCritical: return wrap("1;35", upper);
+      case Impact::kError: return wrap("1;31", upper);
+      case Impact::kWarning: return wrap("1;33", upper);
+      case Impact::kInfo: return wrap("1;36", upper);
+    }
+    return upper;
+  }
+};
+
+std::string span(Timestamp a, Timestamp b) {
+  if (a == kNoTime) return "time unknown";
+  if (b == kNoTime || a == b) return format_rfc3339(a);
+  const int64_t secs = (b - a) / 1'000'000'000;
+  std::string length;
+  if (secs >= 3600) length = fmt::format("{}h{:02}m", secs / 3600, (secs % 3600) / 60);
+  else if (secs >= 60) length = fmt::format("{}m{:02}s", secs / 60, secs % 60);
+  else length = fmt::format("{}s", secs);
+  return fmt::format("{} … {} ({})", format_rfc3339(a), format_rfc3339(b), length);
+}
+
+// One line of text from a message: its first line, cropped, made safe for the terminal.
+std::string excerpt(std::string_view message) {
+  const size_t nl = message.find('\n');
+  std::string_view first = message.substr(0, nl);
+  std::string out = terminal_safe(crop_middle(first, kExcerptBytes));
+  if (nl != std::string_view::npos) out += " ⏎…";
+  return out;
+}
+
+std::string plural(uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, const RenderOptions& o,
+                    const Style& st) {
+  const Diagnosis& d = *report.diagnosis;
+  const Finding& f = *rf.finding;
+  const std::string indent(static_cast<size_t>(rf.depth) * 4, ' ');
+  const std::string pad = indent + "   ";
+  out += fmt::format("{}{}. {} {} {}  confidence {:.0f}%{}\n", indent, rf.rank, st.severity(f.severity),
+                     st.bold(terminal_safe(f.title)), st.dim(fmt::format("({})", f.rule_id)), f.confidence * 100,
+                     f.confidence_note.empty() ? "" : fmt::format(" — {}", f.confidence_note));
+  if (rf.caused_by) {
+    out += fmt::format("{}{}\n", pad, st.dim(fmt::format("a symptom of #{} {}", report.findings[*rf.caused_by].rank,
+                                                           report.findings[*rf.caused_by].finding->rule_id)));
+  }
+  if (f.via == "absence") {
+    out += fmt::format("{}found by what is missing; {}\n", pad, span(f.first_seen, f.last_seen));
+  } else if (f.via == "facts") {
+    out += fmt::format("{}found from the job's configuration\n", pad);
+  } else {
+    out += fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), span(f.first_seen, f.last_seen),
+                       f.workers.empty() ? "" : fmt::format(", {}", plural(f.workers.size(), "worker", "workers")));
+  }
+  if (rf.depth > 0) return;  // symptoms stay short: their cause carries the story
+  out += fmt::format("{}{}\n", pad, terminal_safe(f.description));
+  const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const LogRecord& r = f.evidence[i].entry.record();
+    const std::string& path = r.where.input < d.inputs.size() ? d.inputs[r.where.input].path : std::string("?");
+    out += fmt::format("{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
+                       r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
+                       st.dim(fmt::format("{}:{}", display_path(path, o.deterministic), r.where.line)));
+    const std::string_view text = r.message.empty() ? r.exception : r.message;
+    out += fmt::format("{}    {}\n", pad, excerpt(text));
+    const std::string_view key = f.evidence[i].matched_line;
+    if (!key.empty() && text.substr(0, text.find('\n')) != key) out += fmt::format("{}    {}\n", pad, excerpt(key));
+  }
+  if (f.evidence.size() > shown) out += fmt::format("{}  … {} more kept in the JSON report\n", pad, f.evidence.size() - shown);
+  if (!rf.fixes.empty()) {
+    const FindingFix& top = rf.fixes.front();
+    out += fmt::format("{}fix: {}{}\n", pad, terminal_safe(top.action),
+                       rf.fixes.size() > 1 ? st.dim(fmt::format("  (+{} more below)", rf.fixes.size() - 1)) : "");
+  }
+}
+
+}  // namespace
+
+std::string render_text(const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  const Style st{o.color};
+  std::string out;
+  const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", terminal_safe(d.job.id));
+  std::string where;
+  if (!d.job.name.empty()) where += fmt::format(" ({})", terminal_safe(d.job.name));
+  if (!d.job.region.empty()) where += fmt::format(" in {}", terminal_safe(d.job.region));
+  if (!d.job.project.empty()) where += fmt::format(", project {}", terminal_safe(d.job.project));
+  out += fmt::format("{}{}{}\n", st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version)), job, where);
+  if (!d.job.other_ids.empty()) {
+    out += fmt::format("  the export also holds {}; findings cover all of them\n",
+                       plural(d.job.other_ids.size(), "other job", "other jobs"));
+  }
+  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n",
+                     plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"), d.analysed,
+                     d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
+                     d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
+  out += fmt::format("  time span: {}\n", span(d.start, d.end));
+  const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", report.verdict_line)
+                              : report.verdict == Verdict::kWarning ? st.wrap("1;33", report.verdict_line)
+                                                                    : st.wrap("1;32", report.verdict_line);
+  out += fmt::format("  verdict: {}\n", verdict);
+
+  if (!report.findings.empty()) {
+    out += fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
+    for (const auto& rf : report.findings) {
+      if (rf.depth == 0) out += '\n';
+      render_finding(out, report, rf, o, st);
+    }
+  }
+  if (!report.fixes.empty()) {
+    out += fmt::format("\n{}\n", st.bold("Fixes, best first"));
+    for (const auto& fix : report.fixes) {
+      out += fmt::format("  {}. {}\n", fix.rank, terminal_safe(fix.action));
+      for (const auto& why : fix.reasons) out += fmt::format("     why: {}\n", terminal_safe(why));
+      out += fmt::format("     {}\n", st.dim(fmt::format("rank: {}", terminal_safe(fix.rank_reason))));
+      out += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
+    }
+  }
+  if (!d.inconclusive.empty()) {
+    out += fmt::format("\n{}\n", st.bold("Inconclusive (not findings: the export cannot tell)"));
+    for (const auto& i : d.inconclusive) {
+      out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, i.reason);
+    }
+  }
+  bool any_problem = !d.input_errors.empty();
+  for (const auto& in : d.inputs) any_problem = any_problem || in.problems_total > 0;
+  if (any_problem) {
+    out += fmt::format("\n{}\n", st.bold("Input problems"));
+    for (const auto& e : d.input_errors) {
+      out += fmt::format("  {}: error: {}\n", display_path(e.file, o.deterministic), terminal_safe(e.message));
+    }
+    for (const auto& in : d.inputs) {
+      const std::string path = display_path(in.path, o.deterministic);
+      for (const auto& p : in.problems) {
+        const std::string at = p.line > 0 ? fmt::format("{}:{}", path, p.line) : path;
+        out += fmt::format("  {}{}: {}{}\n", at, p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "",
+                           p.skipped_entry ? "skipped: " : "", terminal_safe(p.message));
+      }
+      if (in.problems_total > in.problems.size()) {
+        out += fmt::format("  {}: … and {} more problems\n", path, in.problems_total - in.problems.size());
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudiag

@@ -1,0 +1,178 @@
+// Golden tests over corpus/: one test per case, registered at start-up from the folders present.
+//
+// Each case is checked twice: against its labels.yaml (the semantic truth: which rules fire, on which
+// evidence lines, folded under which cause, what is inconclusive, what ingest counted) and against its
+// rendered goldens expected.txt / expected.json. GPUDIAG_UPDATE_GOLDENS=1 rewrites the rendered
+// goldens (tools/update-goldens); labels are never rewritten by a tool. Every case is also analysed
+// with one and with two threads, and the reports must be byte-identical.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <set>
+
+#include "gpudiag/report.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace gpudiag;
+
+namespace {
+
+struct CaseRun {
+  Diagnosis diagnosis;
+  std::string text;
+  std::string json;
+};
+
+std::vector<std::string> case_inputs(const std::string& dir) {
+  std::vector<std::string> inputs;
+  for (const auto& entry : fs::directory_iterator(test::source_dir() + "/" + dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("export", 0) == 0) inputs.push_back(dir + "/" + name);
+  }
+  std::sort(inputs.begin(), inputs.end());
+  return inputs;
+}
+
+CaseRun run_case(const std::string& dir, const YAML::Node& labels, unsigned threads) {
+  AnalysisOptions options;
+  options.threads = threads;
+  if (labels["args"]) {
+    const auto args = labels["args"].as<std::vector<std::string>>();
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == "--job") options.job_file = dir + "/" + args[i + 1];
+    }
+  }
+  auto d = analyze(test::builtin_pack(), case_inputs(dir), options);
+  REQUIRE(d.ok());
+  CaseRun run{std::move(*d), "", ""};
+  const RankedReport report = rank(run.diagnosis);
+  RenderOptions render;
+  render.deterministic = true;
+  run.text = render_text(report, render);
+  run.json = render_json(report, render);
+  return run;
+}
+
+void check_labels(const CaseRun& run, const YAML::Node& labels) {
+  const Diagnosis& d = run.diagnosis;
+  const RankedReport report = rank(d);
+  std::set<std::string> fired;
+  for (const auto& f : d.findings) fired.insert(f.rule_id);
+  std::set<std::string> expected, may;
+  if (labels["may_fire"]) {
+    for (const auto& m : labels["may_fire"]) may.insert(m.as<std::string>());
+  }
+  for (const auto& item : labels["fire"]) {
+    const std::string rule = item["rule"].as<std::string>();
+    expected.insert(rule);
+    INFO("rule that must fire: " << rule);
+    const auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
+    REQUIRE(it != d.findings.end());
+    if (item["evidence_lines"]) {
+      std::set<uint64_t> lines;
+      for (const auto& e : it->evidence) lines.insert(e.entry->where.line);
+      for (const auto& line : item["evidence_lines"]) {
+        INFO("evidence line " << line.as<uint64_t>() << " of " << rule);
+        CHECK(lines.count(line.as<uint64_t>()) == 1);
+      }
+    }
+    if (item["captures"]) {
+      for (const auto& kv : item["captures"]) {
+        const std::string name = kv.first.as<std::string>();
+        const std::string value = kv.second.as<std::string>();
+        INFO("capture " << name << " = " << value);
+        const auto c = it->captures.find(name);
+        REQUIRE(c != it->captures.end());
+        CHECK(std::find(c->second.begin(), c->second.end(), value) != c->second.end());
+      }
+    }
+    if (item["caused_by"]) {
+      const auto rf = std::find_if(report.findings.begin(), report.findings.end(),
+                                   [&](const RankedFinding& r) { return r.finding->rule_id == rule; });
+      const std::string cause = rf->caused_by ? report.findings[*rf->caused_by].finding->rule_id : "";
+      const std::string want = item["caused_by"].IsNull() ? "" : item["caused_by"].as<std::string>();
+      INFO("caused_by of " << rule);
+      CHECK(cause == want);
+    }
+  }
+  for (const auto& rule : fired) {
+    INFO("fired but not expected: " << rule);
+    CHECK((expected.count(rule) == 1 || may.count(rule) == 1));
+  }
+  if (labels["inconclusive"]) {
+    std::set<std::string> inconclusive;
+    for (const auto& i : d.inconclusive) inconclusive.insert(i.rule_id);
+    for (const auto& rule : labels["inconclusive"]) {
+      INFO("must be inconclusive: " << rule.as<std::string>());
+      CHECK(inconclusive.count(rule.as<std::string>()) == 1);
+    }
+  }
+  if (const auto input = labels["input"]) {
+    if (input["entries"]) CHECK(d.analysed == input["entries"].as<uint64_t>());
+    if (input["skipped"]) CHECK(d.skipped == input["skipped"].as<uint64_t>());
+    if (input["duplicates"]) CHECK(d.duplicates == input["duplicates"].as<uint64_t>());
+  }
+  // Nothing is lost: every entry read is analysed, skipped or a duplicate.
+  CHECK(d.analysed + d.skipped + d.duplicates == d.entries);
+}
+
+void check_rendered(const std::string& dir, const CaseRun& run) {
+  const std::string base = test::source_dir() + "/" + dir;
+  if (std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr) {
+    test::write_file(base + "/expected.txt", run.text);
+    test::write_file(base + "/expected.json", run.json);
+    return;
+  }
+  INFO("rendered golden differs; review and run tools/update-goldens if the change is intended");
+  CHECK(run.text == test::read_file(base + "/expected.txt"));
+  CHECK(run.json == test::read_file(base + "/expected.json"));
+}
+
+class GoldenCase final : public Catch::ITestInvoker {
+ public:
+  explicit GoldenCase(std::string dir) : dir_(std::move(dir)) {}
+  void invoke() const override {
+    const YAML::Node labels = YAML::LoadFile(test::source_dir() + "/" + dir_ + "/labels.yaml");
+    const CaseRun one = run_case(dir_, labels, 1);
+    const CaseRun two = run_case(dir_, labels, 2);
+    {
+      INFO("the report must not depend on the thread count");
+      CHECK(one.json == two.json);
+      CHECK(one.text == two.text);
+    }
+    check_labels(one, labels);
+    check_rendered(dir_, one);
+  }
+
+ private:
+  std::string dir_;
+};
+
+void register_corpus() {
+  static std::deque<std::string> names;  // Catch keeps StringRefs to these
+  static const std::string tags = "[golden]";
+  std::vector<std::string> cases;
+  for (const auto& entry : fs::directory_iterator(test::source_dir() + "/corpus")) {
+    if (entry.is_directory() && fs::exists(entry.path() / "labels.yaml")) cases.push_back(entry.path().filename().string());
+  }
+  std::sort(cases.begin(), cases.end());
+  for (const auto& c : cases) {
+    names.push_back("golden: " + c);
+    Catch::getMutableRegistryHub().registerTest(Catch::makeTestCase(
+        new GoldenCase("corpus/" + c), "", Catch::NameAndTags{names.back(), tags}, CATCH_INTERNAL_LINEINFO));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::filesystem::current_path(test::source_dir());  // reports show repo-relative paths
+  register_corpus();
+  return Catch::Session().run(argc, argv);
+}

@@ -1,0 +1,275 @@
+// ingest: every shape, line numbers, and bad input reported with file, line and byte.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "gpudiag/ingest.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+struct Read {
+  InputSummary summary;
+  std::vector<std::string> messages;
+  std::vector<uint64_t> lines;
+  std::vector<std::string> logs;
+  std::vector<Severity> severities;
+  std::vector<Timestamp> times;
+  std::vector<std::string> workers;
+};
+
+Read read_text(const std::string& text, const std::string& name = "export.json") {
+  const std::string path = test::temp_dir() + "/" + name;
+  test::write_file(path, text);
+  Read out;
+  auto summary = read_export(path, [&](const LogRecord& r) {
+    out.messages.emplace_back(r.message);
+    out.lines.push_back(r.where.line);
+    out.logs.emplace_back(r.log);
+    out.severities.push_back(r.severity);
+    out.times.push_back(r.timestamp);
+    out.workers.emplace_back(r.worker);
+  });
+  REQUIRE(summary.ok());
+  out.summary = *summary;
+  return out;
+}
+
+std::string gzip(const std::string& text) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+const char* kPrettyArray = R"([
+  {
+    "insertId": "s=f8b7;i=182",
+    "jsonPayload": {
+      "message": "ima: No architecture policies found"
+    },
+    "labels": {
+      "compute.googleapis.com/resource_name": "app-10281307-71o6-harness-cqks"
+    },
+    "logName": "projects/p/logs/dataflow.googleapis.com%2Fsystem",
+    "resource": {
+      "labels": {
+        "job_id": "2022-10-28_13_07_17-12646045757829274894",
+        "project_id": "823514981911"
+      },
+      "type": "dataflow_step"
+    },
+    "severity": "INFO",
+    "timestamp": "2022-10-28T20:08:29.567718Z"
+  },
+  {
+    "insertId": "1lfy432c42x",
+    "logName": "projects/p/logs/dataflow.googleapis.com%2Fjob-message",
+    "severity": "ERROR",
+    "textPayload": "Worker pool stopped.",
+    "timestamp": "2021-11-16T20:27:14.996634424Z"
+  }
+]
+)";
+
+}  // namespace
+
+TEST_CASE("a pretty-printed gcloud array gives every entry with the line it starts on", "[unit][ingest]") {
+  const Read r = read_text(kPrettyArray);
+  CHECK(r.summary.shape == ExportShape::kArray);
+  CHECK(r.summary.entries == 2);
+  CHECK(r.summary.skipped == 0);
+  REQUIRE(r.messages.size() == 2);
+  CHECK(r.messages[0] == "ima: No architecture policies found");
+  CHECK(r.lines == std::vector<uint64_t>{2, 21});
+  CHECK(r.logs == std::vector<std::string>{"system", "job-message"});
+  CHECK(r.workers[0] == "app-10281307-71o6-harness-cqks");
+  CHECK(r.severities[1] == Severity::kError);
+  CHECK(format_rfc3339(r.times[1]) == "2021-11-16T20:27:14.996634424Z");
+}
+
+TEST_CASE("the same export as NDJSON, gzip, CRLF and a compact array reads the same", "[unit][ingest]") {
+  const std::string ndjson =
+      "{\"textPayload\":\"one\",\"timestamp\":\"2021-01-01T00:00:00Z\",\"logName\":\"projects/p/logs/dataflow.googleapis.com%2Fjob-message\"}\n"
+      "{\"jsonPayload\":{\"message\":\"two\"},\"timestamp\":\"2021-01-01T00:00:01.5Z\",\"severity\":\"WARNING\"}\n";
+  const Read plain = read_text(ndjson, "shard.json");
+  CHECK(plain.summary.shape == ExportShape::kNdjson);
+  CHECK(plain.messages == std::vector<std::string>{"one", "two"});
+  CHECK(plain.lines == std::vector<uint64_t>{1, 2});
+
+  std::string crlf = ndjson;
+  for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
+  const Read windows = read_text(crlf);
+  CHECK(windows.messages == plain.messages);
+  CHECK(windows.lines == plain.lines);
+
+  const Read zipped = read_text(gzip(ndjson), "shard.txt");  // the name says nothing: bytes decide
+  CHECK(zipped.summary.gzip);
+  CHECK(zipped.messages == plain.messages);
+
+  const Read concatenated = read_text(gzip(ndjson) + gzip(ndjson));  // `cat a.gz b.gz`
+  CHECK(concatenated.messages.size() == 4);
+
+  const Read compact = read_text("[{\"textPayload\":\"one\"},{\"textPayload\":\"two, with [brackets] and \\\"quotes\\\" }\"}]");
+  CHECK(compact.summary.shape == ExportShape::kArray);
+  CHECK(compact.messages == std::vector<std::string>{"one", "two, with [brackets] and \"quotes\" }"});
+}
+
+TEST_CASE("pretty-printed objects one after another (jq '.[]') are a stream", "[unit][ingest]") {
+  const Read r = read_text("{\n  \"textPayload\": \"a\"\n}\n{\n  \"textPayload\": \"b\"\n}\n");
+  CHECK(r.summary.shape == ExportShape::kSequence);
+  CHECK(r.messages == std::vector<std::string>{"a", "b"});
+  CHECK(r.lines == std::vector<uint64_t>{1, 4});
+}
+
+TEST_CASE("an empty array is a valid empty export", "[unit][ingest]") {
+  const Read r = read_text("[]\n");
+  CHECK(r.summary.entries == 0);
+  CHECK(r.summary.problems.empty());
+}
+
+TEST_CASE("a malformed entry in the middle is reported with line and byte, the rest still read", "[unit][ingest]") {
+  const std::string text =
+      "{\"textPayload\":\"first\"}\n"
+      "{\"textPayload\":\"broken\n"
+      "{\"textPayload\":\"third\"}\n";
+  const Read r = read_text(text);
+  CHECK(r.messages == std::vector<std::string>{"first", "third"});
+  CHECK(r.lines == std::vector<uint64_t>{1, 3});
+  CHECK(r.summary.entries == 3);
+  CHECK(r.summary.skipped == 1);
+  REQUIRE(r.summary.problems.size() == 1);
+  CHECK(r.summary.problems[0].line == 2);
+  CHECK(r.summary.problems[0].offset == 24);  // the second line starts at byte 24
+  CHECK(r.summary.problems[0].skipped_entry);
+}
+
+TEST_CASE("a broken element of a pretty array costs only that element", "[unit][ingest]") {
+  std::string text = kPrettyArray;
+  text.replace(text.find("\"Worker pool stopped.\""), 22, "\"Worker pool stopped.");  // unterminated string
+  const Read r = read_text(text);
+  CHECK(r.messages == std::vector<std::string>{"ima: No architecture policies found"});
+  CHECK(r.summary.skipped == 1);
+  REQUIRE(r.summary.problems.size() == 1);
+  CHECK(r.summary.problems[0].line == 21);
+}
+
+TEST_CASE("a truncated tail is reported as such", "[unit][ingest]") {
+  const std::string text = kPrettyArray;
+  const Read r = read_text(text.substr(0, text.find("\"Worker pool")));
+  CHECK(r.messages.size() == 1);
+  CHECK(r.summary.skipped == 1);
+  REQUIRE(!r.summary.problems.empty());
+  CHECK_THAT(r.summary.problems.back().message, Catch::Contains("truncated"));
+}
+
+TEST_CASE("inputs that are not log exports are clear errors", "[unit][ingest]") {
+  const auto open_text = [](const std::string& text) {
+    const std::string path = test::temp_dir() + "/x.json";
+    test::write_file(path, text);
+    return ExportReader::open(path, 0);
+  };
+  const auto scalar = open_text("42\n");
+  REQUIRE_FALSE(scalar.ok());
+  CHECK(scalar.error().code == "input-not-json");
+  CHECK(scalar.error().line == 1);
+  CHECK_THAT(scalar.error().message, Catch::Contains("a number"));
+
+  const auto text = open_text("Listed 0 items.\n");
+  REQUIRE_FALSE(text.ok());
+  CHECK_THAT(to_string(text.error()), Catch::Contains("x.json:1"));
+
+  const auto utf16 = open_text(std::string("\xFF\xFE[\0]\0", 6));
+  REQUIRE_FALSE(utf16.ok());
+  CHECK(utf16.error().code == "input-utf16");
+
+  const auto missing = ExportReader::open("/nonexistent/logs.json", 0);
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.error().message, Catch::Contains("No such file"));
+
+  const auto dir = ExportReader::open(test::temp_dir(), 0);
+  REQUIRE_FALSE(dir.ok());
+  CHECK_THAT(dir.error().message, Catch::Contains("directory"));
+}
+
+TEST_CASE("an empty file and a byte-order mark are noted, not fatal", "[unit][ingest]") {
+  const Read empty = read_text("");
+  CHECK(empty.summary.entries == 0);
+  REQUIRE(empty.summary.problems.size() == 1);
+  CHECK_THAT(empty.summary.problems[0].message, Catch::Contains("empty"));
+
+  const Read bom = read_text("\xEF\xBB\xBF{\"textPayload\":\"after bom\"}\n");
+  CHECK(bom.messages == std::vector<std::string>{"after bom"});
+  CHECK_THAT(bom.summary.problems[0].message, Catch::Contains("byte-order mark"));
+}
+
+TEST_CASE("fields of the wrong type are tolerated with a note", "[unit][ingest]") {
+  const Read r = read_text(
+      "{\"textPayload\":\"a\",\"severity\":5,\"timestamp\":null,\"receiveTimestamp\":\"2021-01-01T00:00:00Z\"}\n"
+      "{\"textPayload\":\"b\",\"severity\":500}\n"
+      "{}\n");
+  REQUIRE(r.messages.size() == 2);
+  CHECK(r.severities[0] == Severity::kDefault);
+  CHECK(format_rfc3339(r.times[0]) == "2021-01-01T00:00:00Z");  // receiveTimestamp when timestamp is null
+  CHECK(r.severities[1] == Severity::kError);
+  CHECK(r.summary.skipped == 1);  // {} is no LogEntry
+  CHECK(r.summary.entries == 3);
+}
+
+TEST_CASE("timestamps: 0–9 fractional digits and offsets", "[unit][ingest]") {
+  CHECK(format_rfc3339(*parse_rfc3339("2021-11-16T20:27:14Z")) == "2021-11-16T20:27:14Z");
+  CHECK(format_rfc3339(*parse_rfc3339("2021-11-16T20:27:14.9Z")) == "2021-11-16T20:27:14.900Z");
+  CHECK(format_rfc3339(*parse_rfc3339("2021-11-16T20:27:14.996634424Z")) == "2021-11-16T20:27:14.996634424Z");
+  CHECK(*parse_rfc3339("2021-11-16T21:27:14+01:00") == *parse_rfc3339("2021-11-16T20:27:14Z"));
+  CHECK_FALSE(parse_rfc3339("2021-11-16 20:27"));
+  CHECK_FALSE(parse_rfc3339("2021-13-16T20:27:14Z"));
+  CHECK_FALSE(parse_rfc3339("2021-11-16T20:27:14"));  // no zone
+}
+
+TEST_CASE("log names: the part after %2F or the last slash", "[unit][ingest]") {
+  CHECK(short_log_name("projects/p/logs/dataflow.googleapis.com%2Fworker-startup") == "worker-startup");
+  CHECK(short_log_name("projects/p/logs/dataflow.googleapis.com/kubelet") == "kubelet");
+  CHECK(short_log_name("docker") == "docker");
+}
+
+TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memory", "[unit][ingest]") {
+  DuplicateFilter exact(1000);
+  CHECK_FALSE(exact.seen(11));
+  CHECK(exact.seen(11));
+  CHECK_FALSE(exact.seen(0));  // no insertId: never a duplicate
+  CHECK_FALSE(exact.seen(0));
+  DuplicateFilter small(64);
+  for (uint64_t f = 1; f < 1000; f += 2) small.seen(f);
+  CHECK(small.windowed());
+  CHECK(small.seen(997));  // recent ones are still remembered
+}
+
+TEST_CASE("an entry larger than the limit is skipped and reading goes on", "[unit][ingest]") {
+  const std::string big(3000, 'x');
+  const std::string text = "{\"textPayload\":\"small\"}\n{\"textPayload\":\"" + big + "\"}\n{\"textPayload\":\"after\"}\n";
+  const std::string path = test::temp_dir() + "/big.json";
+  test::write_file(path, text);
+  ReadLimits limits;
+  limits.max_entry_bytes = 1024;
+  limits.chunk_bytes = 256;
+  std::vector<std::string> messages;
+  std::vector<uint64_t> lines;
+  auto summary = read_export(path, [&](const LogRecord& r) {
+    messages.emplace_back(r.message);
+    lines.push_back(r.where.line);
+  }, limits);
+  REQUIRE(summary.ok());
+  CHECK(messages == std::vector<std::string>{"small", "after"});
+  CHECK(lines == std::vector<uint64_t>{1, 3});
+  CHECK(summary->skipped == 1);
+  CHECK(summary->entries == 3);
+}

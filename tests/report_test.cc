@@ -1,0 +1,66 @@
+// Reports: the JSON contract, and log text that cannot break out of its format.
+#include <catch2/catch.hpp>
+#include <simdjson.h>
+
+#include "gpudiag/report.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+const char* kHostile =
+    R"({"timestamp":"2024-01-01T00:10:00Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker",)"
+    R"("jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB \u001b[31mRED\u001b[0m <script>alert(1)</script> ]]> ::error::x | pipe \u0007 \"quoted\""}})"
+    "\n";
+
+}  // namespace
+
+TEST_CASE("the JSON report is valid JSON with the documented schema name", "[unit][reports]") {
+  const Diagnosis d = test::analyze_text(kHostile);
+  const RankedReport r = rank(d);
+  const std::string json = render_json(r, RenderOptions{.deterministic = true});
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+  CHECK(std::string_view(root["schema"]) == "gpudiag.report/v1");
+  simdjson::dom::array findings = root["findings"];
+  REQUIRE(findings.size() == 1);
+  simdjson::dom::element f = findings.at(0);
+  CHECK(std::string_view(f["rule_id"]) == "gpu-out-of-memory");
+  CHECK(std::string_view(f["severity"]) == "error");
+  simdjson::dom::element e = f["evidence"].at(0);
+  CHECK(int64_t(e["line"]) == 1);
+  CHECK_THAT(std::string(std::string_view(e["message"])), Catch::Contains("\x1b[31mRED"));  // kept, but escaped in JSON
+  CHECK(json.find('\x1b') == std::string::npos);
+  CHECK(std::string_view(root["verdict"]) == "failed");
+  simdjson::dom::array fixes = root["fixes"];
+  CHECK(fixes.size() >= 1);
+  CHECK(int64_t(fixes.at(0)["rank"]) == 1);
+}
+
+TEST_CASE("the text report never passes control characters from logs to the terminal", "[unit][reports]") {
+  const Diagnosis d = test::analyze_text(kHostile);
+  const std::string text = render_text(rank(d), RenderOptions{.color = false, .deterministic = true});
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\x07') == std::string::npos);
+  CHECK_THAT(text, Catch::Contains("\\x1b[31mRED"));
+}
+
+TEST_CASE("terminal_safe and crop_middle", "[unit][reports]") {
+  CHECK(terminal_safe("a\x1b[2Jb\rc") == "a\\x1b[2Jb\\x0dc");
+  CHECK(terminal_safe("\xc2\x9b" "31m") == "\\u009b31m");  // C1 CSI
+  CHECK(terminal_safe("héllo ✓") == "héllo ✓");
+  const std::string cropped = crop_middle(std::string(50, 'a') + "é" + std::string(50, 'b'), 51);
+  CHECK_THAT(cropped, Catch::Contains("bytes cut"));
+  CHECK(crop_middle("short", 10) == "short");
+}
+
+TEST_CASE("a healthy export gives an OK verdict", "[unit][reports]") {
+  const Diagnosis d = test::analyze_text(
+      R"({"timestamp":"2024-01-01T00:00:00Z","logName":"projects/p/logs/dataflow.googleapis.com%2Fjob-message","textPayload":"Workers have started successfully."})"
+      "\n");
+  const RankedReport r = rank(d);
+  CHECK(r.verdict == Verdict::kOk);
+  CHECK_THAT(r.verdict_line, Catch::StartsWith("OK"));
+}

@@ -1,0 +1,157 @@
+// Rule files: every problem is a diagnostic with file:line:column, never a crash.
+#include <catch2/catch.hpp>
+
+#include "gpudiag/rule_pack.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+const char* kGoodRule = R"(id: test-rule
+title: A test rule about {zone}
+family: capacity
+severity: error
+confidence: 0.8
+description: Used by the tests.
+match:
+  text: 'no capacity in (?P<zone>[a-z0-9-]+)'
+fixes:
+  - id: test-fix
+    action: Try another zone
+    why: Capacity differs by zone.
+    weight: 80
+    doc: {title: Troubleshoot Dataflow errors, section: Resource pool exhausted, url: 'https://cloud.google.com/dataflow/docs/guides/common-errors'}
+examples:
+  match:
+    - 'no capacity in us-central1-a'
+  no_match:
+    - 'plenty of capacity'
+sources:
+  - 'made up for the tests'
+)";
+
+Diagnostics lint_one(const std::string& text) {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", text);
+  return RulePack::lint(RuleSources{{}, {dir}});
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a well-formed rule loads without problems", "[rules]") { CHECK(lint_one(kGoodRule).empty()); }
+
+TEST_CASE("an invalid regex names file, line and column and says RE2", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'cudaErrorMemoryAllocation(.*'"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-regex");
+  CHECK(diags[0].line == 8);
+  CHECK(diags[0].column == 9);
+  CHECK_THAT(diags[0].file, Catch::EndsWith("rule.yaml"));
+  const std::string rendered = render_with_source(diags[0]);
+  CHECK_THAT(rendered, Catch::Contains("rule.yaml:8:9"));
+  CHECK_THAT(rendered, Catch::Contains("8 |   text: 'cudaErrorMemoryAllocation(.*'"));
+  CHECK_THAT(rendered, Catch::Contains("^"));
+  CHECK_THAT(rendered, Catch::Contains("RE2"));
+}
+
+TEST_CASE("Python-style named groups get a hint", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "(?P<zone>", "(?<zone>"));
+  REQUIRE(diags.size() == 1);
+  CHECK_THAT(diags[0].help, Catch::Contains("(?P<name>"));
+}
+
+TEST_CASE("a misspelt key is an error with a suggestion", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "severity: error", "sevrity: error"));
+  REQUIRE(diags.size() >= 1);
+  bool suggested = false;
+  for (const auto& d : diags) {
+    if (d.code == "rule-unknown-key") {
+      CHECK(d.line == 4);
+      CHECK(d.help == "did you mean `severity`?");
+      suggested = true;
+    }
+  }
+  CHECK(suggested);
+}
+
+TEST_CASE("every problem in a file is reported, not only the first", "[rules]") {
+  std::string text = replace(kGoodRule, "confidence: 0.8", "confidence: 1.7");
+  text = replace(text, "family: capacity", "family: capcity");
+  text = replace(text, "weight: 80", "weight: lots");
+  const auto diags = lint_one(text);
+  CHECK(diags.size() == 3);
+}
+
+TEST_CASE("a rule without a no_match example is refused", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "  no_match:\n    - 'plenty of capacity'\n", ""));
+  REQUIRE(diags.size() == 1);
+  CHECK_THAT(diags[0].message, Catch::Contains("no_match"));
+}
+
+TEST_CASE("YAML syntax errors and alias bombs are diagnostics", "[rules]") {
+  const auto syntax = lint_one("id: [unclosed\n");
+  REQUIRE(syntax.size() == 1);
+  CHECK(syntax[0].code == "rule-yaml");
+  CHECK(syntax[0].line >= 1);
+
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [*" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + "]\n";
+  }
+  const auto bombed = lint_one(bomb);
+  REQUIRE(bombed.size() == 1);
+  CHECK_THAT(bombed[0].message, Catch::Contains("aliases"));
+
+  const auto deep = lint_one(std::string(100000, '[') + std::string(100000, ']'));
+  REQUIRE(deep.size() == 1);
+  CHECK_THAT(deep[0].message, Catch::Contains("nested"));
+}
+
+TEST_CASE("two rule files with the same id in one directory clash", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/a.yaml", kGoodRule);
+  test::write_file(dir + "/b.yaml", kGoodRule);
+  const auto diags = RulePack::lint(RuleSources{{}, {dir}});
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-duplicate-id");
+}
+
+TEST_CASE("unknown facts and rule references are caught", "[rules]") {
+  const auto fact = lint_one(replace(kGoodRule, "fixes:", "when: {gpu_requsted: true}\nfixes:"));
+  REQUIRE(fact.size() == 1);
+  CHECK(fact[0].code == "rule-unknown-fact");
+  CHECK(fact[0].line == 9);
+  CHECK(fact[0].help == "did you mean `gpu_requested`?");
+  const auto reference = lint_one(replace(kGoodRule, "fixes:", "explains: [no-such-rule]\nfixes:"));
+  REQUIRE(reference.size() == 1);
+  CHECK(reference[0].code == "rule-reference");
+  CHECK_THAT(reference[0].message, Catch::Contains("no-such-rule"));
+}
+
+TEST_CASE("a user directory overrides a built-in rule by id, or disables it", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/off.yaml", "id: gpu-out-of-memory\nenabled: false\n");
+  auto pack = RulePack::load(RuleSources{builtin_rule_files(), {dir}});
+  REQUIRE(pack.ok());
+  const RuleInfo* oom = pack->find("gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  CHECK_FALSE(oom->enabled);
+  CHECK_THAT(pack->dump(), Catch::Contains("disabled gpu-out-of-memory"));
+
+  const std::string dir2 = test::temp_dir();
+  test::write_file(dir2 + "/mine.yaml", replace(kGoodRule, "id: test-rule", "id: zone-resource-pool-exhausted"));
+  auto replaced = RulePack::load(RuleSources{builtin_rule_files(), {dir2}});
+  REQUIRE(replaced.ok());
+  CHECK(replaced->find("zone-resource-pool-exhausted")->title == "A test rule about {zone}");
+  CHECK_FALSE(replaced->find("zone-resource-pool-exhausted")->builtin);
+}

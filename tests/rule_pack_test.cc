@@ -1,0 +1,85 @@
+// The built-in pack: it lints clean, its examples pass, and the examples really can fail.
+#include <catch2/catch.hpp>
+
+#include "gpudiag/analyzer.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+TEST_CASE("the built-in pack lints clean", "[rules]") {
+  const auto diags = RulePack::lint(RuleSources{builtin_rule_files(), {}});
+  for (const auto& d : diags) INFO(render_with_source(d));
+  CHECK(diags.empty());
+}
+
+TEST_CASE("every built-in rule's examples pass", "[rules]") {
+  const ExampleReport report = test_rule_examples(test::builtin_pack());
+  for (const auto& f : report.failures) INFO(f.rule_id << ": " << f.file << ":" << f.line << ": " << f.message);
+  CHECK(report.failures.empty());
+  CHECK(report.rules == test::builtin_pack().rules().size());
+  CHECK(report.examples >= 2 * report.rules);
+}
+
+TEST_CASE("the issue's rule ids are all in the pack", "[rules]") {
+  for (const char* id : {"python-version-mismatch", "gpu-out-of-memory", "zone-resource-pool-exhausted",
+                         "flex-start-capacity-timeout", "gpu-driver-missing", "workers-stuck-no-activity",
+                         "gpu-quota-exceeded", "gpu-type-unavailable", "accelerator-machine-mismatch",
+                         "accelerator-option-missing", "gpu-reservation-missing", "flex-start-unsupported-config",
+                         "flex-start-max-runtime", "container-image-pull-failed", "container-crash-loop",
+                         "container-arch-mismatch", "worker-disk-full", "beam-pip-missing", "venv-unavailable",
+                         "beam-version-mismatch", "gpu-driver-in-image", "cuda-libraries-missing",
+                         "cuda-driver-too-old", "cuda-arch-unsupported", "gpu-not-used", "multiple-processes-per-gpu",
+                         "host-out-of-memory", "gpu-xid-error", "sdk-unresponsive", "runner-v2-missing",
+                         "accelerator-option-malformed", "prime-with-worker-accelerator",
+                         "mps-with-single-sdk-container", "sdk-harness-disconnected", "worker-lost-contact",
+                         "work-item-failed", "workflow-failed", "logging-throttled", "export-window-short"}) {
+    INFO(id);
+    const RuleInfo* r = test::builtin_pack().find(id);
+    REQUIRE(r != nullptr);
+    CHECK(r->enabled);
+    REQUIRE_FALSE(r->fixes.empty());
+    for (const auto& fix : r->fixes) {
+      CHECK_THAT(fix.doc.url, Catch::StartsWith("https://cloud.google.com/"));
+      CHECK_FALSE(fix.doc.section.empty());
+    }
+  }
+}
+
+TEST_CASE("a rule whose examples do not hold is reported by rules test", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/wrong.yaml", R"(id: wrong-examples
+title: Wrong
+family: runtime
+severity: warning
+confidence: 0.5
+description: Its match example does not match and its no_match example does.
+match:
+  text: 'needle'
+fixes:
+  - id: nothing
+    action: Nothing
+    why: A test.
+    doc: {title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}
+examples:
+  match:
+    - 'haystack only'
+  no_match:
+    - 'a needle in it'
+sources: ['tests']
+)");
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack.ok());
+  const ExampleReport report = test_rule_examples(*pack);
+  CHECK(report.failures.size() == 2);
+}
+
+TEST_CASE("the compiled pack dumps canonically and lists its patterns for rg", "[rules]") {
+  const std::string dump = test::builtin_pack().dump();
+  CHECK_THAT(dump, Catch::StartsWith("rulepack rules="));
+  CHECK_THAT(dump, Catch::Contains("rule gpu-out-of-memory\n  family runtime\n  severity error"));
+  CHECK(dump == test::builtin_pack().dump());
+  const std::string patterns = test::builtin_pack().dump(true);
+  CHECK_THAT(patterns, Catch::Contains("RESOURCE_POOL_EXHAUSTED"));
+  CHECK_THAT(patterns, Catch::Contains("pipeline_options: \\{\n"));  // observers are in the pass too
+  CHECK(test::builtin_pack().version_hash().size() == 16);
+}

@@ -1,0 +1,81 @@
+#include "test_support.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpudiag::test {
+
+std::string source_dir() { return GPUDIAG_SOURCE_DIR; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+const RulePack& builtin_pack() {
+  static const RulePack pack = [] {
+    auto p = RulePack::load(RuleSources{builtin_rule_files(), {}});
+    if (!p) throw std::runtime_error("built-in rule pack: " + to_string(p.error()));
+    return std::move(*p);
+  }();
+  return pack;
+}
+
+std::string temp_dir() {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("gpudiag-test-{}-{}", ::getpid(), ++counter);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+Diagnosis analyze_text(const std::string& text, const std::string& name, unsigned threads) {
+  const std::string path = temp_dir() + "/" + name;
+  write_file(path, text);
+  auto d = analyze(builtin_pack(), {path}, AnalysisOptions{.threads = threads});
+  if (!d) throw std::runtime_error(to_string(d.error()));
+  return std::move(*d);
+}
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''"; else out += c;
+  }
+  return out + "'";
+}
+}  // namespace
+
+CommandResult run_gpudiag(const std::vector<std::string>& args, const std::string& stdin_file) {
+  const std::string dir = temp_dir();
+  std::string cmd = fmt::format("cd {} && {}", quote(source_dir()), quote(GPUDIAG_BINARY));
+  for (const auto& a : args) cmd += " " + quote(a);
+  if (!stdin_file.empty()) cmd += " < " + quote(stdin_file);
+  cmd += fmt::format(" > {}/out 2> {}/err", dir, dir);
+  const int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(dir + "/out");
+  r.err = read_file(dir + "/err");
+  return r;
+}
+
+}  // namespace gpudiag::test

@@ -1,0 +1,34 @@
+// Helpers shared by the test files: where the repository is, reading files, running the CLI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpudiag/analyzer.h"
+#include "gpudiag/rule_pack.h"
+
+namespace gpudiag::test {
+
+// The repository root (tests run from there, so reports show repo-relative paths).
+std::string source_dir();
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+
+// The built-in pack, loaded once.
+const RulePack& builtin_pack();
+
+// Analyses an export given as text (written to a temporary file named `name`).
+Diagnosis analyze_text(const std::string& text, const std::string& name = "export.json", unsigned threads = 1);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+// Runs the gpudiag binary with `args` (shell-quoted here), from the repository root.
+CommandResult run_gpudiag(const std::vector<std::string>& args, const std::string& stdin_file = "");
+
+// A fresh temporary directory for one test.
+std::string temp_dir();
+
+}  // namespace gpudiag::test

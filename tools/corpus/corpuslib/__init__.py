@@ -1,0 +1,1 @@
+"""Library behind tools/corpus/build.py (see tools/corpus/README.md)."""
