@@ -35,10 +35,30 @@ class ChunkWorker {
  public:
   explicit ChunkWorker(const RulePack::Impl& pack) : matcher_(pack) {}
 
+  // The entries around each piece of evidence, for reports that show it in context. Bounded per
+  // chunk: a rule that matches everything must not copy everything.
+  void add_context(const Chunk& chunk, ParsedChunk& out) {
+    constexpr size_t kMaxPerChunk = 64;
+    constexpr size_t kNeighbours = 2;
+    size_t done = 0;
+    for (auto& hit : out.seen.hits) {
+      if (!hit.evidence || done++ >= kMaxPerChunk) continue;
+      for (size_t k = kNeighbours; k >= 1; --k) {
+        if (hit.entry_index >= k) {
+          if (auto r = parser_.reparse(chunk, hit.entry_index - k)) hit.before.push_back(std::move(*r));
+        }
+      }
+      for (size_t k = 1; k <= kNeighbours; ++k) {
+        if (auto r = parser_.reparse(chunk, hit.entry_index + k)) hit.after.push_back(std::move(*r));
+      }
+    }
+  }
+
   ParsedChunk run(Chunk chunk) {
     ParsedChunk out;
     matcher_.start_chunk();
     out.report = parser_.parse(chunk, [&](const LogRecord& r, size_t entry) { matcher_.match(r, entry, out.seen); });
+    add_context(chunk, out);
     out.chunk = std::move(chunk);
     out.chunk.buffer.reset();  // the bytes are no longer needed; only the position is
     return out;

@@ -17,7 +17,8 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));
   }
   if (!hit.record) return;
-  evidence.emplace_back(ref, Evidence{std::move(*hit.record), std::move(hit.matched_line)});
+  evidence.emplace_back(ref, Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before),
+                                      std::move(hit.after)});
   if (evidence.size() > kEarliest + kLatest) {
     // Keep the kEarliest earliest and the kLatest latest of everything seen so far.
     std::sort(evidence.begin(), evidence.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
@@ -39,10 +40,10 @@ uint32_t JobAccumulator::worker_id(std::string_view name) {
 }
 
 void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen,
-                               InputSummary& summary) {
+                               InputSummary& summary, bool absolute_lines) {
   uint64_t& lines = lines_[chunk.input];
   lines += chunk.newlines_before;
-  const uint64_t base_line = lines + 1;
+  const uint64_t base_line = absolute_lines ? 0 : lines + 1;
 
   // Duplicates, in input order. An entry that failed to parse has no fingerprint.
   is_dup_.assign(report.entries, 0);
@@ -69,7 +70,14 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
   for (auto& hit : seen.hits) {
     if (hit.entry_index < is_dup_.size() && is_dup_[hit.entry_index]) continue;
     hit.where.line += base_line;
-    if (hit.record) hit.record->set_where(hit.where);  // the kept copy gets the absolute line too
+    if (hit.record) hit.record->set_where(hit.where);  // the kept copies get absolute lines too
+    for (auto* neighbours : {&hit.before, &hit.after}) {
+      for (auto& n : *neighbours) {
+        SourceLocation where = n->where;
+        where.line += base_line;
+        n.set_where(where);
+      }
+    }
     const Signal& signal = pack.signals[hit.signal];
     if (signal.role == SignalRole::kObserver) {
       apply_observation(signal.observer, hit, facts, observed);

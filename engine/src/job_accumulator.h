@@ -46,8 +46,10 @@ class JobAccumulator {
  public:
   JobAccumulator(const RulePack::Impl& pack, std::vector<std::string> input_paths);
 
-  // Merges one parsed chunk; chunks of an input must come in order.
-  void add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen, InputSummary& summary);
+  // Merges one parsed chunk; chunks of an input must come in order. With `absolute_lines` the hits'
+  // lines are already absolute (records that did not come from a chunk parser).
+  void add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen, InputSummary& summary,
+                 bool absolute_lines = false);
   // Derived facts (workers seen, SDK processes per worker); call once after the last chunk.
   void finish();
 

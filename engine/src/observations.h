@@ -24,7 +24,10 @@ struct Hit {
   SourceLocation where;            // line is chunk-relative until merged
   Captures captures;
   std::optional<KeptRecord> record;  // evidence and observers keep the entry itself
+  bool evidence = false;             // the signal's role is evidence (context is gathered for it)
   std::string matched_line;          // evidence: the line of the message that matched
+  std::vector<KeptRecord> before;    // evidence: neighbouring entries in file order
+  std::vector<KeptRecord> after;
 };
 
 struct WorkerSeen {

@@ -239,7 +239,10 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
       take_captures(s, r, hit.captures);
       hit.record.emplace(r);
     }
-    if (s.role == SignalRole::kEvidence) hit.matched_line = matched_line(s, r);
+    if (s.role == SignalRole::kEvidence) {
+      hit.evidence = true;
+      hit.matched_line = matched_line(s, r);
+    }
     out.hits.push_back(std::move(hit));
   }
 }

@@ -3,10 +3,9 @@
 // example must not.
 #include <fmt/format.h>
 
-#include "evaluator.h"
 #include "gpudiag/analyzer.h"
-#include "job_accumulator.h"
-#include "record_matcher.h"
+#include "rule_spec.h"
+#include "compiled_pack.h"
 
 namespace gpudiag {
 namespace {
@@ -15,8 +14,9 @@ using namespace detail;
 
 constexpr Timestamp kExampleStart = 1'704'067'200'000'000'000;  // 2024-01-01T00:00:00Z
 
-Diagnosis run_example(const RulePack::Impl& pack, const ExampleSpec& example) {
-  std::vector<LogRecord> records;
+Diagnosis run_example(const RulePack& pack, const ExampleSpec& example) {
+  RecordAnalysis run(pack, {"example"});
+  for (const auto& [name, value] : example.facts) run.set_fact(name, value);
   for (size_t i = 0; i < example.records.size(); ++i) {
     const ExampleRecord& e = example.records[i];
     LogRecord r;
@@ -30,25 +30,10 @@ Diagnosis run_example(const RulePack::Impl& pack, const ExampleSpec& example) {
     r.sdk_worker = e.sdk_worker;
     r.step = e.step;
     r.job_id = "2024-01-01_00_00_00-1234567890123456789";
-    r.where.line = i;  // relative; the accumulator makes it 1-based
-    records.push_back(r);
+    r.where.line = i + 1;
+    run.add(r);
   }
-  JobAccumulator acc(pack, {"example"});
-  for (const auto& [name, value] : example.facts) acc.facts.set(name, value, FactSource{"the example"}, FactPriority::kExample);
-  RecordMatcher matcher(pack);
-  ChunkObservations seen;
-  matcher.start_chunk();
-  for (size_t i = 0; i < records.size(); ++i) matcher.match(records[i], i, seen);
-  Chunk chunk;
-  ChunkReport report;
-  report.entries = records.size();
-  report.fingerprints.assign(records.size(), 0);
-  InputSummary summary;
-  acc.add_chunk(chunk, std::move(report), std::move(seen), summary);
-  acc.finish();
-  Diagnosis d;
-  evaluate_rules(acc, d);
-  return d;
+  return run.finish();
 }
 
 }  // namespace
@@ -61,7 +46,7 @@ ExampleReport test_rule_examples(const RulePack& pack) {
     ++out.rules;
     for (const auto& example : rule.spec.examples) {
       ++out.examples;
-      const Diagnosis d = run_example(impl, example);
+      const Diagnosis d = run_example(pack, example);
       const Finding* finding = nullptr;
       for (const auto& f : d.findings) {
         if (f.rule_id == info.id) finding = &f;

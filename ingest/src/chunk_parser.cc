@@ -21,9 +21,11 @@ struct ChunkParser::Impl {
   od::parser stream_parser;   // for iterate_many over whole chunks
   od::parser entry_parser;    // for single entries on the slow path
   std::vector<detail::EntrySpan> spans;
+  std::vector<uint64_t> lines;  // relative line of each span
   detail::LogEntryReader entry_reader;
 
   ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
+  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t index);
 
  private:
   // Parses spans[first..] one by one. Returns nothing; fills report.
@@ -128,7 +130,6 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
   report.entries = spans.size();
   report.newlines = static_cast<uint64_t>(std::count(chunk.data(), chunk.data() + chunk.size, '\n'));
   report.fingerprints.assign(spans.size(), 0);
-  std::vector<uint64_t> lines;
   line_of_spans(chunk.data(), spans, lines);
   if (spans.empty()) return report;
 
@@ -153,6 +154,31 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
   while (next < spans.size() && spans[next].begin == spans[next].end) ++next;
   if (next < spans.size()) parse_one_by_one(chunk, next, on_record, report, lines);
   return report;
+}
+
+std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t index) {
+  if (index >= spans.size() || spans[index].begin == spans[index].end) return std::nullopt;
+  const auto& span = spans[index];
+  od::document doc;
+  od::object object;
+  if (entry_parser
+          .iterate(simdjson::padded_string_view(chunk.data() + span.begin, span.end - span.begin,
+                                                chunk.capacity - span.begin))
+          .get(doc) ||
+      doc.get_object().get(object)) {
+    return std::nullopt;
+  }
+  std::string error;
+  if (entry_reader.read(object, error) != detail::EntryStatus::kOk) return std::nullopt;
+  LogRecord& record = entry_reader.record();
+  record.where.input = chunk.input;
+  record.where.line = lines[index];
+  record.where.offset = chunk.base_offset + span.begin;
+  return KeptRecord(record);
+}
+
+std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, size_t entry_index) {
+  return impl_->reparse(chunk, entry_index);
 }
 
 ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,31 @@ struct AnalysisOptions {
 // analysed). Fails only for a bad job file.
 Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
                           const AnalysisOptions& options = {});
+
+// Analyses records that come from elsewhere (a database of stored entries, examples, tests), one at
+// a time on the calling thread. Each record's `where` is kept as given; its input indexes
+// `input_names`. No de-duplication: the source is expected to hold each entry once.
+//
+//   RecordAnalysis run(pack, {"logs.json"});
+//   for (const LogRecord& r : stored) run.add(r);
+//   Diagnosis d = run.finish();
+class RecordAnalysis {
+ public:
+  RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names);
+  ~RecordAnalysis();
+  RecordAnalysis(const RecordAnalysis&) = delete;
+  RecordAnalysis& operator=(const RecordAnalysis&) = delete;
+
+  // A fact as if from --job (strongest source); `name` is one of fact_names().
+  void set_fact(const std::string& name, const std::string& value);
+  Status load_job_file(const std::string& path);
+  void add(const LogRecord& record);
+  Diagnosis finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // The result of running the rules' embedded examples.
 struct ExampleFailure {

@@ -28,7 +28,9 @@ struct FindingFix {
 // messages such as tracebacks, where the first line rarely says much).
 struct Evidence {
   KeptRecord entry;
-  std::string matched_line;  // "" when unknown
+  std::string matched_line;         // "" when unknown
+  std::vector<KeptRecord> before;   // up to two entries just before it in the same input (file order)
+  std::vector<KeptRecord> after;    // … and just after it
 };
 
 struct Finding {

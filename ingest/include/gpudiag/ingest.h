@@ -119,6 +119,10 @@ class ChunkParser {
   using RecordFn = std::function<void(const LogRecord&, size_t entry_index)>;
   ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
 
+  // Parses entry `entry_index` of the chunk last given to parse() again, as an owned record (for
+  // the entries around a piece of evidence). nullopt when there is no such entry or it is broken.
+  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t entry_index);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

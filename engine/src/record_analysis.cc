@@ -1,0 +1,74 @@
+// RecordAnalysis: the same matching and reasoning as analyze(), for records handed over one by one.
+#include "gpudiag/analyzer.h"
+#include "evaluator.h"
+#include "job_accumulator.h"
+#include "record_matcher.h"
+
+namespace gpudiag {
+
+struct RecordAnalysis::Impl {
+  static constexpr size_t kBatch = 4096;
+
+  Impl(const RulePack& pack, std::vector<std::string> names)
+      : accumulator(pack.impl(), names), matcher(pack.impl()), summaries(names.size()) {
+    for (size_t i = 0; i < names.size(); ++i) summaries[i].path = names[i];
+    matcher.start_chunk();
+  }
+
+  void flush() {
+    if (batch_size == 0) return;
+    // Hits carry their own input and line; the per-input counts are kept by add().
+    Chunk chunk;
+    ChunkReport report;
+    report.entries = batch_size;
+    report.fingerprints.assign(batch_size, 0);
+    InputSummary batch_summary;
+    accumulator.add_chunk(chunk, std::move(report), std::move(seen), batch_summary, /*absolute_lines=*/true);
+    seen = detail::ChunkObservations{};
+    matcher.start_chunk();
+    batch_size = 0;
+  }
+
+  detail::JobAccumulator accumulator;
+  detail::RecordMatcher matcher;
+  detail::ChunkObservations seen;
+  std::vector<InputSummary> summaries;
+  size_t batch_size = 0;
+};
+
+RecordAnalysis::RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names)
+    : impl_(std::make_unique<Impl>(pack, std::move(input_names))) {}
+RecordAnalysis::~RecordAnalysis() = default;
+
+void RecordAnalysis::set_fact(const std::string& name, const std::string& value) {
+  impl_->accumulator.facts.set(name, value, detail::FactSource{"given"}, detail::FactPriority::kExample);
+}
+
+Status RecordAnalysis::load_job_file(const std::string& path) {
+  return detail::apply_job_file(path, impl_->accumulator.facts);
+}
+
+void RecordAnalysis::add(const LogRecord& record) {
+  impl_->matcher.match(record, impl_->batch_size++, impl_->seen);
+  if (record.where.input < impl_->summaries.size()) {
+    auto& s = impl_->summaries[record.where.input];
+    ++s.entries;
+    ++s.analysed;
+  }
+  if (impl_->batch_size == Impl::kBatch) impl_->flush();
+}
+
+Diagnosis RecordAnalysis::finish() {
+  impl_->flush();
+  impl_->accumulator.finish();
+  Diagnosis d;
+  for (const auto& s : impl_->summaries) {
+    d.entries += s.entries;
+    d.analysed += s.analysed;
+  }
+  d.inputs = impl_->summaries;
+  detail::evaluate_rules(impl_->accumulator, d);
+  return d;
+}
+
+}  // namespace gpudiag
