@@ -68,6 +68,7 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
   summary.analysed += report.entries - skipped_here - dups;
 
   for (auto& hit : seen.hits) {
+    if (hit.signal < 0) continue;  // superseded within its chunk
     if (hit.entry_index < is_dup_.size() && is_dup_[hit.entry_index]) continue;
     hit.where.line += base_line;
     if (hit.record) hit.record->set_where(hit.where);  // the kept copies get absolute lines too

@@ -370,15 +370,14 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
 }
 
 void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out) {
-  if (!hit.record) return;
-  const LogRecord& r = hit.record->record();
-  const FactSource source{fmt::format("{} entry", r.log.empty() ? "log" : std::string(r.log)),
+  const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log),
                           static_cast<int>(hit.where.input), hit.where.line};
   switch (kind) {
     case ObserverKind::kPipelineOptions: {
-      const size_t at = r.message.find("pipeline_options: {");
+      const std::string_view text = hit.text;
+      const size_t at = text.find("pipeline_options: {");
       if (at == std::string_view::npos) return;
-      apply_options(parse_python_dict(r.message.substr(at + 18)), facts, source, FactPriority::kOptions);
+      apply_options(parse_python_dict(text.substr(at + 18)), facts, source, FactPriority::kOptions);
       return;
     }
     case ObserverKind::kWorkerConfiguration:
@@ -411,8 +410,8 @@ void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, Obser
     case ObserverKind::kWorkerCount: {
       for (const char* name : {"start", "to", "resized"}) {
         const std::string n = capture(hit, name);
-        if (!n.empty() && r.timestamp != kNoTime) {
-          out.worker_counts.push_back(WorkerCountPoint{r.timestamp, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
+        if (!n.empty() && hit.at != kNoTime) {
+          out.worker_counts.push_back(WorkerCountPoint{hit.at, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
         }
       }
       return;
@@ -430,8 +429,8 @@ void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, Obser
           {"Finished draining", "drained"},
       }};
       for (const auto& [needle, phase] : kPhases) {
-        if (r.message.find(needle) != std::string_view::npos) {
-          out.phases.push_back(JobPhase{r.timestamp, std::string(phase), std::string(r.message.substr(0, 300))});
+        if (hit.text.find(needle) != std::string::npos) {
+          out.phases.push_back(JobPhase{hit.at, std::string(phase), hit.text});
           return;
         }
       }

@@ -23,7 +23,9 @@ struct Hit {
   std::string sdk_worker;
   SourceLocation where;            // line is chunk-relative until merged
   Captures captures;
-  std::optional<KeptRecord> record;  // evidence and observers keep the entry itself
+  std::optional<KeptRecord> record;  // evidence keeps the entry itself (and an absence's start)
+  std::string log;                   // observers: the entry's log …
+  std::string text;                  // … and the text they read (options, phase messages)
   bool evidence = false;             // the signal's role is evidence (context is gathered for it)
   std::string matched_line;          // evidence: the line of the message that matched
   std::vector<KeptRecord> before;    // evidence: neighbouring entries in file order

@@ -30,7 +30,8 @@ RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
       pattern_stamp_(pack.patterns.size(), 0),
       lazy_stamp_(pack.patterns.size(), 0),
       lazy_value_(pack.patterns.size(), 0),
-      signal_stamp_(pack.signals.size(), 0) {
+      signal_stamp_(pack.signals.size(), 0),
+      first_hit_(pack.signals.size(), -1) {
   set_hits_.reserve(pack.patterns.size());
 }
 
@@ -141,7 +142,28 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
   return {};
 }
 
+bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out) {
+  const bool first_only =
+      s.role == SignalRole::kAbsentStart ||
+      (s.role == SignalRole::kObserver && s.observer != ObserverKind::kPhase && s.observer != ObserverKind::kWorkerCount);
+  if (!first_only) return true;
+  // Facts take the first value seen and an absence starts at its earliest entry, so a chunk needs
+  // one hit of such a signal: the first in input order, or the earliest in time for an absence.
+  int64_t& kept = first_hit_[si];
+  if (kept < 0) {
+    kept = static_cast<int64_t>(out.hits.size());
+    return true;
+  }
+  if (s.role != SignalRole::kAbsentStart) return false;
+  Hit& old = out.hits[static_cast<size_t>(kept)];
+  if (r.timestamp == kNoTime || (old.at != kNoTime && old.at <= r.timestamp)) return false;
+  old.signal = -1;  // superseded: dropped when the chunk is merged
+  kept = static_cast<int64_t>(out.hits.size());
+  return true;
+}
+
 void RecordMatcher::start_chunk() {
+  std::fill(first_hit_.begin(), first_hit_.end(), -1);
   last_log_ = last_worker_ = last_sdk_worker_ = last_job_ = {};
   last_log_first_ = nullptr;
   last_job_count_ = nullptr;
@@ -228,6 +250,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
   for (int si : candidates_) {
     const Signal& s = pack_.signals[si];
     if (!eval(s.condition, 0, r)) continue;
+    if (!wanted(si, s, r, out)) continue;
     Hit hit;
     hit.signal = si;
     hit.entry_index = entry_index;
@@ -235,9 +258,13 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;
-    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kObserver || s.role == SignalRole::kAbsentStart) {
-      take_captures(s, r, hit.captures);
-      hit.record.emplace(r);
+    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kObserver) take_captures(s, r, hit.captures);
+    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kAbsentStart) hit.record.emplace(r);
+    if (s.role == SignalRole::kObserver) {
+      hit.log = std::string(r.log);
+      if (s.observer == ObserverKind::kPipelineOptions || s.observer == ObserverKind::kPhase) {
+        hit.text = std::string(r.message.substr(0, s.observer == ObserverKind::kPhase ? 300 : std::string_view::npos));
+      }
     }
     if (s.role == SignalRole::kEvidence) {
       hit.evidence = true;

@@ -28,6 +28,8 @@ class RecordMatcher {
   bool pattern_matches(int pattern, const LogRecord& r);
   void take_captures(const Signal& s, const LogRecord& r, Captures& out);
   std::string matched_line(const Signal& s, const LogRecord& r);
+  // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
+  bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);
 
   const RulePack::Impl& pack_;
@@ -37,6 +39,7 @@ class RecordMatcher {
   std::vector<uint8_t> lazy_value_;       // … with this result
   std::vector<uint32_t> signal_stamp_;
   std::vector<int> candidates_;
+  std::vector<int64_t> first_hit_;        // per signal: index in out.hits of the chunk's kept hit, or -1
   uint32_t stamp_ = 0;
   uint64_t dfa_fallbacks_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).

@@ -31,10 +31,16 @@ uint64_t count_newlines(const char* data, size_t begin, size_t end) {
 
 class SpanCollector {
  public:
-  SpanCollector(char* data, std::vector<EntrySpan>& spans, std::vector<ChunkProblem>& problems)
+  SpanCollector(const char* data, std::vector<EntrySpan>& spans, std::vector<ChunkProblem>& problems)
       : data_(data), spans_(spans), problems_(problems) {}
 
-  void entry(size_t begin, size_t end) { spans_.push_back({begin, end}); }
+  void entry(size_t begin, size_t end, uint64_t line) { spans_.push_back({begin, end, line}); }
+  // For the structural scanner, which does not walk lines: counts them.
+  void entry_counting(size_t begin, size_t end) {
+    counted_lines_ += count_newlines(data_, counted_to_, begin);
+    counted_to_ = begin;
+    spans_.push_back({begin, end, counted_lines_});
+  }
 
   // Text that is neither an entry nor a separator: report it, and count it as a lost entry so the
   // totals stay honest.
@@ -48,7 +54,8 @@ class SpanCollector {
         .message = fmt::format("{}: `{}{}`", what, std::string_view(data_ + begin, shown),
                                end - begin > shown ? "…" : ""),
     });
-    spans_.push_back({begin, begin});  // an empty span: the entry that was lost
+    const uint64_t line = count_newlines(data_, 0, begin);
+    spans_.push_back({begin, begin, line});  // an empty span: the entry that was lost
   }
 
   void note(size_t at, std::string message) {
@@ -60,24 +67,29 @@ class SpanCollector {
   }
 
  private:
-  char* data_;
+  const char* data_;
   std::vector<EntrySpan>& spans_;
   std::vector<ChunkProblem>& problems_;
+  uint64_t counted_lines_ = 0;
+  size_t counted_to_ = 0;
 };
 
-void split_ndjson(char* data, size_t size, SpanCollector& out) {
+uint64_t split_ndjson(const char* data, size_t size, SpanCollector& out) {
   size_t pos = 0;
+  uint64_t line = 0;
   while (pos < size) {
     const size_t end = line_end(data, pos, size);
     const size_t begin = skip_blanks(data, pos, end);
-    if (begin < end) out.entry(begin, trim_end(data, begin, end));
+    if (begin < end) out.entry(begin, trim_end(data, begin, end), line);
+    if (end < size) ++line;
     pos = end + 1;
   }
+  return line;
 }
 
-// Handles the array punctuation a pretty-printed stream shows between entries: `[`, `]`, `],`, `,`.
-// Returns false when the line is something else.
-bool blank_punctuation(char* line, size_t len, bool& closed_array, bool& reopened) {
+// Is the line only the array punctuation a pretty-printed stream shows between entries (`[`, `]`,
+// `],`, `,`)? Notes a `]` followed later by `[`: exports concatenated by hand.
+bool is_punctuation(const char* line, size_t len, bool& closed_array, bool& reopened) {
   for (size_t i = 0; i < len; ++i) {
     const char c = line[i];
     if (!is_blank(c) && c != '[' && c != ']' && c != ',') return false;
@@ -85,13 +97,14 @@ bool blank_punctuation(char* line, size_t len, bool& closed_array, bool& reopene
   for (size_t i = 0; i < len; ++i) {
     if (line[i] == ']') closed_array = true;
     if (line[i] == '[' && closed_array) reopened = true;
-    if (line[i] == '[' || line[i] == ']' || line[i] == ',') line[i] = ' ';
   }
   return true;
 }
 
-void split_pretty(char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
+uint64_t split_pretty(const char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
   size_t pos = 0;
+  uint64_t line = 0;
+  uint64_t entry_line = 0;
   bool in_entry = false;
   size_t entry_begin = 0;
   bool closed_array = false;
@@ -110,39 +123,36 @@ void split_pretty(char* data, size_t size, const Chunk& chunk, SpanCollector& ou
           if (single_end == 0) single_end = first + e;
         });
         if (single_end != 0) {
-          out.entry(first, single_end);
-          for (size_t i = single_end; i < end; ++i) {
-            if (data[i] == ',' || data[i] == ']' || data[i] == '[') data[i] = ' ';
-          }
+          out.entry(first, single_end, line);
         } else {
           in_entry = true;
           entry_begin = first;
+          entry_line = line;
         }
-      } else if (!blank_punctuation(data + first, end - first, closed_array, reopened)) {
+      } else if (!is_punctuation(data + first, end - first, closed_array, reopened)) {
         out.garbage(first, trim_end(data, first, end), "text between entries is not JSON");
       }
     } else if (is_close_line(data + pos, end - pos, chunk.close_indent)) {
       const size_t brace = pos + chunk.close_indent;
-      out.entry(entry_begin, brace + 1);
-      for (size_t i = brace + 1; i < end; ++i) {
-        if (data[i] == ',') data[i] = ' ';
-      }
+      out.entry(entry_begin, brace + 1, entry_line);
       in_entry = false;
     }
+    if (end < size) ++line;
     pos = end + 1;
   }
-  if (in_entry) out.entry(entry_begin, trim_end(data, entry_begin, size));  // truncated: parser reports
+  if (in_entry) out.entry(entry_begin, trim_end(data, entry_begin, size), entry_line);  // truncated: parser reports
   if (reopened) out.note(0, "several JSON arrays follow each other (concatenated exports); all were read");
+  return line;
 }
 
-void split_structural(char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
+uint64_t split_structural(const char* data, size_t size, const Chunk& chunk, SpanCollector& out) {
   const bool array = chunk.shape == ExportShape::kArray;
   size_t pos = 0;
   int start_depth = 0;
   if (array) {
     if (chunk.sequence == 0) {
       pos = skip_blanks(data, 0, size);
-      if (pos < size && data[pos] == '[') data[pos++] = ' ';
+      if (pos < size && data[pos] == '[') ++pos;
     }
     start_depth = 1;
   }
@@ -153,23 +163,21 @@ void split_structural(char* data, size_t size, const Chunk& chunk, SpanCollector
     const size_t end_marker = pos + e;  // array: offset of ',' or ']'; stream: one past '}'
     const size_t begin = skip_blanks(data, next_begin, end_marker);
     const size_t end = trim_end(data, begin, end_marker);
-    if (begin < end) out.entry(begin, end);
+    if (begin < end) out.entry_counting(begin, end);
     if (array) {
       if (data[end_marker] == ']') array_closed = true;
-      data[end_marker] = ' ';
       next_begin = end_marker + 1;
     } else {
       next_begin = end_marker;
     }
   });
-  if (array && array_closed) {
-    // After the closing bracket only blanks — or another array, when exports were concatenated.
-    for (size_t i = next_begin; i < size; ++i) {
-      if (data[i] == '[') data[i] = ' ';
-    }
+  size_t rest = skip_blanks(data, next_begin, size);
+  // After the closing bracket: only blanks — or another array, when exports were concatenated.
+  while (array && array_closed && rest < size && (data[rest] == '[' || data[rest] == ']' || data[rest] == ',')) {
+    rest = skip_blanks(data, rest + 1, size);
   }
-  const size_t rest = skip_blanks(data, next_begin, size);
-  if (rest < size) out.entry(rest, trim_end(data, rest, size));  // unfinished: parser reports it
+  if (rest < size) out.entry_counting(rest, trim_end(data, rest, size));  // unfinished: parser reports it
+  return count_newlines(data, 0, size);
 }
 
 }  // namespace
@@ -192,17 +200,13 @@ bool is_close_line(const char* line, size_t len, uint32_t indent) {
   return true;
 }
 
-void split_entries(char* data, size_t size, const Chunk& chunk, std::vector<EntrySpan>& spans,
-                   std::vector<ChunkProblem>& problems) {
+uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::vector<EntrySpan>& spans,
+                       std::vector<ChunkProblem>& problems) {
   spans.clear();
   SpanCollector out(data, spans, problems);
-  if (chunk.shape == ExportShape::kNdjson) {
-    split_ndjson(data, size, out);
-  } else if (chunk.pretty) {
-    split_pretty(data, size, chunk, out);
-  } else {
-    split_structural(data, size, chunk, out);
-  }
+  if (chunk.shape == ExportShape::kNdjson) return split_ndjson(data, size, out);
+  if (chunk.pretty) return split_pretty(data, size, chunk, out);
+  return split_structural(data, size, chunk, out);
 }
 
 size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner,

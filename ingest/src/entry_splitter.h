@@ -18,8 +18,9 @@
 namespace gpudiag::detail {
 
 struct EntrySpan {
-  size_t begin;  // first byte of the entry ('{' for objects)
-  size_t end;    // one past its last byte
+  size_t begin;   // first byte of the entry ('{' for objects)
+  size_t end;     // one past its last byte
+  uint64_t line;  // newlines in the chunk before `begin`
 };
 
 // Tracks JSON structure across calls, so a stream can be fed in pieces.
@@ -50,12 +51,12 @@ class StructuralScanner {
 // Does [line, line+len) hold only a closing brace at `indent` (then optionally ',' and blanks)?
 bool is_close_line(const char* line, size_t len, uint32_t indent);
 
-// Finds the entries of a chunk and blanks what separates them (array brackets and commas), so the
-// chunk becomes a whitespace-separated stream of JSON documents. Problems found on the way (text
-// between entries, an array that never closes) are appended with `skipped_entry` set where an entry
-// was lost. `spans` is cleared first.
-void split_entries(char* data, size_t size, const Chunk& chunk, std::vector<EntrySpan>& spans,
-                   std::vector<ChunkProblem>& problems);
+// Finds the entries of a chunk, leaving out what separates them (array brackets and commas). The
+// chunk is not modified. Problems found on the way (text between entries) are appended with
+// `skipped_entry` set where an entry was lost. `spans` is cleared first. Returns the number of
+// newlines in the chunk.
+uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::vector<EntrySpan>& spans,
+                       std::vector<ChunkProblem>& problems);
 
 // Where the reader may cut `data` so the chunk holds whole entries: one past the end of the last
 // complete entry, or 0 when there is none. `scanner` carries state for the structural mode and has

@@ -1,5 +1,5 @@
 #include <array>
-#include <vector>
+#include <cstring>
 
 #include "gpudiag/log_record.h"
 
@@ -28,17 +28,12 @@ void deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst) {
   dst = src;
   size_t total = 0;
   for_each_view(dst, [&](std::string_view& v) { total += v.size(); });
-  storage.clear();
-  storage.reserve(total);
-  std::vector<size_t> offsets;
-  offsets.reserve(kViewFields.size() + 2 * dst.label_count);
+  storage.resize(total);  // one allocation; then every view is copied in and repointed
+  size_t at = 0;
   for_each_view(dst, [&](std::string_view& v) {
-    offsets.push_back(storage.size());
-    storage.append(v);
-  });
-  size_t i = 0;
-  for_each_view(dst, [&](std::string_view& v) {
-    v = std::string_view(storage.data() + offsets[i++], v.size());
+    if (!v.empty()) std::memcpy(storage.data() + at, v.data(), v.size());
+    v = std::string_view(storage.data() + at, v.size());
+    at += v.size();
   });
 }
 

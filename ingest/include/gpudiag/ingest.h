@@ -82,11 +82,11 @@ struct Chunk {
   bool pretty = false;             // entries are delimited by their closing-brace lines
   bool ends_input = false;         // the last chunk of its input
   uint64_t newlines_before = 0;    // newlines in bytes the reader dropped just before this chunk
-  std::shared_ptr<char[]> buffer;  // holds size bytes, then simdjson's padding
+  std::shared_ptr<const char[]> buffer;  // holds size bytes, then at least simdjson's padding
   size_t size = 0;
-  size_t capacity = 0;             // bytes allocated (≥ size + padding)
+  size_t capacity = 0;             // bytes readable from data() (≥ size + padding)
 
-  char* data() const { return buffer.get(); }
+  const char* data() const { return buffer.get(); }
 };
 
 struct ChunkProblem {
