@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpudiag/history.h"
 #include "gpudiag/rule_pack.h"
 
 namespace gpudiag::cli {
@@ -24,10 +25,30 @@ struct RuleOptions {
   std::optional<RulePack> load() const;
 };
 
+// --db and what goes with it, for the commands that record runs or read the run history.
+struct HistoryOptions {
+  std::string db;
+  std::string pipeline;     // "" = the job name without its launch-specific parts (pipeline_key)
+  double timeout = 30;      // seconds to wait for another writer (--db-timeout)
+  bool new_only = false;    // the gate trips only on findings no earlier run had (--new-only)
+
+  // `required`: the command cannot do without a database.
+  CLI::Option* add_db(CLI::App& cmd, bool required);
+  void add_pipeline(CLI::App& cmd, const std::string& what);
+  // Opens the database (creating it if `create`); prints the problem and returns nullopt when it
+  // cannot be used.
+  std::optional<HistoryStore> open(bool read_only = false, bool create = true) const;
+};
+
 // Each returns the exit code; `run` is set to the function main calls when the subcommand was chosen.
 void add_analyze_command(CLI::App& app, std::function<int()>& run);
+void add_report_command(CLI::App& app, std::function<int()>& run);
+void add_gate_command(CLI::App& app, std::function<int()>& run);
 void add_rules_command(CLI::App& app, std::function<int()>& run);
 void add_explain_command(CLI::App& app, std::function<int()>& run);
+void add_history_command(CLI::App& app, std::function<int()>& run);
+void add_ingest_command(CLI::App& app, std::function<int()>& run);
+void add_query_command(CLI::App& app, std::function<int()>& run);
 
 std::string version_string();
 

@@ -11,11 +11,16 @@ int main(int argc, char** argv) {
   CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
-  app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input or rule error.");
+  app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input, rule or database error.");
   std::function<int()> run;
   add_analyze_command(app, run);
+  add_report_command(app, run);
+  add_gate_command(app, run);
   add_rules_command(app, run);
   add_explain_command(app, run);
+  add_history_command(app, run);
+  add_ingest_command(app, run);
+  add_query_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

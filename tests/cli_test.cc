@@ -1,5 +1,6 @@
 // The command line: exit codes are a contract (0 ok, 1 gate tripped, 2 usage/input/rule error).
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "test_support.h"
 
@@ -72,4 +73,97 @@ TEST_CASE("version and explain print and exit 0", "[cli]") {
   CHECK(e.exit_code == 0);
   CHECK_THAT(e.out, Catch::Contains("https://cloud.google.com/dataflow/docs/"));
   CHECK(run_gpudiag({"explain", "no-such-rule"}).exit_code == 2);
+}
+
+TEST_CASE("report writes several formats from one analysis; the exit code is analyze's", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
+  const auto r = run_gpudiag({"report", "--deterministic", oom, "-o", dir + "/pm.html", "-o", dir + "/pm.md", "-o",
+                              dir + "/pm.sarif", "-o", dir + "/junit.xml", "-o", dir + "/pm.json", "-o", dir + "/pm.txt"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  CHECK_THAT(test::read_file(dir + "/pm.html"), Catch::StartsWith("<!DOCTYPE html>"));
+  CHECK_THAT(test::read_file(dir + "/pm.md"), Catch::StartsWith("## ❌ gpudiag: FAILED"));
+  CHECK_THAT(test::read_file(dir + "/pm.sarif"), Catch::Contains("\"version\": \"2.1.0\""));
+  CHECK_THAT(test::read_file(dir + "/junit.xml"), Catch::Contains("<testsuite "));
+  CHECK_THAT(test::read_file(dir + "/pm.json"), Catch::Contains("gpudiag.report/v1"));
+  CHECK_THAT(test::read_file(dir + "/pm.txt"), Catch::Contains("verdict: FAILED"));
+  // -o - is stdout, in --format.
+  const auto md = run_gpudiag({"report", "--deterministic", oom, "-o", "-", "--format", "md"});
+  CHECK(md.exit_code == 0);
+  CHECK(md.out == test::read_file(dir + "/pm.md"));
+}
+
+TEST_CASE("report and gate exit 0 / 1 / 2 for every format", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
+  const std::string healthy = "corpus/healthy-gpu-t4-tensorflow/export.json";
+  for (const std::string ext : {"html", "md", "json", "sarif", "xml", "txt"}) {
+    INFO(ext);
+    const std::string out = dir + "/out." + ext;
+    CHECK(run_gpudiag({"report", oom, "-o", out}).exit_code == 0);
+    CHECK(run_gpudiag({"report", "--fail-on", "error", oom, "-o", out}).exit_code == 1);
+    CHECK(run_gpudiag({"report", "--fail-on", "error", healthy, "-o", out}).exit_code == 0);
+    CHECK(run_gpudiag({"report", "no/such/export.json", "-o", out}).exit_code == 2);
+  }
+  for (const std::string format : {"text", "json", "github", "md", "sarif", "junit", "html"}) {
+    INFO(format);
+    CHECK(run_gpudiag({"gate", "--format", format, oom}).exit_code == 1);
+    CHECK(run_gpudiag({"gate", "--format", format, healthy}).exit_code == 0);
+    CHECK(run_gpudiag({"gate", "--format", format, "--fail-on", "critical", oom}).exit_code == 0);
+    CHECK(run_gpudiag({"gate", "--format", format, "no/such/export.json"}).exit_code == 2);
+  }
+  CHECK(run_gpudiag({"report", oom}).exit_code == 2);                                  // no -o
+  CHECK(run_gpudiag({"report", oom, "-o", dir + "/out.unknown"}).exit_code == 2);      // no format to tell
+  CHECK(run_gpudiag({"report", oom, "-o", "-"}).exit_code == 2);
+  CHECK(run_gpudiag({"gate", "--format", "yaml", oom}).exit_code == 2);
+  CHECK(run_gpudiag({"report", oom, "-o", dir + "/no/such/dir/x.html"}).exit_code == 2);
+}
+
+TEST_CASE("gate: annotations on stdout, files besides, and a baseline of accepted findings", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
+  const auto gh = run_gpudiag({"gate", "--deterministic", "--format", "github", oom, "-o", dir + "/junit.xml"});
+  CHECK(gh.exit_code == 1);
+  CHECK(gh.out == test::read_file(test::source_dir() + "/corpus/gpu-oom-then-sdk-disconnected-work-item-failed/expected.github.txt") +
+                      "gpudiag: gate tripped: 3 findings at or above error (gpu-out-of-memory, workflow-failed, work-item-failed)\n");
+  CHECK_THAT(test::read_file(dir + "/junit.xml"), Catch::Contains("failures=\"3\""));
+
+  // Accept the three error findings: the gate passes, and says what it suppressed.
+  const auto json = run_gpudiag({"analyze", "--format", "json", oom});
+  std::string accepted = "suppress:\n";
+  for (const std::string rule : {"gpu-out-of-memory", "workflow-failed", "work-item-failed"}) {
+    const size_t at = json.out.find("\"fingerprint\": \"" + rule + "/");
+    REQUIRE(at != std::string::npos);
+    const size_t start = json.out.find(rule + "/", at);
+    accepted += fmt::format("  - rule: {}\n    fingerprint: {}\n    reason: known in staging\n", rule,
+                            json.out.substr(start, json.out.find('"', start) - start));
+  }
+  test::write_file(dir + "/baseline.yaml", accepted + "  - rule: gpu-xid-error\n    fingerprint: gpu-xid-error/1\n    reason: old\n");
+  const auto pass = run_gpudiag({"gate", "--baseline", dir + "/baseline.yaml", oom});
+  CHECK(pass.exit_code == 0);
+  CHECK_THAT(pass.out, Catch::Contains("gate: passed: no finding at or above error; 3 findings suppressed by the baseline"));
+  CHECK_THAT(pass.out, Catch::Contains("gpu-xid-error unused"));
+  // Expired entries no longer suppress.
+  test::write_file(dir + "/expired.yaml", accepted + "    expires: 2000-01-01\n");
+  CHECK(run_gpudiag({"gate", "--baseline", dir + "/expired.yaml", oom}).exit_code == 1);
+  // A broken baseline is an input error with its place.
+  test::write_file(dir + "/broken.yaml", "suppress:\n  - rule: gpu-out-of-memory\n    reason: x\n");
+  const auto broken = run_gpudiag({"gate", "--baseline", dir + "/broken.yaml", oom});
+  CHECK(broken.exit_code == 2);
+  CHECK_THAT(broken.err, Catch::Contains("broken.yaml:2:5"));
+  CHECK_THAT(broken.err, Catch::Contains("the entry has no `fingerprint`"));
+}
+
+TEST_CASE("the CLI writes what the format goldens hold", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string c = "corpus/flex-start-capacity-timeout-jobjson";
+  const auto r = run_gpudiag({"report", "--deterministic", "--job", c + "/job.json", c + "/export.ndjson", "-o",
+                              dir + "/x.html", "-o", dir + "/x.md", "-o", dir + "/x.sarif", "-o", dir + "/x.xml"});
+  CHECK(r.exit_code == 0);
+  for (const auto& [mine, golden] : {std::pair{"x.html", "expected.html"}, {"x.md", "expected.md"},
+                                     {"x.sarif", "expected.sarif"}, {"x.xml", "expected.junit.xml"}}) {
+    INFO(golden);
+    CHECK(test::read_file(dir + "/" + mine) == test::read_file(test::source_dir() + "/" + c + "/" + golden));
+  }
 }

@@ -4,17 +4,21 @@
 // evidence lines, folded under which cause, what is inconclusive, what ingest counted) and against its
 // rendered goldens expected.txt / expected.json. GPUDIAG_UPDATE_GOLDENS=1 rewrites the rendered
 // goldens (tools/update-goldens); labels are never rewritten by a tool. Every case is also analysed
-// with one and with two threads, and the reports must be byte-identical.
+// with one and with two threads, and the reports must be byte-identical. A few representative cases
+// (kFormatCases) also hold goldens of the post-mortem and CI formats: expected.md, .html, .sarif,
+// .junit.xml and .github.txt.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <filesystem>
 #include <set>
 
+#include "gpudiag/formats.h"
 #include "gpudiag/report.h"
 #include "test_support.h"
 
@@ -29,28 +33,8 @@ struct CaseRun {
   std::string json;
 };
 
-std::vector<std::string> case_inputs(const std::string& dir) {
-  std::vector<std::string> inputs;
-  for (const auto& entry : fs::directory_iterator(test::source_dir() + "/" + dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("export", 0) == 0) inputs.push_back(dir + "/" + name);
-  }
-  std::sort(inputs.begin(), inputs.end());
-  return inputs;
-}
-
-CaseRun run_case(const std::string& dir, const YAML::Node& labels, unsigned threads) {
-  AnalysisOptions options;
-  options.threads = threads;
-  if (labels["args"]) {
-    const auto args = labels["args"].as<std::vector<std::string>>();
-    for (size_t i = 0; i + 1 < args.size(); ++i) {
-      if (args[i] == "--job") options.job_file = dir + "/" + args[i + 1];
-    }
-  }
-  auto d = analyze(test::builtin_pack(), case_inputs(dir), options);
-  REQUIRE(d.ok());
-  CaseRun run{std::move(*d), "", ""};
+CaseRun run_case(const std::string& dir, unsigned threads) {
+  CaseRun run{test::analyze_case(dir, threads), "", ""};
   const RankedReport report = rank(run.diagnosis);
   RenderOptions render;
   render.deterministic = true;
@@ -134,13 +118,44 @@ void check_rendered(const std::string& dir, const CaseRun& run) {
   CHECK(run.json == test::read_file(base + "/expected.json"));
 }
 
+// Cases whose every format has a golden: cause and symptoms, healthy, inconclusive, hostile log
+// text, messy input, flex-start with a job file.
+constexpr std::array<std::string_view, 6> kFormatCases = {
+    "corpus/gpu-oom-then-sdk-disconnected-work-item-failed", "corpus/healthy-gpu-t4-tensorflow",
+    "corpus/gpu-driver-absent-export-ends-early-inconclusive", "corpus/hostile-log-text",
+    "corpus/messy-malformed-line-ndjson", "corpus/flex-start-capacity-timeout-jobjson"};
+constexpr std::array<std::pair<OutputFormat, std::string_view>, 5> kFormatGoldens = {{
+    {OutputFormat::kMarkdown, "expected.md"},
+    {OutputFormat::kHtml, "expected.html"},
+    {OutputFormat::kSarif, "expected.sarif"},
+    {OutputFormat::kJunit, "expected.junit.xml"},
+    {OutputFormat::kGithub, "expected.github.txt"},
+}};
+
+void check_format_goldens(const std::string& dir, const CaseRun& run) {
+  if (std::find(kFormatCases.begin(), kFormatCases.end(), dir) == kFormatCases.end()) return;
+  const RankedReport report = rank(run.diagnosis);
+  RenderOptions render;
+  render.deterministic = true;
+  for (const auto& [format, name] : kFormatGoldens) {
+    const std::string path = test::source_dir() + "/" + dir + "/" + std::string(name);
+    const std::string text = gpudiag::render(format, report, test::builtin_pack().rules(), render);
+    if (std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr) {
+      test::write_file(path, text);
+      continue;
+    }
+    INFO("rendered golden " << name << " differs; review and run tools/update-goldens if the change is intended");
+    CHECK(text == test::read_file(path));
+  }
+}
+
 class GoldenCase final : public Catch::ITestInvoker {
  public:
   explicit GoldenCase(std::string dir) : dir_(std::move(dir)) {}
   void invoke() const override {
     const YAML::Node labels = YAML::LoadFile(test::source_dir() + "/" + dir_ + "/labels.yaml");
-    const CaseRun one = run_case(dir_, labels, 1);
-    const CaseRun two = run_case(dir_, labels, 2);
+    const CaseRun one = run_case(dir_, 1);
+    const CaseRun two = run_case(dir_, 2);
     {
       INFO("the report must not depend on the thread count");
       CHECK(one.json == two.json);
@@ -148,6 +163,7 @@ class GoldenCase final : public Catch::ITestInvoker {
     }
     check_labels(one, labels);
     check_rendered(dir_, one);
+    check_format_goldens(dir_, one);
   }
 
  private:
@@ -157,15 +173,10 @@ class GoldenCase final : public Catch::ITestInvoker {
 void register_corpus() {
   static std::deque<std::string> names;  // Catch keeps StringRefs to these
   static const std::string tags = "[golden]";
-  std::vector<std::string> cases;
-  for (const auto& entry : fs::directory_iterator(test::source_dir() + "/corpus")) {
-    if (entry.is_directory() && fs::exists(entry.path() / "labels.yaml")) cases.push_back(entry.path().filename().string());
-  }
-  std::sort(cases.begin(), cases.end());
-  for (const auto& c : cases) {
-    names.push_back("golden: " + c);
-    Catch::getMutableRegistryHub().registerTest(Catch::makeTestCase(
-        new GoldenCase("corpus/" + c), "", Catch::NameAndTags{names.back(), tags}, CATCH_INTERNAL_LINEINFO));
+  for (const auto& c : test::corpus_cases()) {
+    names.push_back("golden: " + c.substr(c.find('/') + 1));
+    Catch::getMutableRegistryHub().registerTest(
+        Catch::makeTestCase(new GoldenCase(c), "", Catch::NameAndTags{names.back(), tags}, CATCH_INTERNAL_LINEINFO));
   }
 }
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,22 +56,56 @@ Diagnosis analyze_text(const std::string& text, const std::string& name, unsigne
   return std::move(*d);
 }
 
-namespace {
-std::string quote(const std::string& s) {
+std::vector<std::string> corpus_cases() {
+  std::vector<std::string> cases;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/corpus")) {
+    if (entry.is_directory() && std::filesystem::exists(entry.path() / "labels.yaml")) {
+      cases.push_back("corpus/" + entry.path().filename().string());
+    }
+  }
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+Diagnosis analyze_case(const std::string& dir, unsigned threads) {
+  std::vector<std::string> inputs;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/" + dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("export", 0) == 0) inputs.push_back(dir + "/" + name);
+  }
+  std::sort(inputs.begin(), inputs.end());
+  AnalysisOptions options;
+  options.threads = threads;
+  const YAML::Node labels = YAML::LoadFile(source_dir() + "/" + dir + "/labels.yaml");
+  if (labels["args"]) {
+    const auto args = labels["args"].as<std::vector<std::string>>();
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == "--job") options.job_file = dir + "/" + args[i + 1];
+    }
+  }
+  auto d = analyze(builtin_pack(), inputs, options);
+  if (!d) throw std::runtime_error(to_string(d.error()));
+  return std::move(*d);
+}
+
+std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
     if (c == '\'') out += "'\\''"; else out += c;
   }
   return out + "'";
 }
-}  // namespace
 
 CommandResult run_gpudiag(const std::vector<std::string>& args, const std::string& stdin_file) {
+  std::string cmd = shell_quote(GPUDIAG_BINARY);
+  for (const auto& a : args) cmd += fmt::format(" {}", shell_quote(a));
+  if (!stdin_file.empty()) cmd += fmt::format(" < {}", shell_quote(stdin_file));
+  return run_shell(cmd);
+}
+
+CommandResult run_shell(const std::string& command) {
   const std::string dir = temp_dir();
-  std::string cmd = fmt::format("cd {} && {}", quote(source_dir()), quote(GPUDIAG_BINARY));
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (!stdin_file.empty()) cmd += " < " + quote(stdin_file);
-  cmd += fmt::format(" > {}/out 2> {}/err", dir, dir);
+  const std::string cmd = fmt::format("cd {} && {{ {} ; }} > {}/out 2> {}/err", shell_quote(source_dir()), command, dir, dir);
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -17,6 +17,11 @@ void write_file(const std::string& path, const std::string& text);
 // The built-in pack, loaded once.
 const RulePack& builtin_pack();
 
+// The corpus cases ("corpus/<name>", every folder with a labels.yaml), sorted.
+std::vector<std::string> corpus_cases();
+// Analyses a corpus case as the golden tests do: its export* files, and --job from its labels' args.
+Diagnosis analyze_case(const std::string& dir, unsigned threads = 1);
+
 // Analyses an export given as text (written to a temporary file named `name`).
 Diagnosis analyze_text(const std::string& text, const std::string& name = "export.json", unsigned threads = 1);
 
@@ -27,6 +32,9 @@ struct CommandResult {
 };
 // Runs the gpudiag binary with `args` (shell-quoted here), from the repository root.
 CommandResult run_gpudiag(const std::vector<std::string>& args, const std::string& stdin_file = "");
+// Runs a shell command from the repository root.
+CommandResult run_shell(const std::string& command);
+std::string shell_quote(const std::string& s);
 
 // A fresh temporary directory for one test.
 std::string temp_dir();

@@ -1,6 +1,7 @@
 // The JSON report, schema "gpudiag.report/v1" (docs/json-schema.md): the contract CI scripts and
 // other tools rely on. Fields are only ever added within v1.
 #include "gpudiag/report.h"
+#include "finding_history.h"
 #include "json_writer.h"
 
 namespace gpudiag {
@@ -35,6 +36,26 @@ void write_evidence(JsonWriter& w, const Evidence& e, const Diagnosis& d, const 
   if (!r.exception.empty()) w.field("exception", crop_middle(r.exception, kMaxEvidenceMessage));
   if (!r.sdk_worker.empty()) w.field("sdk_worker", r.sdk_worker);
   if (!e.matched_line.empty()) w.field("matched_line", crop_middle(e.matched_line, 1000));
+  w.end_object();
+}
+
+void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions& o) {
+  w.key("baseline").begin_object();
+  w.field("file", display_path(b.file, o.deterministic));
+  w.field("suppressed", static_cast<uint64_t>(b.suppressed)).field("stale", static_cast<uint64_t>(b.stale()));
+  w.key("entries").begin_array();
+  for (const auto& e : b.entries) {
+    w.begin_object();
+    w.field("line", e.entry.line).field("rule_id", e.entry.rule_id).field("fingerprint", e.entry.fingerprint);
+    w.field("reason", e.entry.reason);
+    if (!e.entry.expires.empty()) w.field("expires", e.entry.expires);
+    w.field("state", baseline_state_name(e.state));
+    w.key("matched").begin_array();
+    for (const auto& m : e.matched) w.value(m);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 
@@ -148,6 +169,22 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
     w.end_array();
     w.field("fingerprint", f.fingerprint);
+    if (report.baseline) {
+      w.key("baseline");
+      if (rf.baseline_entry) {
+        const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+        w.begin_object();
+        w.field("suppressed", rf.suppressed).field("line", e.line).field("reason", e.reason);
+        if (!e.expires.empty()) w.field("expires", e.expires);
+        w.end_object();
+      } else {
+        w.null();
+      }
+    }
+    if (rf.history) {
+      w.key("history");
+      detail::write_finding_history(w, *rf.history);
+    }
     w.end_object();
   }
   w.end_array();
@@ -176,6 +213,19 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.end_object();
   }
   w.end_array();
+
+  if (o.fail_on) {
+    w.key("gate").begin_object();
+    w.field("fail_on", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
+    w.end_object();
+  }
+  if (report.baseline) write_baseline(w, *report.baseline, o);
+  if (report.history) {
+    w.key("history").begin_object();
+    w.field("pipeline", report.history->pipeline).field("run", report.history->run);
+    w.field("runs_recorded", report.history->runs_recorded).field("new_only", report.history->new_only);
+    w.end_object();
+  }
 
   w.key("facts").begin_array();
   for (const auto& f : d.facts) {

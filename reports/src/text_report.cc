@@ -5,9 +5,15 @@
 #include <algorithm>
 
 #include "gpudiag/report.h"
+#include "render_util.h"
 
 namespace gpudiag {
 namespace {
+
+using detail::gate_line;
+using detail::plural;
+using detail::stale_reason;
+using detail::time_span;
 
 constexpr size_t kExcerptBytes = 220;
 
@@ -32,17 +38,6 @@ struct Style {
   }
 };
 
-std::string span(Timestamp a, Timestamp b) {
-  if (a == kNoTime) return "time unknown";
-  if (b == kNoTime || a == b) return format_rfc3339(a);
-  const int64_t secs = (b - a) / 1'000'000'000;
-  std::string length;
-  if (secs >= 3600) length = fmt::format("{}h{:02}m", secs / 3600, (secs % 3600) / 60);
-  else if (secs >= 60) length = fmt::format("{}m{:02}s", secs / 60, secs % 60);
-  else length = fmt::format("{}s", secs);
-  return fmt::format("{} … {} ({})", format_rfc3339(a), format_rfc3339(b), length);
-}
-
 // One line of text from a message: its first line, cropped, made safe for the terminal.
 std::string excerpt(std::string_view message) {
   const size_t nl = message.find('\n');
@@ -50,10 +45,6 @@ std::string excerpt(std::string_view message) {
   std::string out = terminal_safe(crop_middle(first, kExcerptBytes));
   if (nl != std::string_view::npos) out += " ⏎…";
   return out;
-}
-
-std::string plural(uint64_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, const RenderOptions& o,
@@ -69,12 +60,22 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
     out += fmt::format("{}{}\n", pad, st.dim(fmt::format("a symptom of #{} {}", report.findings[*rf.caused_by].rank,
                                                            report.findings[*rf.caused_by].finding->rule_id)));
   }
+  if (rf.baseline_entry) {
+    const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+    out += fmt::format("{}{}\n", pad, st.dim(rf.suppressed
+        ? fmt::format("suppressed by the baseline ({}:{}): {}", terminal_safe(report.baseline->file), e.line, terminal_safe(e.reason))
+        : fmt::format("in the baseline ({}:{}) but the entry expired on {}: not suppressed", terminal_safe(report.baseline->file), e.line, e.expires)));
+  }
+  if (rf.history) {
+    const std::string note = fmt::format("history: {}", history_note(*rf.history));
+    out += fmt::format("{}{}\n", pad, rf.history->known ? st.dim(note) : st.bold(note));
+  }
   if (f.via == "absence") {
-    out += fmt::format("{}found by what is missing; {}\n", pad, span(f.first_seen, f.last_seen));
+    out += fmt::format("{}found by what is missing; {}\n", pad, time_span(f.first_seen, f.last_seen));
   } else if (f.via == "facts") {
     out += fmt::format("{}found from the job's configuration\n", pad);
   } else {
-    out += fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), span(f.first_seen, f.last_seen),
+    out += fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), time_span(f.first_seen, f.last_seen),
                        f.workers.empty() ? "" : fmt::format(", {}", plural(f.workers.size(), "worker", "workers")));
   }
   if (rf.depth > 0) return;  // symptoms stay short: their cause carries the story
@@ -82,10 +83,9 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
     const LogRecord& r = f.evidence[i].entry.record();
-    const std::string& path = r.where.input < d.inputs.size() ? d.inputs[r.where.input].path : std::string("?");
     out += fmt::format("{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
                        r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-                       st.dim(fmt::format("{}:{}", display_path(path, o.deterministic), r.where.line)));
+                       st.dim(detail::source_location(d, r, o.deterministic)));
     const std::string_view text = r.message.empty() ? r.exception : r.message;
     out += fmt::format("{}    {}\n", pad, excerpt(text));
     const std::string_view key = f.evidence[i].matched_line;
@@ -119,11 +119,15 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
                      plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"), d.analysed,
                      d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
                      d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
-  out += fmt::format("  time span: {}\n", span(d.start, d.end));
+  out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
   const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", report.verdict_line)
                               : report.verdict == Verdict::kWarning ? st.wrap("1;33", report.verdict_line)
                                                                     : st.wrap("1;32", report.verdict_line);
   out += fmt::format("  verdict: {}\n", verdict);
+  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, *o.fail_on));
+  if (report.history) {
+    out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
+  }
 
   if (!report.findings.empty()) {
     out += fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
@@ -145,6 +149,17 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
     out += fmt::format("\n{}\n", st.bold("Inconclusive (not findings: the export cannot tell)"));
     for (const auto& i : d.inconclusive) {
       out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, i.reason);
+    }
+  }
+  if (report.baseline) {
+    const BaselineReview& b = *report.baseline;
+    out += fmt::format("\n{}\n", st.bold(fmt::format("Baseline {}: {} suppressed, {} stale {}", terminal_safe(b.file),
+                                                     plural(b.suppressed, "finding", "findings"), b.stale(),
+                                                     b.stale() == 1 ? "entry" : "entries")));
+    for (const auto& e : b.entries) {
+      if (e.state == BaselineState::kSuppressing) continue;
+      out += fmt::format("  {}:{}: {} {} — {}\n", terminal_safe(b.file), e.entry.line, terminal_safe(e.entry.rule_id),
+                         baseline_state_name(e.state), stale_reason(e));
     }
   }
   bool any_problem = !d.input_errors.empty();

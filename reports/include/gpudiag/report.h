@@ -4,13 +4,16 @@
 //   std::string text = render_text(report, {.color = isatty(1)});
 //   std::string json = render_json(report, {});
 //
-// Renderers see only the ranked report; everything taken from logs is escaped for its format.
+// Renderers see only the ranked report; everything taken from logs is escaped for its format. The
+// post-mortem and CI formats (Markdown, HTML, JUnit, SARIF, GitHub) are in formats.h; baselines of
+// accepted findings in baseline.h.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gpudiag/baseline.h"
 #include "gpudiag/diagnosis.h"
 
 namespace gpudiag {
@@ -29,6 +32,39 @@ struct RankedFix {
   std::string rank_reason;              // why it ranks where it does, one line
 };
 
+// A run in a run history (gpudiag --db): which one, of which job, and when the job ran.
+struct RunRef {
+  int64_t run = 0;             // the run's id in the history database (0 = none)
+  std::string job_id;
+  Timestamp time = kNoTime;    // the run's earliest entry
+};
+
+// What a run history says about one finding (rule id + fingerprint) of a pipeline: new, or known
+// because an earlier run had it or it was accepted, and how often it recurs. Set by the history
+// library (history.h); renderers show it when present.
+struct FindingHistory {
+  bool known = false;          // an earlier recorded run of the pipeline had it, or it was accepted
+  bool accepted = false;       // it is in the pipeline's accepted baseline (`gpudiag history accept`)
+  uint64_t runs_affected = 0;  // runs of the pipeline that had it, the reported run included
+  uint64_t runs_recorded = 0;  // runs of the pipeline recorded, up to the reported run
+  uint64_t streak = 0;         // the latest runs in a row that had it (0: the latest did not)
+  RunRef first_seen;           // the first run that had it
+  RunRef last_seen;            // the latest run other than the reported one that had it (none: new)
+  bool gate_ignores = false;   // known, and the gate trips only on new findings (gate --new-only)
+};
+
+// One line for people: "new: no earlier run of this pipeline had it (10 runs recorded)" or
+// "known: in 3 of 10 runs, last seen in run #7 (2024-06-07T10:00:00Z), streak 1".
+std::string history_note(const FindingHistory& h);
+
+// The run a report was recorded as, when it was (analyze/gate/report --db).
+struct ReportHistory {
+  std::string pipeline;
+  int64_t run = 0;
+  uint64_t runs_recorded = 0;  // of the pipeline, this run included
+  bool new_only = false;       // the gate trips only on new findings (gate --new-only)
+};
+
 struct RankedFinding {
   int rank = 0;                         // 1-based, in report order
   const Finding* finding = nullptr;     // points into the Diagnosis the report was built from
@@ -37,6 +73,10 @@ struct RankedFinding {
   int depth = 0;                        // 0 for root causes
   std::vector<FindingFix> fixes;        // this finding's fixes, best first
   std::vector<std::string> fix_reasons; // parallel to fixes: why each ranks there
+  std::optional<size_t> baseline_entry; // set by apply_baseline: the entry (into
+                                        // RankedReport::baseline->entries) that matched it
+  bool suppressed = false;              // … and still suppresses it (not expired)
+  std::optional<FindingHistory> history;  // set when the run was recorded in a run history
 };
 
 enum class Verdict { kOk, kWarning, kFailed };
@@ -47,16 +87,35 @@ struct RankedReport {
   std::vector<RankedFix> fixes;         // job-wide, best first
   Verdict verdict = Verdict::kOk;
   std::string verdict_line;             // one line a person reads first
+  std::optional<BaselineReview> baseline;  // set by apply_baseline
+  std::optional<ReportHistory> history;    // set when the run was recorded in a run history
 };
 
 // Orders findings and fixes. The Diagnosis must outlive the report.
 RankedReport rank(const Diagnosis& diagnosis);
+
+// The run a report was recorded as, in one line (report.history must be set): "run #10 of pipeline
+// nightly (10 runs recorded): 1 new finding, 1 known".
+std::string history_summary(const RankedReport& report);
+
+// Marks the findings a baseline accepts (rule id and fingerprint match, not expired on `today`,
+// "YYYY-MM-DD") and reviews every entry. Nothing else changes: ranks, fixes and the verdict describe
+// the job; the gate (below) is what suppression affects.
+RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::string_view today);
+
+// The gate: a finding counts when it is at least `threshold`, not suppressed by a baseline, and not
+// known to the run history when the gate trips only on new findings (gate --new-only).
+bool counts_for_gate(const RankedFinding& finding, Impact threshold);
+bool trips_gate(const RankedReport& report, Impact threshold);
 
 struct RenderOptions {
   bool color = false;              // ANSI colours (text only; callers enable it on a TTY)
   bool deterministic = false;      // no run times, no absolute paths, no version drift (goldens)
   std::string version = "0.0.0";   // gpudiag's version, shown unless deterministic
   size_t evidence_per_finding = 3; // text: evidence lines shown per finding
+  std::optional<Impact> fail_on;   // the gate's threshold when there is one: reports say whether it
+                                   // tripped; JUnit fails testcases at or above it (error when unset)
+  size_t markdown_max_bytes = 60'000;  // Markdown: fits a PR comment (65,536 characters)
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).

@@ -1,0 +1,58 @@
+// --db on analyze, report and gate: open the run history before the analysis (a database that
+// cannot be used fails fast), record the run after it, and mark each finding new or known.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "run_options.h"
+
+namespace gpudiag::cli {
+
+CLI::Option* HistoryOptions::add_db(CLI::App& cmd, bool required) {
+  CLI::Option* opt = cmd.add_option("--db", db, "Run history database (a SQLite file; docs/schema.md)");
+  if (required) opt->required();
+  cmd.add_option("--db-timeout", timeout, "Seconds to wait while another process writes the database")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
+  return opt;
+}
+
+void HistoryOptions::add_pipeline(CLI::App& cmd, const std::string& what) {
+  cmd.add_option("--pipeline", pipeline, what);
+}
+
+std::optional<HistoryStore> HistoryOptions::open(bool read_only, bool create) const {
+  auto store = HistoryStore::open(
+      db, {.read_only = read_only, .create = create, .busy_timeout_ms = static_cast<int>(timeout * 1000)});
+  if (store) return std::move(*store);
+  std::cerr << render_with_source(store.error());
+  return std::nullopt;
+}
+
+void add_record_options(CLI::App& cmd, HistoryOptions& history) {
+  CLI::Option* db = history.add_db(cmd, false);
+  history.add_pipeline(cmd, "Record the run under this pipeline (default: the job name without its timestamp and id)");
+  cmd.add_flag("--new-only", history.new_only,
+               "With --db: only findings no earlier run of the pipeline had (nor were accepted) trip --fail-on")
+      ->needs(db);
+}
+
+bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report) {
+  if (!analysis.store) return true;
+  const Diagnosis& d = analysis.diagnosis;
+  if (!d.input_errors.empty()) {  // a partial run would make its missing findings look fixed
+    std::cerr << fmt::format("gpudiag: the run was not recorded in {}: an input could not be read\n",
+                             analysis.store->path());
+    return true;  // exit_code() still says 2
+  }
+  const std::string pipeline = o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline;
+  auto run = analysis.store->record_run(report, pipeline);
+  if (!run) {
+    std::cerr << render_with_source(run.error());
+    return false;
+  }
+  annotate(report, *run, o.history.new_only);
+  return true;
+}
+
+}  // namespace gpudiag::cli

@@ -1,0 +1,47 @@
+// gpudiag query --db FILE "SQL": one read-only SQL statement over the run history and the stored
+// entries (docs/schema.md), printed as a table, CSV or JSON.
+#include <iostream>
+#include <iterator>
+
+#include "commands.h"
+
+namespace gpudiag::cli {
+namespace {
+
+struct QueryOptions {
+  HistoryOptions history;
+  std::string sql;
+  std::string format = "table";
+};
+
+int run_query(const QueryOptions& o) {
+  auto store = o.history.open(/*read_only=*/true, /*create=*/false);
+  if (!store) return kExitError;
+  const std::string sql =
+      o.sql == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()) : o.sql;
+  const auto format = o.format == "csv"    ? QueryPrinter::Format::kCsv
+                      : o.format == "json" ? QueryPrinter::Format::kJson
+                                           : QueryPrinter::Format::kTable;
+  QueryPrinter printer(format, [](std::string_view text) { std::cout << text; });
+  auto columns = store->query(sql, [&](const auto& names, const auto& row) { printer.row(names, row); });
+  if (!columns) {
+    std::cout << std::flush;
+    std::cerr << render_with_source(columns.error());
+    return kExitError;
+  }
+  printer.finish(*columns);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_query_command(CLI::App& app, std::function<int()>& run) {
+  auto o = std::make_shared<QueryOptions>();
+  CLI::App* cmd = app.add_subcommand("query", "Run one read-only SQL statement over --db (tables: docs/schema.md)");
+  cmd->add_option("sql", o->sql, "The SQL statement, or - to read it from stdin")->required();
+  o->history.add_db(*cmd, true);
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+  cmd->callback([&run, o] { run = [o] { return run_query(*o); }; });
+}
+
+}  // namespace gpudiag::cli

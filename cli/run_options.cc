@@ -1,0 +1,207 @@
+#include "run_options.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace gpudiag::cli {
+namespace {
+
+void show_progress(const Progress& p) {
+  const double mb = static_cast<double>(p.bytes) / 1e6;
+  std::cerr << fmt::format("\r\x1b[2K{:.0f} MB, {} entries, {:.0f} MB/s", mb, p.entries,
+                           p.seconds > 0 ? mb / p.seconds : 0.0)
+            << std::flush;
+}
+
+std::vector<std::string> format_names() {
+  std::vector<std::string> names;
+  for (const auto& f : kOutputFormats) names.emplace_back(f.name);
+  return names;
+}
+
+// Today in UTC, for baseline expiry dates.
+std::string today() {
+  const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  const std::chrono::year_month_day ymd{days};
+  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                     static_cast<unsigned>(ymd.day()));
+}
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out.flush());
+}
+
+}  // namespace
+
+void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
+  fail_on = fail_on_default;
+  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
+  cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
+      ->check(CLI::IsMember({"never", "info", "warning", "error", "critical"}))
+      ->capture_default_str();
+  cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
+  cmd.add_flag("--deterministic", deterministic, "No run times or absolute paths (for golden files)");
+  cmd.add_flag("--no-color", no_color, "Never colour the text report");
+  cmd.add_flag("--color", color, "Colour the text report even when not on a terminal");
+  cmd.add_flag("--show-facts", show_facts, "Print the job facts gpudiag derived, and where from (stderr)");
+  rules.add_to(cmd);
+  add_record_options(cmd, history);
+}
+
+std::optional<Impact> RunOptions::threshold() const {
+  if (fail_on == "never") return std::nullopt;
+  return parse_impact(fail_on);
+}
+
+RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) const {
+  RenderOptions render;
+  render.deterministic = deterministic;
+  render.version = GPUDIAG_VERSION;
+  render.fail_on = threshold();
+  render.color = format == OutputFormat::kText && !no_color && (color || to_terminal);
+  return render;
+}
+
+std::optional<Analysis> run_analysis(const RunOptions& o) {
+  auto pack = o.rules.load();
+  if (!pack) return std::nullopt;
+  std::optional<HistoryStore> store;
+  if (!o.history.db.empty() && !(store = o.history.open())) return std::nullopt;
+  AnalysisOptions options;
+  options.threads = o.threads;
+  options.job_file = o.job_file;
+  const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
+  if (progress) options.progress = show_progress;
+  auto diagnosis = analyze(*pack, o.inputs, options);
+  if (progress) std::cerr << "\r\x1b[2K" << std::flush;
+  if (!diagnosis) {
+    std::cerr << render_with_source(diagnosis.error());
+    return std::nullopt;
+  }
+  return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
+}
+
+int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report) {
+  const Diagnosis& d = analysis.diagnosis;
+  if (o.show_facts) {
+    std::cerr << "Job facts:\n";
+    for (const auto& f : d.facts) {
+      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), f.source,
+                               f.input >= 0 ? fmt::format(" at line {}", f.line) : "");
+    }
+  }
+  for (const auto& e : d.input_errors) std::cerr << "gpudiag: " << to_string(e) << '\n';
+  if (!d.input_errors.empty()) return kExitError;
+  if (auto level = o.threshold(); level && trips_gate(report, *level)) return kExitGate;
+  return kExitOk;
+}
+
+void OutputOptions::add_to(CLI::App& cmd) {
+  cmd.add_option("-o,--output", outputs,
+                 "Write a report here; the format comes from the extension (.html .md .json .sarif .xml .txt), "
+                 "- is stdout; repeatable");
+  cmd.add_option("--format", format, "Format of stdout, and of -o paths whose extension names none")
+      ->check(CLI::IsMember(format_names()));
+  cmd.add_option("--baseline", baseline, "Accepted findings (docs/baseline.md): suppressed, never trip the gate")
+      ->check(CLI::ExistingFile);
+}
+
+std::optional<std::vector<std::pair<std::string, OutputFormat>>> OutputOptions::plan(
+    std::optional<OutputFormat> default_stdout) const {
+  // --format when given, else the command's own stdout format (for "-" only).
+  const auto fallback = [&](bool to_stdout) -> std::optional<OutputFormat> {
+    if (!format.empty()) return parse_output_format(format);
+    return to_stdout ? default_stdout : std::nullopt;
+  };
+  std::vector<std::pair<std::string, OutputFormat>> plan;
+  for (const auto& path : outputs) {
+    std::optional<OutputFormat> f = path == "-" ? std::nullopt : output_format_for_path(path);
+    if (!f) f = fallback(path == "-");
+    if (!f) {
+      std::cerr << fmt::format("gpudiag: cannot tell which format to write to {}: name it .html, .md, .json, .sarif, .xml "
+                               "or .txt, or pass --format\n",
+                               path == "-" ? "stdout" : path);
+      return std::nullopt;
+    }
+    plan.emplace_back(path, f.value());
+  }
+  const bool to_stdout = std::any_of(plan.begin(), plan.end(), [](const auto& p) { return p.first == "-"; });
+  if (const auto f = fallback(true); f && !to_stdout) plan.emplace_back("-", f.value());
+  return plan;
+}
+
+namespace {
+
+int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<OutputFormat> default_stdout) {
+  const auto plan = out.plan(default_stdout);
+  if (!plan) return kExitError;
+  std::optional<Baseline> baseline;
+  if (!out.baseline.empty()) {
+    const auto text = read_text(out.baseline);
+    if (!text) {
+      std::cerr << fmt::format("gpudiag: cannot read the baseline {}\n", out.baseline);
+      return kExitError;
+    }
+    auto parsed = parse_baseline(*text, out.baseline);
+    if (!parsed) {
+      for (const auto& p : lint_baseline(*text, out.baseline)) std::cerr << render_with_source(p);
+      return kExitError;
+    }
+    baseline = std::move(*parsed);
+  }
+  auto analysis = run_analysis(run);
+  if (!analysis) return kExitError;
+  RankedReport report = rank(analysis->diagnosis);
+  if (baseline) report = apply_baseline(std::move(report), *baseline, today());
+  if (!record_history(run, *analysis, report)) return kExitError;
+  bool written = true;
+  for (const auto& [path, format] : *plan) {
+    const bool terminal = path == "-" && isatty(STDOUT_FILENO);
+    const std::string text = render(format, report, analysis->pack.rules(), run.render_options(format, terminal));
+    if (!write_text(path, text)) {
+      std::cerr << fmt::format("gpudiag: cannot write {}\n", path);
+      written = false;
+    }
+  }
+  const int code = exit_code(run, *analysis, report);
+  return written ? code : kExitError;
+}
+
+}  // namespace
+
+void add_output_command(CLI::App& app, std::function<int()>& run, const OutputCommand& command) {
+  struct Options {
+    RunOptions run;
+    OutputOptions out;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(command.name, command.description);
+  o->run.add_to(*cmd, command.fail_on);
+  o->out.add_to(*cmd);
+  if (command.output_required) cmd->get_option("--output")->required();
+  const auto default_stdout = command.default_stdout;
+  cmd->callback([&run, o, default_stdout] { run = [o, default_stdout] { return run_outputs(o->run, o->out, default_stdout); }; });
+}
+
+}  // namespace gpudiag::cli

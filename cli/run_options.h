@@ -1,0 +1,81 @@
+// What analyze, report and gate share: the options that run an analysis (inputs, rules, job file,
+// threads, the gate threshold …), running it, writing the rendered outputs (-o, --format,
+// --baseline), and turning the outcome into an exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "gpudiag/analyzer.h"
+#include "gpudiag/formats.h"
+
+namespace gpudiag::cli {
+
+struct RunOptions {
+  std::vector<std::string> inputs;
+  std::string fail_on = "never";
+  std::string job_file;
+  unsigned threads = 0;
+  bool deterministic = false;
+  bool no_color = false;
+  bool color = false;
+  bool show_facts = false;
+  RuleOptions rules;
+  HistoryOptions history;  // --db, --pipeline, --new-only
+
+  // Registers the options; `fail_on` is the command's default threshold ("never", "error" …).
+  void add_to(CLI::App& cmd, const std::string& fail_on_default);
+  std::optional<Impact> threshold() const;
+  // Render options for one output; colour only for text on a terminal (or --color).
+  RenderOptions render_options(OutputFormat format, bool to_terminal) const;
+};
+
+struct Analysis {
+  RulePack pack;
+  Diagnosis diagnosis;
+  std::optional<HistoryStore> store;  // --db, opened before the analysis
+};
+
+// Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2.
+std::optional<Analysis> run_analysis(const RunOptions& o);
+
+// --db, --db-timeout, --pipeline and --new-only (history_options.cc).
+void add_record_options(CLI::App& cmd, HistoryOptions& history);
+// Records the run in --db, if given, and marks each finding of the report new or known. False
+// (after printing why) when the database cannot be written: exit code 2.
+bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report);
+
+// After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
+// code: 2 for an unreadable input, 1 when the gate trips, 0 otherwise.
+int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report);
+
+// Outputs of report and gate. An -o path's format comes from its extension; --format names the
+// format of stdout (`-o -`, or gate's default output) and of paths whose extension names none.
+struct OutputOptions {
+  std::vector<std::string> outputs;
+  std::string format;
+  std::string baseline;
+
+  void add_to(CLI::App& cmd);
+  // Each output (path, or "-" for stdout) with its format; prints why and returns nullopt when a
+  // format cannot be told. `default_stdout`: gate's own output when no -o is "-".
+  std::optional<std::vector<std::pair<std::string, OutputFormat>>> plan(std::optional<OutputFormat> default_stdout) const;
+};
+
+// report and gate differ only in their defaults.
+struct OutputCommand {
+  std::string name;
+  std::string description;
+  std::string fail_on;                         // the default --fail-on
+  std::optional<OutputFormat> default_stdout;  // gate prints a report unless -o - says otherwise
+  bool output_required = false;                // report writes files, so -o is required
+};
+
+// Registers the command: analyse, apply the baseline, write every output, exit code.
+void add_output_command(CLI::App& app, std::function<int()>& run, const OutputCommand& command);
+
+}  // namespace gpudiag::cli

@@ -1,0 +1,140 @@
+// Reading runs back: a pipeline's runs and findings, and how often each finding recurs.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store.h"
+
+namespace gpudiag::detail {
+namespace {
+
+constexpr std::string_view kRunColumns =
+    "id, pipeline, job_id, job_name, project, region, start_time, end_time, verdict, summary, rule_pack, "
+    "recorded_at, accepted_at";
+
+Timestamp parse_time(std::string_view text) {
+  const auto t = parse_rfc3339(text);
+  return t ? *t : kNoTime;
+}
+
+RunSummary read_run(const Statement& s) {
+  RunSummary r;
+  r.id = s.int64(0);
+  r.pipeline = s.text(1);
+  r.job = JobInfo{.id = std::string(s.text(2)), .name = std::string(s.text(3)), .project = std::string(s.text(4)),
+                  .region = std::string(s.text(5))};
+  r.start = parse_time(s.text(6));
+  r.end = parse_time(s.text(7));
+  r.verdict = parse_verdict(s.text(8));
+  r.summary = s.text(9);
+  r.rule_pack = s.text(10);
+  r.recorded_at = s.text(11);
+  r.accepted = !s.is_null(12);
+  return r;
+}
+
+RunRef ref(const RunSummary& r) { return RunRef{.run = r.id, .job_id = r.job.id, .time = r.start}; }
+
+}  // namespace
+
+PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int64_t last_run) {
+  PipelineRuns p;
+  std::map<int64_t, size_t> index;
+  Statement runs = db.prepare(
+      fmt::format("SELECT {} FROM run WHERE pipeline = ?1 AND (?2 = 0 OR id <= ?2) ORDER BY id", kRunColumns));
+  runs.bind(1, pipeline).bind(2, last_run);
+  while (runs.step()) {
+    index[runs.int64(0)] = p.runs.size();
+    p.runs.push_back(read_run(runs));
+  }
+  Statement findings = db.prepare(R"sql(
+    SELECT f.run_id, f.rule_id, f.fingerprint, f.title, f.severity FROM finding f JOIN run r ON r.id = f.run_id
+    WHERE r.pipeline = ?1 AND (?2 = 0 OR r.id <= ?2) ORDER BY f.run_id, f.rank)sql");
+  findings.bind(1, pipeline).bind(2, last_run);
+  while (findings.step()) {
+    const size_t i = index.at(findings.int64(0));
+    const Impact severity = parse_impact(findings.text(4)).value_or(Impact::kWarning);
+    RunFinding f{std::string(findings.text(1)), std::string(findings.text(2)), severity};
+    PipelineRuns::Seen& seen = p.findings[{f.rule_id, f.fingerprint}];
+    seen.runs.push_back(i);
+    seen.title = findings.text(3);
+    seen.severity = severity;
+    p.runs[i].findings.push_back(std::move(f));
+  }
+  Statement accepted = db.prepare("SELECT rule_id, fingerprint FROM accepted WHERE pipeline = ?1");
+  accepted.bind(1, pipeline);
+  while (accepted.step()) p.accepted.emplace(accepted.text(0), accepted.text(1));
+  return p;
+}
+
+FindingHistory recurrence(const PipelineRuns& p, const PipelineRuns::Key& key, size_t reported) {
+  FindingHistory h;
+  h.accepted = p.accepted.count(key) > 0;
+  h.known = h.accepted;
+  const auto it = p.findings.find(key);
+  if (p.runs.empty() || it == p.findings.end()) return h;
+  const size_t upto = std::min(reported, p.runs.size() - 1);  // the latest run counted
+  h.runs_recorded = upto + 1;
+  const std::vector<size_t>& runs = it->second.runs;
+  for (size_t i : runs) {
+    if (i > upto) break;
+    ++h.runs_affected;
+    if (h.first_seen.run == 0) h.first_seen = ref(p.runs[i]);
+    if (i != reported) {
+      h.last_seen = ref(p.runs[i]);
+      h.known = true;
+    }
+  }
+  for (size_t i = upto + 1; i-- > 0 && std::binary_search(runs.begin(), runs.end(), i);) ++h.streak;
+  return h;
+}
+
+RunSummary load_run(const Database& db, int64_t run_id) {
+  Statement s = db.prepare(fmt::format("SELECT {} FROM run WHERE id = ?1", kRunColumns));
+  s.bind(1, run_id);
+  if (!s.step()) {
+    throw DbError{Diagnostic{.code = "no-such-run", .message = fmt::format("no run {} is recorded", run_id),
+                             .file = db.path(), .help = "`gpudiag history` lists the runs with their numbers"}};
+  }
+  RunSummary run = read_run(s);
+  Statement findings = db.prepare("SELECT rule_id, fingerprint, severity FROM finding WHERE run_id = ?1 ORDER BY rank");
+  findings.bind(1, run_id);
+  while (findings.step()) {
+    run.findings.push_back(RunFinding{std::string(findings.text(0)), std::string(findings.text(1)),
+                                      parse_impact(findings.text(2)).value_or(Impact::kWarning)});
+  }
+  return run;
+}
+
+}  // namespace gpudiag::detail
+
+namespace gpudiag {
+
+Result<std::vector<PipelineHistory>> HistoryStore::history(const std::string& pipeline) {
+  return detail::guarded([&]() -> std::vector<PipelineHistory> {
+    const detail::Database& db = impl_->db;
+    detail::Transaction snapshot(db, detail::Transaction::kRead);
+    std::vector<std::string> names;
+    detail::Statement s = db.prepare("SELECT DISTINCT pipeline FROM run WHERE ?1 = '' OR pipeline = ?1 ORDER BY 1");
+    s.bind(1, pipeline);
+    while (s.step()) names.emplace_back(s.text(0));
+    std::vector<PipelineHistory> out;
+    for (const auto& name : names) {
+      const detail::PipelineRuns runs = detail::load_pipeline(db, name);
+      PipelineHistory h{.pipeline = name, .runs = runs.runs, .findings = {}};
+      for (const auto& [key, seen] : runs.findings) {
+        h.findings.push_back(FindingRecurrence{key.first, key.second, seen.title, seen.severity,
+                                               detail::recurrence(runs, key, runs.runs.size())});
+      }
+      std::sort(h.findings.begin(), h.findings.end(), [](const FindingRecurrence& a, const FindingRecurrence& b) {
+        if (a.history.last_seen.run != b.history.last_seen.run) return a.history.last_seen.run > b.history.last_seen.run;
+        if (a.history.runs_affected != b.history.runs_affected) return a.history.runs_affected > b.history.runs_affected;
+        return a.fingerprint < b.fingerprint;
+      });
+      out.push_back(std::move(h));
+    }
+    return out;
+  });
+}
+
+}  // namespace gpudiag

@@ -1,0 +1,79 @@
+// `gpudiag query`: one read-only SQL statement over the history, rows handed on as they come.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store.h"
+
+namespace gpudiag {
+namespace {
+
+Diagnostic sql_problem(std::string code, std::string message, std::string_view sql, int offset, std::string help = "") {
+  Diagnostic d{.code = std::move(code), .message = std::move(message), .file = "SQL", .help = std::move(help)};
+  if (offset < 0 || static_cast<size_t>(offset) > sql.size()) return d;
+  const size_t at = static_cast<size_t>(offset);
+  const size_t line_start = sql.rfind('\n', at == 0 ? 0 : at - 1);
+  const size_t begin = at == 0 || line_start == std::string_view::npos ? 0 : line_start + 1;
+  const size_t end = std::min(sql.find('\n', at), sql.size());
+  d.line = static_cast<uint64_t>(std::count(sql.begin(), sql.begin() + static_cast<long>(begin), '\n')) + 1;
+  d.column = at - begin + 1;
+  d.source_line = sql.substr(begin, end - begin);
+  return d;
+}
+
+QueryValue cell(sqlite3_stmt* stmt, int col) {
+  switch (sqlite3_column_type(stmt, col)) {
+    case SQLITE_INTEGER: return {QueryValue::Type::kInteger, std::to_string(sqlite3_column_int64(stmt, col))};
+    case SQLITE_FLOAT: return {QueryValue::Type::kReal, fmt::format("{}", sqlite3_column_double(stmt, col))};
+    case SQLITE_TEXT: {
+      const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
+      return {QueryValue::Type::kText, std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt, col)))};
+    }
+    case SQLITE_BLOB: {
+      const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(stmt, col));
+      std::string hex;
+      for (int i = 0; i < sqlite3_column_bytes(stmt, col); ++i) hex += fmt::format("{:02x}", p[i]);
+      return {QueryValue::Type::kBlob, std::move(hex)};
+    }
+    default: return {};
+  }
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const QueryRowFn& on_row) {
+  return detail::guarded([&]() -> std::vector<std::string> {
+    sqlite3* db = impl_->db.handle();
+    sqlite3_stmt* raw = nullptr;
+    const char* tail = nullptr;
+    const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &raw, &tail);
+    detail::Statement stmt(raw, path());
+    const std::string in = fmt::format("in {}", path());
+    if (rc != SQLITE_OK) {
+      throw detail::DbError{sql_problem("query-error", fmt::format("{} ({})", sqlite3_errmsg(db), in), sql,
+                                        sqlite3_error_offset(db),
+                                        "docs/schema.md lists the tables and views, with example queries")};
+    }
+    if (raw == nullptr) throw detail::DbError{sql_problem("query-empty", "no SQL statement was given", sql, -1)};
+    const std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
+    if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
+      throw detail::DbError{sql_problem("query-several", "give one statement at a time", sql,
+                                        static_cast<int>(tail - sql.data()))};
+    }
+    if (sqlite3_stmt_readonly(raw) == 0) {
+      throw detail::DbError{sql_problem("query-writes", fmt::format("gpudiag query only reads ({})", in), sql, 0,
+                                        "use `gpudiag history prune` or `history accept` to change the history")};
+    }
+    const int n = sqlite3_column_count(raw);
+    std::vector<std::string> columns;
+    for (int i = 0; i < n; ++i) columns.emplace_back(sqlite3_column_name(raw, i));
+    std::vector<QueryValue> row(static_cast<size_t>(n));
+    while (stmt.step()) {
+      for (int i = 0; i < n; ++i) row[static_cast<size_t>(i)] = cell(raw, i);
+      on_row(columns, row);
+    }
+    return columns;
+  });
+}
+
+}  // namespace gpudiag

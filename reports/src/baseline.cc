@@ -1,0 +1,222 @@
+// Baseline files (docs/baseline.md): parsing with a position for every problem, and applying one to
+// a ranked report as a pure function.
+#include "gpudiag/baseline.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+
+#include "gpudiag/report.h"
+
+namespace gpudiag {
+namespace {
+
+constexpr std::array<std::string_view, 2> kTopKeys = {"version", "suppress"};
+constexpr std::array<std::string_view, 4> kEntryKeys = {"rule", "fingerprint", "reason", "expires"};
+constexpr std::string_view kHelp = "see docs/baseline.md for the form of a baseline file";
+
+std::string line_of(std::string_view text, uint64_t line) {
+  size_t start = 0;
+  for (uint64_t l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  std::string_view rest = text.substr(start);
+  rest = rest.substr(0, rest.find('\n'));
+  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
+  return std::string(rest);
+}
+
+bool is_date(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  const int year = std::stoi(std::string(s.substr(0, 4)));
+  const int month = std::stoi(std::string(s.substr(5, 2)));
+  const int day = std::stoi(std::string(s.substr(8, 2)));
+  if (month < 1 || month > 12 || day < 1) return false;
+  static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return day <= kDays[static_cast<size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);
+}
+
+class BaselineReader {
+ public:
+  BaselineReader(std::string_view text, std::string_view file) : text_(text), file_(file) {}
+
+  Baseline read() {
+    Baseline out;
+    out.file = file_;
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text_));
+    } catch (const YAML::Exception& e) {
+      error(e.mark, "baseline-yaml", e.msg);
+      return out;
+    }
+    if (root.IsNull()) return out;  // an empty file accepts nothing
+    if (!root.IsMap()) {
+      error(root.Mark(), "baseline-type", "a baseline file is a mapping with a `suppress:` list");
+      return out;
+    }
+    check_keys(root, kTopKeys, "the baseline file");
+    if (const YAML::Node v = root["version"]; v && !(v.IsScalar() && v.Scalar() == "1")) {
+      error(v.Mark(), "baseline-version", "unknown baseline version (this gpudiag reads version 1)");
+    }
+    const YAML::Node list = root["suppress"];
+    if (!list || list.IsNull()) return out;
+    if (!list.IsSequence()) {
+      error(list.Mark(), "baseline-type", "`suppress` must be a list of entries");
+      return out;
+    }
+    for (const YAML::Node& item : list) {
+      if (auto entry = read_entry(item)) {
+        const auto twin = std::find_if(out.entries.begin(), out.entries.end(), [&](const BaselineEntry& e) {
+          return e.rule_id == entry->rule_id && e.fingerprint == entry->fingerprint;
+        });
+        if (twin != out.entries.end()) {
+          error(item.Mark(), "baseline-duplicate",
+                fmt::format("the same finding is already accepted at line {}", twin->line), "keep one entry");
+        } else {
+          out.entries.push_back(std::move(*entry));
+        }
+      }
+    }
+    return out;
+  }
+
+  Diagnostics take_problems() { return std::move(problems_); }
+
+ private:
+  void error(const YAML::Mark& at, std::string code, std::string message, std::string_view help = kHelp) {
+    const uint64_t line = at.line >= 0 ? static_cast<uint64_t>(at.line) + 1 : 0;
+    problems_.push_back(Diagnostic{.code = std::move(code), .message = std::move(message), .file = std::string(file_),
+                                   .line = line, .column = at.column >= 0 ? static_cast<uint64_t>(at.column) + 1 : 0,
+                                   .source_line = line > 0 ? line_of(text_, line) : "", .help = std::string(help)});
+  }
+
+  template <size_t N>
+  void check_keys(const YAML::Node& map, const std::array<std::string_view, N>& allowed, std::string_view where) {
+    for (const auto& kv : map) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        error(kv.first.Mark(), "baseline-unknown-key", fmt::format("unknown key `{}` in {}", key, where),
+              fmt::format("the keys are {}", fmt::join(allowed, ", ")));
+      }
+    }
+  }
+
+  // A required (or optional) non-empty string.
+  std::optional<std::string> text(const YAML::Node& entry, std::string_view key, bool required) {
+    const YAML::Node v = entry[std::string(key)];
+    if (!v || v.IsNull()) {
+      if (required) error(entry.Mark(), "baseline-missing", fmt::format("the entry has no `{}`", key));
+      return std::nullopt;
+    }
+    if (!v.IsScalar() || v.Scalar().empty()) {
+      error(v.Mark(), "baseline-type", fmt::format("`{}` must be a non-empty text", key));
+      return std::nullopt;
+    }
+    return v.Scalar();
+  }
+
+  std::optional<BaselineEntry> read_entry(const YAML::Node& item) {
+    if (!item.IsMap()) {
+      error(item.Mark(), "baseline-type", "each entry is a mapping: rule, fingerprint, reason, expires");
+      return std::nullopt;
+    }
+    const size_t before = problems_.size();
+    check_keys(item, kEntryKeys, "a baseline entry");
+    BaselineEntry e;
+    e.line = static_cast<uint64_t>(std::max(0, item.Mark().line)) + 1;
+    e.rule_id = text(item, "rule", true).value_or("");
+    e.fingerprint = text(item, "fingerprint", true).value_or("");
+    e.reason = text(item, "reason", true).value_or("");
+    e.expires = text(item, "expires", false).value_or("");
+    if (!e.rule_id.empty() && !e.fingerprint.empty() && e.fingerprint.rfind(e.rule_id + "/", 0) != 0) {
+      error(item["fingerprint"].Mark(), "baseline-fingerprint",
+            fmt::format("fingerprint `{}` is not one of rule `{}`", e.fingerprint, e.rule_id),
+            "copy both from the report (JSON `fingerprint`, SARIF partialFingerprints)");
+    }
+    if (!e.expires.empty() && !is_date(e.expires)) {
+      error(item["expires"].Mark(), "baseline-date", fmt::format("`{}` is not a date", e.expires),
+            "write dates as YYYY-MM-DD");
+    }
+    if (problems_.size() != before) return std::nullopt;
+    return e;
+  }
+
+  std::string_view text_;
+  std::string_view file_;
+  Diagnostics problems_;
+};
+
+}  // namespace
+
+Diagnostics lint_baseline(std::string_view text, std::string_view file) {
+  BaselineReader reader(text, file);
+  (void)reader.read();
+  return reader.take_problems();
+}
+
+Result<Baseline> parse_baseline(std::string_view text, std::string_view file) {
+  BaselineReader reader(text, file);
+  Baseline baseline = reader.read();
+  Diagnostics problems = reader.take_problems();
+  if (!problems.empty()) return problems.front();
+  return baseline;
+}
+
+std::string_view baseline_state_name(BaselineState s) {
+  switch (s) {
+    case BaselineState::kSuppressing: return "suppressing";
+    case BaselineState::kExpired: return "expired";
+    case BaselineState::kUnused: return "unused";
+  }
+  return "unused";
+}
+
+size_t BaselineReview::stale() const {
+  return static_cast<size_t>(std::count_if(entries.begin(), entries.end(), [](const BaselineEntryReview& e) {
+    return e.state != BaselineState::kSuppressing;
+  }));
+}
+
+RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::string_view today) {
+  BaselineReview review;
+  review.file = baseline.file;
+  for (size_t i = 0; i < baseline.entries.size(); ++i) {
+    const BaselineEntry& entry = baseline.entries[i];
+    const bool expired = !entry.expires.empty() && today > std::string_view(entry.expires);
+    BaselineEntryReview r{entry, expired ? BaselineState::kExpired : BaselineState::kUnused, {}};
+    for (RankedFinding& rf : report.findings) {
+      if (rf.finding->rule_id != entry.rule_id || rf.finding->fingerprint != entry.fingerprint) continue;
+      r.matched.push_back(rf.finding->rule_id);
+      if (rf.suppressed) continue;  // an earlier entry already accepts it
+      rf.baseline_entry = i;
+      rf.suppressed = !expired;
+      if (!expired) {
+        r.state = BaselineState::kSuppressing;
+        ++review.suppressed;
+      }
+    }
+    review.entries.push_back(std::move(r));
+  }
+  report.baseline = std::move(review);
+  return report;
+}
+
+bool counts_for_gate(const RankedFinding& rf, Impact threshold) {
+  return !rf.suppressed && !(rf.history && rf.history->gate_ignores) && rf.finding->severity >= threshold;
+}
+
+bool trips_gate(const RankedReport& report, Impact threshold) {
+  return std::any_of(report.findings.begin(), report.findings.end(),
+                     [&](const RankedFinding& rf) { return counts_for_gate(rf, threshold); });
+}
+
+}  // namespace gpudiag

@@ -1,0 +1,137 @@
+// One escaping helper per output format. Each walks the text as UTF-8 (invalid bytes become U+FFFD)
+// and shows control characters as text, then applies its format's own rules.
+#include <algorithm>
+
+#include "gpudiag/formats.h"
+#include "render_util.h"
+
+namespace gpudiag {
+
+using detail::for_each_char;
+using detail::visible_control;
+
+namespace {
+
+enum class Markup { kHtml, kXmlText, kXmlAttribute };
+
+// HTML and XML differ only in the apostrophe, in newlines and tabs inside attribute values, and in
+// the two non-characters XML forbids.
+std::string escape_markup(std::string_view text, Markup markup) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  const bool attribute = markup == Markup::kXmlAttribute;
+  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    switch (cp) {
+      case '&': out += "&amp;"; return;
+      case '<': out += "&lt;"; return;
+      case '>': out += "&gt;"; return;  // also keeps "]]>" out of XML text
+      case '"': out += "&quot;"; return;
+      case '\'': out += markup == Markup::kHtml ? "&#39;" : "&apos;"; return;
+      case '\n': out += attribute ? "&#10;" : "\n"; return;
+      case '\t': out += attribute ? "&#9;" : "\t"; return;
+      case 0xFFFE: case 0xFFFF: out += markup == Markup::kHtml ? std::string(ch) : "\xEF\xBF\xBD"; return;
+      default: break;
+    }
+    const std::string shown = visible_control(cp);  // XML 1.0 has no way to write C0 controls at all
+    out += shown.empty() ? std::string(ch) : shown;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) { return escape_markup(text, Markup::kHtml); }
+
+std::string xml_escape(std::string_view text, bool attribute) {
+  return escape_markup(text, attribute ? Markup::kXmlAttribute : Markup::kXmlText);
+}
+
+std::string markdown_escape(std::string_view text) {
+  // Inline markup, HTML, entities, tables and math anywhere; block markers where a line could start.
+  static constexpr std::string_view kInline = "\\`*_[]<>|~&$";
+  static constexpr std::string_view kLineStart = "#+-=>";
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    const bool ascii = cp < 0x80;
+    if (cp == '\n' || cp == '\r' || cp == '\t') {
+      out += ' ';
+    } else if (cp == '@') {
+      out += "@\u2060";  // a word joiner: no @mention
+    } else if (ascii && (kInline.find(static_cast<char>(cp)) != std::string_view::npos ||
+                         (out.empty() && kLineStart.find(static_cast<char>(cp)) != std::string_view::npos))) {
+      out += '\\';
+      out += ch;
+    } else {
+      const std::string shown = visible_control(cp);
+      out += shown.empty() ? std::string(ch) : shown;
+    }
+  });
+  return out;
+}
+
+namespace {
+
+// The text with controls shown (keeping newlines and, unless `one_line`, tabs), and the longest
+// run of backticks in it.
+std::pair<std::string, size_t> code_text(std::string_view text, bool one_line) {
+  std::string out;
+  size_t run = 0, longest = 0;
+  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    run = cp == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    if (cp == '\n' || cp == '\t') {
+      out += one_line ? std::string_view(" ") : ch;
+      return;
+    }
+    const std::string shown = visible_control(cp);
+    out += shown.empty() ? std::string(ch) : shown;
+  });
+  return {std::move(out), longest};
+}
+
+}  // namespace
+
+std::string markdown_code_block(std::string_view text, std::string_view info) {
+  auto [body, longest] = code_text(text, false);
+  const std::string fence(std::max<size_t>(3, longest + 1), '`');
+  if (!body.empty() && body.back() != '\n') body += '\n';
+  return fence + std::string(info) + "\n" + body + fence + "\n";
+}
+
+std::string markdown_code_span(std::string_view text) {
+  auto [body, longest] = code_text(text, true);
+  const std::string ticks(longest + 1, '`');
+  const bool pad = body.empty() || body.front() == '`' || body.back() == '`' || body.front() == ' ';
+  return pad ? ticks + " " + body + " " + ticks : ticks + body + ticks;
+}
+
+std::string workflow_command_escape(std::string_view text, bool property) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    switch (cp) {
+      case '%': out += "%25"; return;
+      case '\r': out += "%0D"; return;
+      case '\n': out += "%0A"; return;
+      case ':': out += property ? "%3A" : ":"; return;
+      case ',': out += property ? "%2C" : ","; return;
+      default: break;
+    }
+    const std::string shown = visible_control(cp);
+    out += shown.empty() ? std::string(ch) : shown;
+  });
+  return out;
+}
+
+std::string sarif_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (char c : text) {
+    if (c == '\\' || c == '[' || c == ']') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace gpudiag

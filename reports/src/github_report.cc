@@ -1,0 +1,86 @@
+// GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` per finding, highest
+// ranked first, at most ten per level (GitHub shows no more per step); the rest are named in one
+// notice that points to the Markdown summary. Stale baseline entries become warnings on the
+// baseline file itself. Messages and properties are escaped as the runner requires (%25, %0D, %0A;
+// in properties also %3A and %2C), so no log line can start or end a command.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "gpudiag/formats.h"
+#include "render_util.h"
+
+namespace gpudiag {
+namespace {
+
+constexpr size_t kPerLevel = 10;
+constexpr size_t kLineBytes = 600;
+
+std::string_view command(Impact i) { return detail::ci_level(i, "notice"); }
+
+std::string annotation(std::string_view level, std::string_view file, uint64_t line, std::string_view title,
+                       std::string_view message) {
+  std::string props;
+  if (!file.empty()) props += "file=" + workflow_command_escape(file, true);
+  if (!file.empty() && line > 0) props += fmt::format(",line={}", line);
+  props += std::string(props.empty() ? "" : ",") + "title=" + workflow_command_escape(title, true);
+  return fmt::format("::{} {}::{}\n", level, props, workflow_command_escape(message));
+}
+
+}  // namespace
+
+std::string render_github(const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  std::string out = fmt::format("gpudiag: {}\n", terminal_safe(report.verdict_line));
+  std::map<std::string_view, size_t> shown;
+  std::vector<std::string> left_out;
+  size_t suppressed = 0;
+  for (const auto& rf : report.findings) {
+    const Finding& f = *rf.finding;
+    if (rf.suppressed) {
+      ++suppressed;
+      continue;
+    }
+    const std::string_view level = command(f.severity);
+    if (shown[level] == kPerLevel) {
+      left_out.push_back(f.rule_id);
+      continue;
+    }
+    ++shown[level];
+    std::string message = fmt::format("#{} {} ({}), confidence {:.0f}%", rf.rank, f.title, f.rule_id, f.confidence * 100);
+    if (rf.caused_by) message += fmt::format("; a symptom of #{}", report.findings[*rf.caused_by].rank);
+    if (rf.history) message += fmt::format("; {}", history_note(*rf.history));
+    message += fmt::format("\n{}", f.via == "facts" ? "found from the job's configuration"
+                                                    : fmt::format("{}, {}", detail::plural(f.count, "entry", "entries"),
+                                                                  detail::time_span(f.first_seen, f.last_seen)));
+    std::string file;
+    uint64_t line = 0;
+    if (!f.evidence.empty()) {
+      const LogRecord& r = f.evidence.front().entry.record();
+      file = detail::input_path(d, r, o.deterministic);
+      line = r.where.line;
+      message += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
+    }
+    if (!rf.fixes.empty()) message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
+    out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
+  }
+  if (report.baseline) {
+    for (const auto& e : report.baseline->entries) {
+      if (e.state == BaselineState::kSuppressing) continue;
+      out += annotation("warning", report.baseline->file, e.entry.line,
+                        fmt::format("gpudiag: stale baseline entry ({})", baseline_state_name(e.state)),
+                        fmt::format("{} {}: {}", e.entry.rule_id, e.entry.fingerprint, detail::stale_reason(e)));
+    }
+  }
+  if (!left_out.empty()) {
+    out += annotation("notice", "", 0, "gpudiag: more findings",
+                      fmt::format("{} more not annotated (GitHub shows {} per level): {}. The Markdown summary lists them all "
+                                  "(gpudiag gate --format md >> \"$GITHUB_STEP_SUMMARY\").",
+                                  left_out.size(), kPerLevel, fmt::join(left_out, ", ")));
+  }
+  if (suppressed > 0) out += fmt::format("gpudiag: {} suppressed by the baseline\n", detail::plural(suppressed, "finding", "findings"));
+  if (o.fail_on) out += fmt::format("gpudiag: gate {}\n", terminal_safe(detail::gate_line(report, *o.fail_on)));
+  return out;
+}
+
+}  // namespace gpudiag

@@ -1,0 +1,396 @@
+// The HTML post-mortem: one self-contained file that opens from disk, prints well and needs no
+// JavaScript. A Content-Security-Policy forbids every load (no scripts, fonts, images or styles from
+// anywhere); the only links are in-page anchors and documentation <a href>s, which are not fetched.
+// Order: header and verdict, the timeline and the job's story, findings (symptoms folded under
+// their cause) with evidence and its neighbouring entries, which worker saw what, fixes, and what was
+// inconclusive or skipped.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "gpudiag/formats.h"
+#include "html_timeline.h"
+#include "render_util.h"
+
+namespace gpudiag {
+namespace {
+
+using detail::plural;
+using detail::upper;
+using detail::time_span;
+
+constexpr size_t kMessageBytes = 3000;  // one evidence message
+constexpr size_t kContextBytes = 240;   // a neighbouring entry's first line
+constexpr size_t kMaxWorkerRows = 60;
+constexpr size_t kProblemsShown = 50;
+
+constexpr std::string_view kStyle = R"css(
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--card:#f6f8fa;--critical:#8250df;--error:#cf222e;--warning:#9a6700;--info:#0969da;--ok:#1a7f37}
+*{box-sizing:border-box}
+body{margin:0;color:var(--fg);background:#fff;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",Arial,sans-serif}
+main{max-width:1120px;margin:0 auto;padding:28px 32px 56px}
+h1{font-size:26px;line-height:1.25;margin:2px 0 10px;word-break:break-word}
+h2{font-size:20px;margin:36px 0 12px;padding-bottom:6px;border-bottom:1px solid var(--line)}
+h3{font-size:16px;margin:0;word-break:break-word}
+a{color:var(--info)}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono","DejaVu Sans Mono",monospace;font-size:12.5px}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:6px 0}
+.kicker{text-transform:uppercase;letter-spacing:.08em;font-size:12px;color:var(--muted);margin:0}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 18px;margin:8px 0 16px;font-size:14px}
+dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
+.verdict{border-left:6px solid var(--ok);background:#dafbe1;border-radius:6px;padding:12px 16px;font-size:17px;font-weight:600}
+.verdict.failed{border-color:var(--error);background:#ffebe9}.verdict.warning{border-color:var(--warning);background:#fff8c5}
+.verdict p{margin:4px 0 0;font-size:14px;font-weight:400}
+nav{margin:16px 0 0;font-size:14px}nav a{margin-right:14px}
+.sev-critical{--sev:var(--critical)}.sev-error{--sev:var(--error)}.sev-warning{--sev:var(--warning)}.sev-info{--sev:var(--info)}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:700;color:#fff;background:var(--sev);vertical-align:2px}
+.muted{color:var(--muted)}.small{font-size:13px}
+.finding{border:1px solid var(--line);border-left:5px solid var(--sev);border-radius:6px;padding:12px 16px;margin:16px 0}
+.finding.symptom{margin:10px 0 0 28px;padding:8px 14px;background:var(--card)}
+.finding.suppressed{opacity:.7;border-left-style:dashed}
+.facts{font-size:13px;color:var(--muted);margin:4px 0 8px}
+.note{border-left:3px solid var(--line);padding:2px 10px;margin:8px 0;font-size:14px}
+.evidence{margin:18px 0;border-left:3px solid var(--line);padding-left:10px}
+.ctx{display:grid;grid-template-columns:9em 12.5em 7em 1fr;gap:0 10px;font-size:12px;color:var(--muted);padding:1px 0}
+.ctx span{overflow-wrap:anywhere}
+.hit-head{font-size:13px;margin-top:4px}
+mark{background:#fff1a8;color:inherit}
+ol.fixes li{margin-bottom:10px}
+ol.story{list-style:none;padding:0;margin:12px 0}
+ol.story li{display:grid;grid-template-columns:9.5em minmax(0,1fr);gap:10px;padding:3px 0;border-bottom:1px dotted var(--line);overflow-wrap:anywhere}
+ol.story li.finding-event{font-weight:600}
+table{border-collapse:collapse;font-size:13px;margin:8px 0}
+th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+th{background:var(--card)}td.hit{text-align:center;color:var(--sev);font-weight:700}
+.legend{font-size:12px;color:var(--muted);margin:4px 0}.legend span{display:inline-block;margin-right:12px}
+.legend i{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:4px;vertical-align:-1px}
+svg#timeline{width:100%;height:auto;display:block;border:1px solid var(--line);border-radius:6px;background:#fff}
+svg text{font:11px system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",Arial,sans-serif;fill:var(--fg)}
+svg .tick,svg .axis-label,svg .none,svg .count{fill:var(--muted)}svg .none{font-style:italic}
+svg .lane-label{font-weight:600}svg .lane-label.suppressed{fill:var(--muted);text-decoration:line-through}
+svg .lane-head{font-weight:700;fill:var(--muted)}
+svg .grid{stroke:#eaeef2}svg .lane,svg .baseline{stroke:var(--line)}
+svg .milestone line{stroke:#57606a;stroke-dasharray:2 2}svg .milestone text{fill:#32383f}
+svg .state-submitted,.state-submitted{fill:#eaeef2;background:#eaeef2}svg .state-starting,.state-starting{fill:#fde68a;background:#fde68a}
+svg .state-running,.state-running{fill:#aceebb;background:#aceebb}svg .state-failed,.state-failed{fill:#ffcecb;background:#ffcecb}
+svg .state-stopping,.state-stopping{fill:#d1d9e0;background:#d1d9e0}svg .state-stopped,.state-stopped{fill:#afb8c1;background:#afb8c1}
+svg .state-text{font-weight:600;fill:#32383f}
+svg .workers{fill:#ddf4ff;stroke:var(--info);stroke-width:1.5}
+svg .span{fill:var(--sev);opacity:.35}svg .pin{fill:var(--sev)}svg .pin-text{fill:#fff;font-weight:700;font-size:10px}
+footer{margin-top:40px;font-size:12px;color:var(--muted)}
+@media print{
+body{font-size:11pt}main{max-width:none;padding:0}nav{display:none}
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+.finding,.evidence,ol.story li,tr{break-inside:avoid}h2{break-after:avoid}
+a{color:inherit;text-decoration:none}
+.doc a[href^="http"]::after{content:" <" attr(href) ">";font-size:9pt;color:var(--muted);overflow-wrap:anywhere}
+}
+)css";
+
+std::string esc(std::string_view s) { return html_escape(s); }
+
+std::string doc_link(const DocLink& doc) {
+  const std::string text = esc(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
+  const std::string url = detail::safe_url(doc.url);
+  return url.empty() ? text : fmt::format(R"(<a href="{}" rel="noreferrer">{}</a>)", esc(url), text);
+}
+
+void header(std::string& out, const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  out += R"(<header><p class="kicker">gpudiag post-mortem</p>)";
+  out += fmt::format("<h1>{}</h1>", esc(d.job.name.empty() ? (d.job.id.empty() ? "Unknown job" : d.job.id) : d.job.name));
+  out += R"(<dl class="meta">)";
+  const auto row = [&](std::string_view name, const std::string& value) {
+    if (!value.empty()) out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, value);
+  };
+  row("Job id", d.job.id.empty() ? "" : "<code>" + esc(d.job.id) + "</code>");
+  row("Region", esc(d.job.region));
+  row("Project", esc(d.job.project));
+  if (!d.job.other_ids.empty()) {
+    row("Other jobs", fmt::format("{} more in the export; findings cover all of them", d.job.other_ids.size()));
+  }
+  row("Time span", esc(time_span(d.start, d.end)));
+  std::string inputs;
+  for (const auto& in : d.inputs) {
+    inputs += fmt::format("{}<code>{}</code> ({})", inputs.empty() ? "" : ", ", esc(display_path(in.path, o.deterministic)),
+                          shape_name(in.shape));
+  }
+  row(d.inputs.size() == 1 ? "Input" : "Inputs", inputs);
+  row("Entries", fmt::format("{}: {} analysed, {} skipped, {}", d.entries, d.analysed, d.skipped,
+                             plural(d.duplicates, "duplicate", "duplicates")));
+  out += "</dl>";
+  out += fmt::format(R"(<div class="verdict {}" id="verdict">{})", detail::verdict_name(report.verdict), esc(report.verdict_line));
+  if (!report.fixes.empty() && !report.fixes.front().demoted) {
+    out += fmt::format("<p>First thing to try: {}</p>", esc(report.fixes.front().action));
+  }
+  if (o.fail_on) out += fmt::format("<p>Gate: {}</p>", esc(detail::gate_line(report, *o.fail_on)));
+  out += "</div>";
+  out += R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
+         R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";
+}
+
+void timeline(std::string& out, const RankedReport& report) {
+  out += R"(<section id="timeline-section"><h2>Timeline</h2>)";
+  const std::string svg = detail::timeline_svg(report);
+  if (svg.empty()) {
+    out += R"(<p class="muted">The export has no timestamps, so there is no timeline.</p></section>)";
+    return;
+  }
+  out += svg;
+  out += R"(<p class="legend">)";
+  for (std::string_view state : {"submitted", "starting", "running", "failed", "stopping", "stopped"}) {
+    out += fmt::format(R"(<span><i class="state-{0}"></i>{0}</span>)", state);
+  }
+  out += "<span>workers: the count the job messages announce (a target)</span>"
+         "<span>● a finding, pinned where it first appeared; its bar spans first to last entry</span></p>";
+  out += R"(<h3>The job's story</h3><ol class="story">)";
+  for (const auto& e : detail::story_events(report)) {
+    const std::string when = e.at == kNoTime ? "—" : format_rfc3339(e.at).substr(11, 8) + "Z";
+    if (e.finding_rank > 0) {
+      out += fmt::format(R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
+                         impact_name(e.severity), when, e.finding_rank, esc(e.label), esc(e.detail));
+    } else {
+      out += fmt::format(R"(<li><time class="mono">{}</time><span>{} <span class="muted small">— {}</span></span></li>)", when,
+                         esc(upper(e.label.substr(0, 1)) + e.label.substr(1)), esc(crop_middle(e.detail, 200)));
+    }
+  }
+  out += "</ol></section>";
+}
+
+// One log entry around the evidence, on one line.
+void context_row(std::string& out, const Diagnosis& d, const LogRecord& r, const RenderOptions& o) {
+  const std::string path = detail::input_path(d, r, o.deterministic);
+  const std::string name = path.substr(path.rfind('/') + 1);  // the file name is enough next to the evidence
+  out += fmt::format(R"(<div class="ctx"><span>{}:{}</span><span>{}</span><span>{}</span><span>{}</span></div>)", esc(name),
+                     r.where.line, r.timestamp == kNoTime ? "" : format_rfc3339(r.timestamp).substr(11), esc(r.log),
+                     esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
+}
+
+// The message with the matched line marked; only the matched line when `whole` is false.
+std::string marked_message(const Evidence& e, bool whole) {
+  if (!whole) return "<mark>" + esc(crop_middle(detail::key_line(e), kMessageBytes)) + "</mark>";
+  const std::string text = crop_middle(detail::entry_text(e.entry.record()), kMessageBytes);
+  const size_t at = e.matched_line.empty() ? std::string::npos : text.find(e.matched_line);
+  if (at == std::string::npos) return esc(text);
+  return esc(text.substr(0, at)) + "<mark>" + esc(e.matched_line) + "</mark>" + esc(text.substr(at + e.matched_line.size()));
+}
+
+// Evidence entries with their neighbours in the input, earlier ones above and later ones below
+// (a gcloud export is newest first, so file order alone would read backwards). The first entry is
+// shown whole; the others only by the line that matched.
+void evidence(std::string& out, const Diagnosis& d, const Finding& f, const RenderOptions& o) {
+  if (f.evidence.empty()) return;
+  out += fmt::format(R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
+                     plural(f.count, "entry", "entries"),
+                     f.count > f.evidence.size() ? fmt::format(" ({} kept: the earliest and the latest)", f.evidence.size()) : "");
+  for (size_t i = 0; i < f.evidence.size(); ++i) {
+    const Evidence& e = f.evidence[i];
+    const LogRecord& r = e.entry.record();
+    std::vector<const LogRecord*> earlier, later;
+    for (const auto* side : {&e.before, &e.after}) {
+      for (const auto& k : *side) {
+        const bool before = k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
+        (before ? earlier : later).push_back(&k.record());
+      }
+    }
+    const auto by_time = [](const LogRecord* a, const LogRecord* b) { return a->timestamp < b->timestamp; };
+    std::stable_sort(earlier.begin(), earlier.end(), by_time);
+    std::stable_sort(later.begin(), later.end(), by_time);
+    out += R"(<div class="evidence">)";
+    for (const auto* k : earlier) context_row(out, d, *k, o);
+    std::string head = fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
+                                   r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp),
+                                   severity_name(r.severity), esc(r.log.empty() ? "-" : r.log));
+    if (!r.worker.empty()) head += " · " + esc(r.worker);
+    if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
+    out += fmt::format(R"(<div class="hit-head">{}</div><pre>{}</pre>)", head, marked_message(e, i == 0));
+    for (const auto* k : later) context_row(out, d, *k, o);
+    out += "</div>";
+  }
+}
+
+std::string finding_facts(const Finding& f) {
+  if (f.via == "facts") return "found from the job's configuration";
+  std::string s = fmt::format("{}, {}", f.via == "absence" ? "found by what is missing" : plural(f.count, "entry", "entries"),
+                              time_span(f.first_seen, f.last_seen));
+  if (!f.workers.empty()) s += ", " + plural(f.workers.size(), "worker", "workers");
+  return s;
+}
+
+void finding(std::string& out, const RankedReport& report, size_t index, const RenderOptions& o) {
+  const RankedFinding& rf = report.findings[index];
+  const Finding& f = *rf.finding;
+  out += fmt::format(R"(<article class="finding sev-{}{}{}" id="f-{}">)", impact_name(f.severity), rf.depth > 0 ? " symptom" : "",
+                     rf.suppressed ? " suppressed" : "", rf.rank);
+  out += fmt::format(R"(<h3>{}. <span class="badge">{}</span> {}</h3>)", rf.rank, upper(impact_name(f.severity)), esc(f.title));
+  out += fmt::format(R"(<div class="facts"><code>{}</code> · confidence {:.0f}%{} · {}{}</div>)", esc(f.rule_id),
+                     f.confidence * 100, f.confidence_note.empty() ? "" : fmt::format(" ({})", esc(f.confidence_note)),
+                     esc(finding_facts(f)),
+                     rf.caused_by ? fmt::format(R"( · a symptom of <a href="#f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank) : "");
+  if (rf.baseline_entry) {
+    const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+    out += fmt::format(R"(<p class="note">{} (<code>{}:{}</code>){}</p>)",
+                       rf.suppressed ? "Suppressed by the baseline" : "In the baseline but expired on " + esc(e.expires),
+                       esc(report.baseline->file), e.line, rf.suppressed ? ": " + esc(e.reason) : "; it counts again");
+  }
+  if (rf.history) {
+    out += fmt::format(R"(<p class="note history-{}">History: {}</p>)", rf.history->known ? "known" : "new",
+                       esc(history_note(*rf.history)));
+  }
+  if (rf.depth == 0) {
+    out += fmt::format("<p>{}</p>", esc(f.description));
+    evidence(out, *report.diagnosis, f, o);
+    if (!rf.fixes.empty()) {
+      out += R"(<p class="small"><strong>Fixes for this finding, best first:</strong></p><ol class="small doc">)";
+      for (const auto& fix : rf.fixes) {
+        out += fmt::format("<li>{}{} — {}</li>", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "", doc_link(fix.doc));
+      }
+      out += "</ol>";
+    }
+  } else if (!f.evidence.empty()) {
+    const LogRecord& r = f.evidence.front().entry.record();
+    out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)", esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
+                       esc(crop_middle(detail::key_line(f.evidence.front()), kContextBytes)));
+  }
+  // Symptoms fold inside their cause.
+  if (!rf.symptoms.empty() && rf.depth == 0) {
+    out += fmt::format(R"(<p class="small"><strong>Symptoms of this cause ({}):</strong></p>)", rf.symptoms.size());
+  }
+  for (size_t s : rf.symptoms) finding(out, report, s, o);
+  out += "</article>";
+}
+
+void findings(std::string& out, const RankedReport& report, const RenderOptions& o) {
+  out += R"(<section id="findings"><h2>Findings, most likely cause first</h2>)";
+  if (report.findings.empty()) out += R"(<p class="muted">No rule fired: no known problem in this export.</p>)";
+  for (size_t i = 0; i < report.findings.size(); ++i) {
+    if (report.findings[i].depth == 0) finding(out, report, i, o);
+  }
+  out += "</section>";
+}
+
+void workers(std::string& out, const RankedReport& report) {
+  out += R"(<section id="workers"><h2>Which workers saw what</h2>)";
+  std::set<std::string> names;
+  for (const auto& rf : report.findings) names.insert(rf.finding->workers.begin(), rf.finding->workers.end());
+  if (names.empty()) {
+    out += R"(<p class="muted">No finding came from a worker VM's entries.</p></section>)";
+    return;
+  }
+  out += "<table><thead><tr><th>Worker VM</th>";
+  for (const auto& rf : report.findings) {
+    out += fmt::format(R"(<th title="{}"><a href="#f-{}">#{}</a></th>)", esc(rf.finding->rule_id), rf.rank, rf.rank);
+  }
+  out += "</tr></thead><tbody>";
+  size_t rows = 0;
+  for (const auto& name : names) {
+    if (rows++ == kMaxWorkerRows) break;
+    out += fmt::format("<tr><td><code>{}</code></td>", esc(name));
+    for (const auto& rf : report.findings) {
+      const auto& w = rf.finding->workers;
+      const bool hit = std::binary_search(w.begin(), w.end(), name);
+      out += hit ? fmt::format(R"(<td class="hit sev-{}" title="{}">●</td>)", impact_name(rf.finding->severity), esc(rf.finding->rule_id))
+                 : "<td></td>";
+    }
+    out += "</tr>";
+  }
+  out += "</tbody></table>";
+  if (names.size() > kMaxWorkerRows) {
+    out += fmt::format(R"(<p class="small muted">… and {} more workers (the JSON report lists them per finding).</p>)",
+                       names.size() - kMaxWorkerRows);
+  }
+  out += R"(<p class="small muted">Columns are findings by rank; findings from job messages or configuration name no worker.</p></section>)";
+}
+
+void fixes(std::string& out, const RankedReport& report) {
+  out += R"(<section id="fixes"><h2>Fixes, best first</h2>)";
+  if (report.fixes.empty()) out += R"(<p class="muted">Nothing to fix.</p>)";
+  else out += R"(<ol class="fixes doc">)";
+  for (const auto& fix : report.fixes) {
+    out += fmt::format("<li><strong>{}</strong>{}", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "");
+    for (const auto& why : fix.reasons) out += fmt::format("<br>{}", esc(why));
+    out += fmt::format(R"(<br><span class="small muted">{}</span> · <span class="small">{}</span></li>)", esc(fix.rank_reason),
+                       doc_link(fix.doc));
+  }
+  if (!report.fixes.empty()) out += "</ol>";
+  out += "</section>";
+}
+
+void skipped(std::string& out, const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  out += R"(<section id="skipped"><h2>Inconclusive and skipped</h2>)";
+  if (d.inconclusive.empty()) {
+    out += R"(<p class="muted">Every check could be decided from this export.</p>)";
+  } else {
+    out += "<p>Not findings: the export cannot tell.</p><ul>";
+    for (const auto& i : d.inconclusive) {
+      out += fmt::format("<li><strong>{}</strong> (<code>{}</code>): {}</li>", esc(i.title), esc(i.rule_id), esc(i.reason));
+    }
+    out += "</ul>";
+  }
+  out += fmt::format("<p>{} read: {} analysed, {} skipped as malformed, {} ignored as {}.{}</p>", plural(d.entries, "entry", "entries"),
+                     d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "a duplicate" : "duplicates",
+                     d.duplicates_windowed ? " Duplicates far apart in this huge input may have been missed." : "");
+  size_t shown = 0;
+  std::string items;
+  for (const auto& e : d.input_errors) {
+    items += fmt::format("<li><code>{}</code>: error: {}</li>", esc(display_path(e.file, o.deterministic)), esc(e.message));
+  }
+  for (const auto& in : d.inputs) {
+    const std::string path = display_path(in.path, o.deterministic);
+    for (const auto& p : in.problems) {
+      if (shown++ >= kProblemsShown) break;
+      items += fmt::format("<li><code>{}</code>{}: {}{}</li>", esc(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
+                           p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "", p.skipped_entry ? "skipped: " : "", esc(p.message));
+    }
+    if (in.problems_total > in.problems.size()) {
+      items += fmt::format("<li><code>{}</code>: … and {} more problems</li>", esc(path), in.problems_total - in.problems.size());
+    }
+  }
+  if (!items.empty()) out += "<h3>Input problems</h3><ul class=\"small\">" + items + "</ul>";
+  if (report.baseline) {
+    const BaselineReview& b = *report.baseline;
+    out += fmt::format("<h3>Baseline <code>{}</code></h3><p>{} suppressed, {} stale {}.</p>", esc(b.file),
+                       plural(b.suppressed, "finding", "findings"), b.stale(), b.stale() == 1 ? "entry" : "entries");
+    out += "<ul class=\"small\">";
+    for (const auto& e : b.entries) {
+      out += fmt::format("<li><code>{}:{}</code> <code>{}</code> — {}{}</li>", esc(b.file), e.entry.line, esc(e.entry.rule_id),
+                         baseline_state_name(e.state),
+                         e.state == BaselineState::kSuppressing ? ": " + esc(e.entry.reason) : ": " + esc(detail::stale_reason(e)));
+    }
+    out += "</ul>";
+  }
+  out += "</section>";
+}
+
+}  // namespace
+
+std::string render_html(const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  std::string out = R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="gpudiag">
+)";
+  out += fmt::format("<title>{} — gpudiag post-mortem</title>\n<style>{}</style>\n</head><body><main>\n",
+                     esc(d.job.name.empty() ? d.job.id : d.job.name), kStyle);
+  header(out, report, o);
+  out += '\n';
+  timeline(out, report);
+  out += '\n';
+  findings(out, report, o);
+  out += '\n';
+  workers(out, report);
+  out += '\n';
+  fixes(out, report);
+  out += '\n';
+  skipped(out, report, o);
+  out += fmt::format("\n<footer>gpudiag{} · rule pack <code>{}</code></footer>\n</main></body></html>\n",
+                     o.deterministic ? "" : fmt::format(" {}", esc(o.version)), esc(d.rule_pack_hash));
+  return out;
+}
+
+}  // namespace gpudiag

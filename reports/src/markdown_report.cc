@@ -1,0 +1,224 @@
+// Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY: the verdict first, root causes with
+// their symptoms folded beneath, evidence in <details>, the ranked fixes with links. It stays under
+// RenderOptions::markdown_max_bytes: evidence is what gets cut first, with a note saying so.
+#include <fmt/format.h>
+
+#include "gpudiag/formats.h"
+#include "render_util.h"
+
+namespace gpudiag {
+namespace {
+
+using detail::plural;
+using detail::upper;
+using detail::time_span;
+
+constexpr size_t kLineBytes = 400;  // one log line in a code block
+constexpr size_t kProblemsShown = 20;
+
+std::string_view severity_icon(Impact i) {
+  switch (i) {
+    case Impact::kCritical: return "🟣";
+    case Impact::kError: return "🔴";
+    case Impact::kWarning: return "🟡";
+    case Impact::kInfo: return "🔵";
+  }
+  return "";
+}
+
+std::string doc_link(const DocLink& doc) {
+  const std::string text = markdown_escape(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
+  const std::string url = detail::safe_url(doc.url);
+  return url.empty() ? text : fmt::format("[{}]({})", text, url);
+}
+
+std::string finding_stats(const Finding& f) {
+  if (f.via == "absence") return fmt::format("found by what is missing · {}", time_span(f.first_seen, f.last_seen));
+  if (f.via == "facts") return "found from the job's configuration";
+  std::string s = fmt::format("{} · {}", plural(f.count, "entry", "entries"), time_span(f.first_seen, f.last_seen));
+  if (!f.workers.empty()) s += " · " + plural(f.workers.size(), "worker", "workers");
+  return s;
+}
+
+std::string baseline_note(const RankedReport& report, const RankedFinding& rf) {
+  if (!rf.baseline_entry) return "";
+  const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+  const std::string where = markdown_code_span(fmt::format("{}:{}", report.baseline->file, e.line));
+  if (!rf.suppressed) return fmt::format("> ⏰ In the baseline ({}) but expired on {}: not suppressed.\n\n", where, e.expires);
+  return fmt::format("> 🔕 **Suppressed** by the baseline ({}): {}\n\n", where, markdown_escape(e.reason));
+}
+
+// The part of a root cause that is always shown: header, description, symptoms, its best fix.
+std::string finding_head(const RankedReport& report, size_t index) {
+  const RankedFinding& rf = report.findings[index];
+  const Finding& f = *rf.finding;
+  std::string out = fmt::format("#### {}. {} {} — {}{}\n\n", rf.rank, severity_icon(f.severity), upper(impact_name(f.severity)),
+                                markdown_escape(f.title), rf.suppressed ? " (suppressed)" : "");
+  out += fmt::format("{} · confidence {:.0f}% · {}\n\n", markdown_code_span(f.rule_id), f.confidence * 100,
+                     markdown_escape(finding_stats(f)));
+  out += baseline_note(report, rf);
+  if (rf.history) out += fmt::format("> {} {}\n\n", rf.history->known ? "🔁" : "🆕", markdown_escape(history_note(*rf.history)));
+  out += markdown_escape(f.description) + "\n\n";
+  if (!rf.symptoms.empty()) {
+    out += "Symptoms folded under it:\n\n";
+    for (size_t i = index + 1; i < report.findings.size() && report.findings[i].depth > 0; ++i) {
+      const RankedFinding& s = report.findings[i];
+      out += fmt::format("{}- {}. {} {} {} · {}{}\n", std::string(static_cast<size_t>(s.depth - 1) * 2, ' '), s.rank,
+                         severity_icon(s.finding->severity), markdown_escape(s.finding->title),
+                         markdown_code_span(s.finding->rule_id), markdown_escape(finding_stats(*s.finding)),
+                         s.suppressed ? " · suppressed" : "");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string finding_fix(const RankedFinding& rf) {
+  if (rf.fixes.empty()) return "";
+  const FindingFix& top = rf.fixes.front();
+  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_escape(top.action), doc_link(top.doc),
+                     rf.fixes.size() > 1 ? fmt::format(" — {} more below", rf.fixes.size() - 1) : "");
+}
+
+std::string evidence_block(const Diagnosis& d, const Finding& f, const RenderOptions& o) {
+  if (f.evidence.empty()) return "";
+  std::string out = fmt::format("<details><summary>Evidence: {}{}</summary>\n\n", plural(f.count, "entry", "entries"),
+                                f.count > f.evidence.size() ? fmt::format(", {} shown", f.evidence.size()) : "");
+  for (const auto& e : f.evidence) {
+    const LogRecord& r = e.entry.record();
+    out += fmt::format("{} · {} · {}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
+                       format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
+                       r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)));
+    const std::string_view head = detail::first_line(detail::entry_text(r));
+    const std::string_view key = detail::key_line(e);
+    std::string text = crop_middle(head, kLineBytes);
+    if (key != head) text += "\n⋮\n" + crop_middle(key, kLineBytes);
+    out += markdown_code_block(text) + "\n";
+  }
+  return out + "</details>\n\n";
+}
+
+std::string fixes_section(const RankedReport& report) {
+  if (report.fixes.empty()) return "";
+  std::string out = "### Fixes, best first\n\n";
+  for (const auto& fix : report.fixes) {
+    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(fix.action), fix.demoted ? " (already in place)" : "");
+    for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_escape(why));
+    std::string rules;
+    for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);
+    out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc));
+  }
+  return out + "\n";
+}
+
+std::string baseline_section(const RankedReport& report) {
+  if (!report.baseline) return "";
+  const BaselineReview& b = *report.baseline;
+  std::string out = fmt::format("### Baseline {}\n\n{} suppressed, {} stale {}.\n\n", markdown_code_span(b.file),
+                                plural(b.suppressed, "finding", "findings"), b.stale(), b.stale() == 1 ? "entry" : "entries");
+  for (const auto& e : b.entries) {
+    if (e.state == BaselineState::kSuppressing) continue;
+    out += fmt::format("- {} {} **{}**: {}\n", markdown_code_span(fmt::format("{}:{}", b.file, e.entry.line)),
+                       markdown_code_span(e.entry.rule_id), baseline_state_name(e.state),
+                       markdown_escape(detail::stale_reason(e)));
+  }
+  return out + "\n";
+}
+
+std::string skipped_section(const Diagnosis& d, const RenderOptions& o) {
+  std::string out;
+  if (!d.inconclusive.empty()) {
+    out += "### Inconclusive\n\nNot findings: the export cannot tell.\n\n";
+    for (const auto& i : d.inconclusive) {
+      out += fmt::format("- **{}** ({}): {}\n", markdown_escape(i.title), markdown_code_span(i.rule_id), markdown_escape(i.reason));
+    }
+    out += "\n";
+  }
+  std::string problems;
+  size_t shown = 0, total = d.input_errors.size();
+  for (const auto& e : d.input_errors) {
+    problems += fmt::format("- {}: error: {}\n", markdown_code_span(display_path(e.file, o.deterministic)), markdown_escape(e.message));
+  }
+  for (const auto& in : d.inputs) {
+    total += in.problems_total;
+    for (const auto& p : in.problems) {
+      if (shown++ >= kProblemsShown) break;
+      const std::string path = display_path(in.path, o.deterministic);
+      problems += fmt::format("- {}: {}{}\n", markdown_code_span(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
+                              p.skipped_entry ? "skipped: " : "", markdown_escape(p.message));
+    }
+  }
+  if (total > 0) {
+    out += fmt::format("<details><summary>Input problems: {}</summary>\n\n{}{}\n</details>\n\n", total, problems,
+                       total > shown + d.input_errors.size() ? "- … more in the JSON report\n" : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  const std::string_view icon = report.verdict == Verdict::kFailed ? "❌" : report.verdict == Verdict::kWarning ? "⚠️" : "✅";
+  std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_escape(report.verdict_line));
+  std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);
+  if (!d.job.name.empty()) job += " **" + markdown_escape(d.job.name) + "**";
+  if (!d.job.region.empty()) job += " in " + markdown_escape(d.job.region);
+  if (!d.job.project.empty()) job += ", project " + markdown_escape(d.job.project);
+  head += fmt::format("{}  \n{} from {}: {} analysed, {} skipped, {} · {}\n\n", job, plural(d.entries, "entry", "entries"),
+                      plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped,
+                      plural(d.duplicates, "duplicate", "duplicates"), markdown_escape(time_span(d.start, d.end)));
+  if (o.fail_on) {
+    const bool tripped = trips_gate(report, *o.fail_on);
+    head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, *o.fail_on)));
+  }
+
+  // Everything but evidence is always shown; evidence fills what room is left, best finding first.
+  struct Root {
+    std::string head, evidence, fix;
+  };
+  std::vector<Root> roots;
+  for (size_t i = 0; i < report.findings.size(); ++i) {
+    if (report.findings[i].depth > 0) continue;
+    roots.push_back({finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
+  }
+  const std::string footer = fmt::format("---\n<sub>gpudiag{} · rule pack {}</sub>\n", o.deterministic ? "" : " " + o.version,
+                                         markdown_escape(d.rule_pack_hash));
+  const std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+  size_t fixed = head.size() + tail.size() + footer.size() + 200;
+  for (const auto& r : roots) fixed += r.head.size() + r.fix.size();
+  size_t room = o.markdown_max_bytes > fixed ? o.markdown_max_bytes - fixed : 0;
+
+  std::string out = head;
+  if (!roots.empty()) {
+    out += fmt::format("### Root causes, most likely first ({})\n\n", plural(report.findings.size(), "finding", "findings"));
+  }
+  bool cut = false;
+  for (const auto& r : roots) {
+    out += r.head;
+    if (r.evidence.size() <= room) {
+      out += r.evidence;
+      room -= r.evidence.size();
+    } else {
+      cut = true;
+    }
+    out += r.fix;
+  }
+  if (cut) {
+    out += fmt::format("> ✂️ Evidence was cut to keep this summary under {} KB; the HTML and JSON reports have all of it.\n\n",
+                       o.markdown_max_bytes / 1000);
+  }
+  out += tail;
+  // Still too long (a great many findings): end at a heading that fits, where no element is open.
+  if (out.size() + footer.size() > o.markdown_max_bytes) {
+    const size_t limit = o.markdown_max_bytes > footer.size() + 300 ? o.markdown_max_bytes - footer.size() - 300 : 0;
+    size_t at = out.rfind("\n#### ", limit);
+    const size_t section = out.rfind("\n### ", limit);
+    if (at == std::string::npos || (section != std::string::npos && section > at)) at = section;
+    out.resize(at == std::string::npos || at < head.size() ? head.size() : at + 1);  // the verdict always stays
+    out += "\n> ✂️ The rest was cut to keep this summary within its size; the HTML and JSON reports have all of it.\n\n";
+  }
+  return out + footer;
+}
+
+}  // namespace gpudiag

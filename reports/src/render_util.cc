@@ -1,0 +1,142 @@
+#include "render_util.h"
+
+#include <fmt/format.h>
+
+namespace gpudiag::detail {
+
+std::string duration(int64_t secs) {
+  if (secs >= 3600) return fmt::format("{}h{:02}m", secs / 3600, (secs % 3600) / 60);
+  if (secs >= 60) return fmt::format("{}m{:02}s", secs / 60, secs % 60);
+  return fmt::format("{}s", secs);
+}
+
+std::string time_span(Timestamp a, Timestamp b) {
+  if (a == kNoTime) return "time unknown";
+  if (b == kNoTime || a == b) return format_rfc3339(a);
+  return fmt::format("{} … {} ({})", format_rfc3339(a), format_rfc3339(b), duration((b - a) / 1'000'000'000));
+}
+
+std::string plural(uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string input_path(const Diagnosis& d, const LogRecord& r, bool deterministic) {
+  return r.where.input < d.inputs.size() ? display_path(d.inputs[r.where.input].path, deterministic) : "?";
+}
+
+std::string source_location(const Diagnosis& d, const LogRecord& r, bool deterministic) {
+  return fmt::format("{}:{}", input_path(d, r, deterministic), r.where.line);
+}
+
+std::string_view entry_text(const LogRecord& r) { return r.message.empty() ? r.exception : r.message; }
+
+std::string_view first_line(std::string_view text) { return text.substr(0, text.find('\n')); }
+
+std::string_view key_line(const Evidence& e) {
+  std::string_view line = e.matched_line.empty() ? first_line(entry_text(e.entry.record())) : std::string_view(e.matched_line);
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+  return line;
+}
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kOk: return "ok";
+    case Verdict::kWarning: return "warning";
+    case Verdict::kFailed: return "failed";
+  }
+  return "ok";
+}
+
+std::string_view ci_level(Impact i, std::string_view note) {
+  return i >= Impact::kError ? "error" : i == Impact::kWarning ? "warning" : note;
+}
+
+std::string safe_url(std::string_view url) {
+  if (url.rfind("https://", 0) != 0 && url.rfind("http://", 0) != 0) return "";
+  for (char c : url) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7F || c == '"' || c == '\'' || c == '<' || c == '>' || c == '(' || c == ')' ||
+        c == '`' || c == '\\' || c == '[' || c == ']' || c == '|') {
+      return "";
+    }
+  }
+  return std::string(url);
+}
+
+std::string gate_line(const RankedReport& report, Impact threshold) {
+  std::vector<std::string> failing;
+  for (const auto& rf : report.findings) {
+    if (counts_for_gate(rf, threshold)) failing.push_back(rf.finding->rule_id);
+  }
+  const std::string suppressed =
+      report.baseline && report.baseline->suppressed > 0
+          ? fmt::format("; {} suppressed by the baseline", plural(report.baseline->suppressed, "finding", "findings"))
+          : "";
+  size_t known = 0;
+  for (const auto& rf : report.findings) known += rf.history && rf.history->gate_ignores ? 1 : 0;
+  const std::string ignored =
+      known > 0 ? fmt::format("; {} known to the run history (--new-only)", plural(known, "finding", "findings")) : "";
+  if (failing.empty()) {
+    return fmt::format("passed: no {}finding at or above {}{}{}", known > 0 ? "new " : "", impact_name(threshold),
+                       suppressed, ignored);
+  }
+  return fmt::format("tripped: {} at or above {} ({}){}{}", plural(failing.size(), known > 0 ? "new finding" : "finding",
+                                                                    known > 0 ? "new findings" : "findings"),
+                     impact_name(threshold), fmt::join(failing, ", "), suppressed, ignored);
+}
+
+std::string stale_reason(const BaselineEntryReview& e) {
+  switch (e.state) {
+    case BaselineState::kSuppressing: return "";
+    case BaselineState::kExpired:
+      return e.matched.empty() ? fmt::format("expired on {} and matches no finding; remove it", e.entry.expires)
+                               : fmt::format("expired on {}; the finding it matches counts again", e.entry.expires);
+    case BaselineState::kUnused: return "matches no finding in this export; remove it once the problem is fixed";
+  }
+  return "";
+}
+
+void for_each_char(std::string_view s, const std::function<void(std::string_view, uint32_t)>& fn) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      fn(s.substr(i, 1), c);
+      ++i;
+      continue;
+    }
+    const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= s.size();
+    uint32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; ok && k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      ok = (b & 0xC0) == 0x80;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are invalid too.
+    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
+         !(cp >= 0xD800 && cp <= 0xDFFF);
+    if (ok) {
+      fn(s.substr(i, n), cp);
+      i += n;
+    } else {
+      fn(kReplacement, 0xFFFD);
+      ++i;
+    }
+  }
+}
+
+std::string visible_control(uint32_t cp) {
+  if (cp < 0x20 || cp == 0x7F) return fmt::format("\\x{:02x}", cp);
+  if (cp >= 0x80 && cp <= 0x9F) return fmt::format("\\u{:04x}", cp);
+  return "";
+}
+
+}  // namespace gpudiag::detail

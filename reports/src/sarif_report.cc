@@ -1,0 +1,251 @@
+// SARIF 2.1.0: tool.driver.rules is the rule pack (helpUri = the documentation its first fix cites);
+// one result per finding in rank order, located at the input file and line of its first evidence
+// entry, with partialFingerprints[gpudiagFingerprint/v1] = Finding::fingerprint (stable across runs
+// of the same job family). With a baseline, results carry baselineState and accepted ones an
+// external suppression; baseline entries that matched nothing come back as "absent" results.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "gpudiag/formats.h"
+#include "finding_history.h"
+#include "json_writer.h"
+#include "render_util.h"
+
+namespace gpudiag {
+namespace {
+
+using detail::JsonWriter;
+
+constexpr size_t kLineBytes = 1000;
+
+std::string_view level(Impact i) { return detail::ci_level(i, "note"); }
+
+// A relative path as a URI reference: unreserved characters and "/" kept, the rest %-encoded.
+std::string uri(std::string_view path) {
+  std::string out = path.rfind('/', 0) == 0 ? "file://" : "";
+  for (char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += c;
+    else out += fmt::format("%{:02X}", u);
+  }
+  return out;
+}
+
+void text_object(JsonWriter& w, std::string_view key, std::string_view text) {
+  w.key(key).begin_object();
+  w.field("text", sarif_text(text));
+  w.end_object();
+}
+
+void location(JsonWriter& w, const Diagnosis& d, const Evidence& e, const RenderOptions& o, std::optional<int> id) {
+  const LogRecord& r = e.entry.record();
+  w.begin_object();
+  if (id) w.field("id", *id);
+  w.key("physicalLocation").begin_object();
+  w.key("artifactLocation").begin_object();
+  w.field("uri", uri(detail::input_path(d, r, o.deterministic)));
+  if (r.where.input < d.inputs.size()) w.field("index", static_cast<uint64_t>(r.where.input));
+  w.end_object();
+  if (r.where.line > 0) {
+    w.key("region").begin_object();
+    w.field("startLine", r.where.line);
+    text_object(w, "snippet", crop_middle(detail::key_line(e), kLineBytes));
+    w.end_object();
+  }
+  w.end_object();
+  text_object(w, "message", fmt::format("{} {} {}{}", format_rfc3339(r.timestamp), severity_name(r.severity), r.log,
+                                        r.worker.empty() ? "" : fmt::format(" on {}", r.worker)));
+  w.end_object();
+}
+
+void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
+  w.begin_object();
+  w.field("id", rule.id);
+  text_object(w, "shortDescription", rule.title);
+  text_object(w, "fullDescription", rule.description);
+  const std::string help_uri = rule.fixes.empty() ? "" : detail::safe_url(rule.fixes.front().doc.url);
+  if (!help_uri.empty()) w.field("helpUri", help_uri);
+  std::string help;
+  for (const auto& fix : rule.fixes) help += fmt::format("- {} ({} › {}: {})\n", fix.action, fix.doc.title, fix.doc.section, fix.doc.url);
+  if (!help.empty()) text_object(w, "help", "Fixes, best first:\n" + help);
+  w.key("defaultConfiguration").begin_object();
+  w.field("enabled", rule.enabled).field("level", level(rule.severity));
+  w.end_object();
+  w.key("properties").begin_object();
+  w.field("family", rule.family).field("confidence", rule.confidence);
+  w.key("tags").begin_array().value("gpudiag").value(rule.family).end_array();
+  w.end_object();
+  w.end_object();
+}
+
+std::string result_message(const RankedReport& report, const RankedFinding& rf) {
+  const Finding& f = *rf.finding;
+  std::string text = fmt::format("{}. {}", f.title,
+                                 f.via == "facts" ? "Found from the job's configuration."
+                                                  : fmt::format("{}, {}.", detail::plural(f.count, "entry", "entries"),
+                                                                detail::time_span(f.first_seen, f.last_seen)));
+  if (rf.caused_by) {
+    text += fmt::format(" A symptom of #{} {}.", report.findings[*rf.caused_by].rank, report.findings[*rf.caused_by].finding->rule_id);
+  }
+  if (!f.evidence.empty()) text += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
+  if (!rf.fixes.empty()) text += fmt::format("\nFix: {} ({})", rf.fixes.front().action, rf.fixes.front().doc.url);
+  return text;
+}
+
+void fingerprints(JsonWriter& w, std::string_view fingerprint) {
+  w.key("partialFingerprints").begin_object();
+  w.field(kSarifFingerprintKey, fingerprint);
+  w.end_object();
+}
+
+void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf, const std::map<std::string_view, size_t>& index,
+            const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  const Finding& f = *rf.finding;
+  w.begin_object();
+  w.field("ruleId", f.rule_id);
+  if (auto it = index.find(f.rule_id); it != index.end()) w.field("ruleIndex", static_cast<uint64_t>(it->second));
+  w.field("level", level(f.severity));
+  text_object(w, "message", result_message(report, rf));
+  w.key("locations").begin_array();
+  if (!f.evidence.empty()) {
+    location(w, d, f.evidence.front(), o, std::nullopt);
+  } else if (!d.inputs.empty()) {  // absence and configuration findings: the export as a whole
+    w.begin_object().key("physicalLocation").begin_object().key("artifactLocation").begin_object();
+    w.field("uri", uri(display_path(d.inputs.front().path, o.deterministic))).field("index", static_cast<uint64_t>(0));
+    w.end_object().end_object().end_object();
+  }
+  w.end_array();
+  if (f.evidence.size() > 1) {
+    w.key("relatedLocations").begin_array();
+    for (size_t i = 1; i < f.evidence.size(); ++i) location(w, d, f.evidence[i], o, static_cast<int>(i));
+    w.end_array();
+  }
+  fingerprints(w, f.fingerprint);
+  if (report.baseline) {
+    w.field("baselineState", rf.baseline_entry ? "unchanged" : "new");
+  } else if (rf.history) {
+    w.field("baselineState", rf.history->known ? "unchanged" : "new");  // the run history is the baseline
+  }
+  if (rf.suppressed) {
+    const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+    w.key("suppressions").begin_array().begin_object();
+    w.field("kind", "external").field("status", "accepted");
+    w.field("justification", fmt::format("{} ({}:{})", e.reason, report.baseline->file, e.line));
+    w.end_object().end_array();
+  }
+  w.key("properties").begin_object();
+  w.field("rank", rf.rank).field("confidence", f.confidence).field("count", f.count).field("via", f.via);
+  if (f.first_seen != kNoTime) w.field("firstSeen", format_rfc3339(f.first_seen));
+  if (f.last_seen != kNoTime) w.field("lastSeen", format_rfc3339(f.last_seen));
+  w.key("workers").begin_array();
+  for (const auto& worker : f.workers) w.value(worker);
+  w.end_array();
+  if (rf.caused_by) w.field("causedBy", report.findings[*rf.caused_by].finding->rule_id);
+  if (rf.history) {
+    w.key("history");
+    detail::write_finding_history(w, *rf.history);
+  }
+  w.end_object();
+  w.end_object();
+}
+
+void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::string_view, size_t>& index) {
+  for (const auto& e : b.entries) {
+    if (!e.matched.empty()) continue;
+    w.begin_object();
+    w.field("ruleId", e.entry.rule_id);
+    if (auto it = index.find(e.entry.rule_id); it != index.end()) w.field("ruleIndex", static_cast<uint64_t>(it->second));
+    w.field("kind", "pass").field("level", "none");
+    text_object(w, "message", fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file,
+                                          e.entry.line, detail::stale_reason(e)));
+    fingerprints(w, e.entry.fingerprint);
+    w.field("baselineState", "absent");
+    w.end_object();
+  }
+}
+
+void invocation(JsonWriter& w, const Diagnosis& d, const RenderOptions& o) {
+  w.key("invocations").begin_array().begin_object();
+  w.field("executionSuccessful", d.input_errors.empty());
+  w.key("toolExecutionNotifications").begin_array();
+  const auto note = [&](std::string_view lvl, const std::string& path, uint64_t line, const std::string& message) {
+    w.begin_object();
+    w.field("level", lvl);
+    text_object(w, "message", message);
+    w.key("locations").begin_array().begin_object().key("physicalLocation").begin_object();
+    w.key("artifactLocation").begin_object().field("uri", uri(path)).end_object();
+    if (line > 0) w.key("region").begin_object().field("startLine", line).end_object();
+    w.end_object().end_object().end_array();
+    w.end_object();
+  };
+  for (const auto& e : d.input_errors) note("error", display_path(e.file, o.deterministic), e.line, e.message);
+  for (const auto& in : d.inputs) {
+    for (const auto& p : in.problems) {
+      note(p.skipped_entry ? "warning" : "note", display_path(in.path, o.deterministic), p.line,
+           p.skipped_entry ? "skipped: " + p.message : p.message);
+    }
+  }
+  w.end_array();
+  w.end_object().end_array();
+}
+
+}  // namespace
+
+std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
+  const Diagnosis& d = *report.diagnosis;
+  std::map<std::string_view, size_t> index;
+  for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
+
+  JsonWriter w;
+  w.begin_object();
+  w.field("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
+  w.field("version", kSarifVersion);
+  w.key("runs").begin_array().begin_object();
+
+  w.key("tool").begin_object().key("driver").begin_object();
+  w.field("name", "gpudiag");
+  if (!o.deterministic) w.field("version", o.version).field("semanticVersion", o.version);
+  w.key("rules").begin_array();
+  for (const auto& rule : rules) rule_descriptor(w, rule);
+  w.end_array();
+  w.end_object().end_object();
+
+  if (!d.job.name.empty()) {
+    w.key("automationDetails").begin_object().field("id", fmt::format("gpudiag/{}/", d.job.name)).end_object();
+  }
+  invocation(w, d, o);
+  w.key("artifacts").begin_array();
+  for (const auto& in : d.inputs) {
+    w.begin_object();
+    w.key("location").begin_object().field("uri", uri(display_path(in.path, o.deterministic))).end_object();
+    w.key("roles").begin_array().value("analysisTarget").end_array();
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("results").begin_array();
+  for (const auto& rf : report.findings) result(w, report, rf, index, o);
+  if (report.baseline) absent_results(w, *report.baseline, index);
+  w.end_array();
+
+  w.key("properties").begin_object();
+  w.field("gpudiag.format", kSarifFormat).field("rulePack", d.rule_pack_hash);
+  w.field("verdict", detail::verdict_name(report.verdict)).field("summary", report.verdict_line);
+  w.key("job").begin_object();
+  w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
+  w.end_object();
+  if (o.fail_on) {
+    w.key("gate").begin_object();
+    w.field("failOn", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
+    w.end_object();
+  }
+  w.end_object();
+
+  w.end_object().end_array();
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace gpudiag
