@@ -16,20 +16,14 @@ namespace gpudiag {
 namespace detail {
 namespace {
 
-RE2::Options pattern_options() {
-  RE2::Options o;
-  o.set_log_errors(false);
-  o.set_max_mem(8 << 20);
-  return o;
-}
-
 bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
 
 class Compiler {
  public:
   explicit Compiler(RulePack::Impl& pack) : pack_(pack) {}
 
-  int add_pattern(Field field, const std::string& label_key, const std::string& regex) {
+  int add_pattern(Field field, const std::string& label_key, const std::string& regex,
+                  std::shared_ptr<const RE2> compiled) {
     for (size_t i = 0; i < pack_.patterns.size(); ++i) {
       const auto& p = pack_.patterns[i];
       if (p.field == field && p.label_key == label_key && p.regex == regex) return static_cast<int>(i);
@@ -38,7 +32,7 @@ class Compiler {
     p.field = field;
     p.label_key = label_key;
     p.regex = regex;
-    p.re = std::make_unique<RE2>(regex, pattern_options());
+    p.re = compiled ? std::move(compiled) : std::make_shared<const RE2>(regex, pattern_options());
     p.has_captures = !p.re->NamedCapturingGroups().empty();
     pack_.patterns.push_back(std::move(p));
     return static_cast<int>(pack_.patterns.size() - 1);
@@ -48,7 +42,7 @@ class Compiler {
     const int index = static_cast<int>(out.nodes.size());
     out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}});
     if (c.kind == ConditionSpec::Kind::kRegex) {
-      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex);
+      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled);
     }
     for (const auto& child : c.children) {
       const int ci = flatten(child, out);
@@ -114,34 +108,32 @@ class Compiler {
   }
 
   Status build_sets() {
-    RE2::Options options = pattern_options();
-    options.set_max_mem(64 << 20);
-    pack_.message_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-    pack_.exception_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
-      const auto& p = pack_.patterns[i];
-      std::string error;
-      if (p.field == Field::kText || p.field == Field::kMessage) {
-        if (pack_.message_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
-        pack_.message_set_patterns.push_back(static_cast<int>(i));
-      }
-      if (p.field == Field::kText || p.field == Field::kException) {
-        if (pack_.exception_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
-        pack_.exception_set_patterns.push_back(static_cast<int>(i));
-      }
-    }
-    if (!pack_.message_set->Compile() || !pack_.exception_set->Compile()) {
-      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
-                        .help = "simplify or remove some patterns"};
-    }
+    // First the triggers: only they need to be in the one pass over every record.
     pack_.signals_by_pattern.assign(pack_.patterns.size(), {});
     for (size_t s = 0; s < pack_.signals.size(); ++s) {
       auto t = trigger(pack_.signals[s].condition, 0);
       if (!t) {
         pack_.always_signals.push_back(static_cast<int>(s));
-      } else {
-        for (int p : *t) pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+        continue;
       }
+      for (int p : *t) {
+        pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+        pack_.patterns[p].in_set = true;  // triggers are message, exception or text patterns
+      }
+    }
+    RE2::Options options = pattern_options();
+    options.set_max_mem(64 << 20);
+    pack_.text_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      if (!p.in_set) continue;
+      std::string error;
+      if (pack_.text_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+      pack_.set_patterns.push_back(static_cast<int>(i));
+    }
+    if (!pack_.text_set->Compile()) {
+      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
+                        .help = "simplify or remove some patterns"};
     }
     return Ok{};
   }
@@ -344,18 +336,27 @@ std::string RulePack::version_hash() const { return impl_->hash; }
 std::string RulePack::dump(bool patterns_only) const {
   std::string out;
   if (patterns_only) {
-    // One regex per line as `rg -f` reads them. Inline flags and named groups are RE2's; ripgrep's
-    // engine accepts the same syntax.
+    // The regexes of the one pass (the sets), one per line as `rg -f` reads them (for benchmarks). ripgrep joins the lines into one
+    // regex, where the same group name twice is an error, so named groups become plain groups; and
+    // it refuses `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
     std::set<std::string> seen;
+    static const RE2 named_group(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
+    static const RE2 not_newline(R"(\[\^\\n\])");
+    static const RE2 newline(R"(\\n)");
     for (const auto& p : impl_->patterns) {
-      if (p.field == Field::kText || p.field == Field::kMessage || p.field == Field::kException) {
-        if (seen.insert(p.regex).second) out += p.regex + "\n";
+      if (p.in_set) {
+        std::string regex = p.regex;
+        RE2::GlobalReplace(&regex, named_group, "(");
+        RE2::GlobalReplace(&regex, not_newline, ".");
+        RE2::GlobalReplace(&regex, newline, "$$");
+        if (seen.insert(regex).second) out += regex + "\n";
       }
     }
     return out;
   }
-  out += fmt::format("rulepack rules={} enabled={} patterns={} signals={}\n", impl_->infos.size(),
-                     impl_->rules.size(), impl_->patterns.size(), impl_->signals.size());
+  const auto in_set = std::count_if(impl_->patterns.begin(), impl_->patterns.end(), [](const Pattern& p) { return p.in_set; });
+  out += fmt::format("rulepack rules={} enabled={} patterns={} in_sets={} signals={}\n", impl_->infos.size(),
+                     impl_->rules.size(), impl_->patterns.size(), in_set, impl_->signals.size());
   for (const auto& rule : impl_->rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,

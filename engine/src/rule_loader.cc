@@ -124,17 +124,15 @@ class RuleReader {
     return d;
   }
 
-  bool check_regex(const Node& n, const std::string& pattern) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(8 << 20);
-    RE2 re(pattern, options);
-    if (re.ok()) return true;
+  // Compiles the pattern (the pack reuses it); reports why when it does not compile.
+  std::shared_ptr<const RE2> check_regex(const Node& n, const std::string& pattern) {
+    auto re = std::make_shared<const RE2>(pattern, pattern_options());
+    if (re->ok()) return re;
     std::string help = "patterns use RE2 syntax (no lookaround or backreferences)";
     if (pattern.find("(?<") != std::string::npos) help = "RE2 here names groups only as (?P<name>…)";
-    if (re.error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
-    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re.error()), help);
-    return false;
+    if (re->error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
+    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re->error()), help);
+    return nullptr;
   }
 
   std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
@@ -197,7 +195,8 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
     error(value.at, "rule-regex", "an empty pattern matches everything", "write the text the entry must contain");
     return std::nullopt;
   }
-  if (!check_regex(value, *pattern)) return std::nullopt;
+  c.compiled = check_regex(value, *pattern);
+  if (!c.compiled) return std::nullopt;
   c.kind = ConditionSpec::Kind::kRegex;
   c.regex = *pattern;
   return c;
@@ -646,6 +645,13 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
 
 }  // namespace
 
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  return o;
+}
+
 std::string_view field_name(Field f) {
   if (f == Field::kLabel) return "label";
   for (const auto& [name, field] : kFieldKeys) {
@@ -693,7 +699,7 @@ std::string format_duration(int64_t ns) {
 }
 
 std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags) {
-  auto tree = parse_yaml(file.text, file.path);
+  auto tree = file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
   if (!tree) {
     diags.push_back(tree.error());
     return std::nullopt;

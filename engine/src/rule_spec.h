@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_tree.h"
+
+#include <re2/re2.h>
 
 namespace gpudiag::detail {
 
@@ -39,6 +42,7 @@ struct ConditionSpec {
   Field field = Field::kText;
   std::string label_key;                 // Field::kLabel
   std::string regex;                     // kRegex
+  std::shared_ptr<const RE2> compiled;   // kRegex: compiled once by the loader, reused by the pack
   std::vector<std::string> names;        // kOneOf: log names or severity names
   Severity min_severity = Severity::kDefault;
   std::vector<ConditionSpec> children;   // kAll, kAny, kNot (kNot: none of them holds)
@@ -111,6 +115,9 @@ struct RuleSpec {
 // Parses and validates one rule file. Problems are appended to `diags`; returns nullopt when the
 // file holds no usable rule.
 std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags);
+
+// The RE2 options every rule pattern is compiled with.
+re2::RE2::Options pattern_options();
 
 // Durations as rules write them: "30s", "10m", "1h", "7d" (also combined: "1h30m").
 std::optional<int64_t> parse_duration(std::string_view text);

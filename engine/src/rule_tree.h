@@ -34,6 +34,11 @@ struct Node {
 // the file, line and column.
 Result<Node> parse_yaml(const std::string& text, const std::string& path);
 
+// The tree in the compact form gpudiag-rulec embeds (JSON arrays: [kind, line, column, payload…]),
+// and back. Embedded rule files skip YAML parsing at start-up.
+std::string tree_to_json(const Node& node);
+Result<Node> tree_from_json(std::string_view json, const std::string& path);
+
 // The 1-based line `line` of `text`, for caret displays.
 std::string source_line(const std::string& text, uint64_t line);
 
