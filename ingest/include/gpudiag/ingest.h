@@ -70,6 +70,7 @@ struct ReadLimits {
   uint64_t max_gzip_ratio = 1000;                // decompressed / compressed, after the first 64 MiB
   uint64_t max_decompressed_bytes = 64ull << 30; // per input
   uint32_t chunk_bytes = 1u << 20;               // target chunk size
+  bool no_mmap = false;                          // read regular files instead of mapping them
 };
 
 // A run of whole entries from one input, in a padded buffer ready for simdjson.
