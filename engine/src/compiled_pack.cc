@@ -40,7 +40,7 @@ class Compiler {
 
   int flatten(const ConditionSpec& c, CompiledCondition& out) {
     const int index = static_cast<int>(out.nodes.size());
-    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}});
+    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}, c.capture_tests});
     if (c.kind == ConditionSpec::Kind::kRegex) {
       out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled);
     }
@@ -225,6 +225,12 @@ std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics
   return rules;
 }
 
+std::string render_tests(const std::vector<FactTest>& tests) {
+  std::vector<std::string> parts;
+  for (const auto& t : tests) parts.push_back(fmt::format("{}: {}", t.fact, t.text));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
 std::string render_condition(const CompiledCondition& c, const std::vector<Pattern>& patterns, int node) {
   const auto& n = c.nodes[node];
   const auto field = [&] { return n.field == Field::kLabel ? "label." + n.label_key : std::string(field_name(n.field)); };
@@ -232,6 +238,7 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
     case ConditionSpec::Kind::kRegex: return fmt::format("{} =~ /{}/", field(), patterns[n.pattern].regex);
     case ConditionSpec::Kind::kOneOf: return fmt::format("{} in [{}]", field(), fmt::join(n.names, ", "));
     case ConditionSpec::Kind::kSeverityAtLeast: return fmt::format("severity >= {}", severity_name(n.min_severity));
+    case ConditionSpec::Kind::kCaptureTest: return fmt::format("captures{}", render_tests(n.capture_tests));
     default: break;
   }
   std::vector<std::string> parts;
@@ -240,11 +247,6 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
   return fmt::format("{}({})", op, fmt::join(parts, ", "));
 }
 
-std::string render_tests(const std::vector<FactTest>& tests) {
-  std::vector<std::string> parts;
-  for (const auto& t : tests) parts.push_back(fmt::format("{}: {}", t.fact, t.text));
-  return fmt::format("{{{}}}", fmt::join(parts, ", "));
-}
 
 }  // namespace
 }  // namespace detail

@@ -40,6 +40,7 @@ struct CompiledCondition {
     std::vector<std::string> names;    // kOneOf
     Severity min_severity = Severity::kDefault;
     std::vector<int> children;
+    std::vector<FactTest> capture_tests;  // kCaptureTest
   };
   std::vector<NodeC> nodes;
 };

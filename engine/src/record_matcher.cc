@@ -1,4 +1,5 @@
 #include "record_matcher.h"
+#include "value_test.h"
 
 #include <algorithm>
 
@@ -103,28 +104,44 @@ bool RecordMatcher::eval(const CompiledCondition& c, int node, const LogRecord& 
         if (eval(c, child, r)) return false;
       }
       return true;
+    case ConditionSpec::Kind::kCaptureTest: {
+      // The groups the condition's own regexes captured on this record, compared as written.
+      Captures captured;
+      for (const auto& other : c.nodes) {
+        if (other.pattern >= 0 && pack_.patterns[other.pattern].has_captures) capture(other.pattern, r, captured);
+      }
+      const ValueLookup lookup = [&](const std::string& name) -> std::optional<std::string> {
+        for (const auto& [k, v] : captured) {
+          if (k == name) return v;
+        }
+        return std::nullopt;
+      };
+      return run_all(n.capture_tests, lookup) == Tri::kTrue;
+    }
   }
   return false;
 }
 
 void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures& out) {
-  for (int pi : s.capture_patterns) {
-    if (!pattern_matches(pi, r)) continue;
-    const Pattern& p = pack_.patterns[pi];
-    const int groups = p.re->NumberOfCapturingGroups();
-    std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
-    const auto try_text = [&](std::string_view text) {
-      return !text.empty() && p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1);
-    };
-    const bool found = p.field == Field::kException ? try_text(r.exception)
-                       : p.field == Field::kMessage ? try_text(r.message)
-                       : p.field == Field::kText    ? (try_text(r.message) || try_text(r.exception))
-                                                    : try_text(field_value(r, p.field, p.label_key));
-    if (!found) continue;
-    for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
-      if (sub[index].data() != nullptr && !sub[index].empty()) {
-        out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
-      }
+  for (int pi : s.capture_patterns) capture(pi, r, out);
+}
+
+void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
+  if (!pattern_matches(pi, r)) return;
+  const Pattern& p = pack_.patterns[pi];
+  const int groups = p.re->NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
+  const auto try_text = [&](std::string_view text) {
+    return !text.empty() && p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1);
+  };
+  const bool found = p.field == Field::kException ? try_text(r.exception)
+                     : p.field == Field::kMessage ? try_text(r.message)
+                     : p.field == Field::kText    ? (try_text(r.message) || try_text(r.exception))
+                                                  : try_text(field_value(r, p.field, p.label_key));
+  if (!found) return;
+  for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
+    if (sub[index].data() != nullptr && !sub[index].empty()) {
+      out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
     }
   }
 }

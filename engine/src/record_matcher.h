@@ -28,6 +28,7 @@ class RecordMatcher {
   bool eval(const CompiledCondition& c, int node, const LogRecord& r);
   bool pattern_matches(int pattern, const LogRecord& r);
   void take_captures(const Signal& s, const LogRecord& r, Captures& out);
+  void capture(int pattern, const LogRecord& r, Captures& out);  // its named groups, if it matched
   std::string matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);

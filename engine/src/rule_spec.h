@@ -37,7 +37,7 @@ enum class Field : uint8_t {
 std::string_view field_name(Field f);
 
 struct ConditionSpec {
-  enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast };
+  enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast, kCaptureTest };
   Kind kind = Kind::kAll;
   Field field = Field::kText;
   std::string label_key;                 // Field::kLabel
@@ -46,18 +46,21 @@ struct ConditionSpec {
   std::vector<std::string> names;        // kOneOf: log names or severity names
   Severity min_severity = Severity::kDefault;
   std::vector<ConditionSpec> children;   // kAll, kAny, kNot (kNot: none of them holds)
+  std::vector<struct FactTest> capture_tests;  // kCaptureTest: tests on the groups this condition captured
   Position at;
 };
 
+// A test on a job fact (in `when`, `unless`, `demote_if`) or on a captured group (`captures:`).
 struct FactTest {
-  enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch };
-  std::string fact;
+  enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch, kKnown, kUnknown, kAny };
+  std::string fact;               // the fact or group name ("" for kAny)
   Op op = Op::kIs;
   bool expect_bool = true;        // kIs
   std::string operand;            // a number, a regex (kSearch), or a fact name (operand_is_fact)
   bool operand_is_fact = false;
   std::string text;               // as written, for dumps and explanations
   Position at;
+  std::vector<std::vector<FactTest>> any;  // kAny: groups of tests, one group must hold entirely
 };
 
 struct CountSpec {
@@ -65,11 +68,13 @@ struct CountSpec {
   double percent = 0;             // > 0: relative to workers seen ("50%")
   std::optional<int64_t> within;  // nanoseconds
   bool per_worker = false;
+  std::string distinct;           // "" (count entries), "worker" or "sdk_worker" (count distinct values)
 };
 
 struct AfterSpec {
   ConditionSpec match;
-  std::optional<int64_t> within;
+  std::optional<int64_t> within;  // at most this long before
+  std::optional<int64_t> min;     // at least this long before
   bool same_worker = false;
 };
 
