@@ -1,5 +1,6 @@
 // gpudiag-rulec: the build step that turns rules/**/*.yaml into the binary's embedded rule pack.
-// It checks the pack (every file linted; the whole pack loads) and fails the build on any problem,
+// It checks the pack (every file linted, the whole pack loads, every rule's examples hold) and
+// fails the build on any problem,
 // then writes a C++ source holding each file's text and its parsed tree, so `gpudiag` starts
 // without parsing YAML.
 //
@@ -12,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "gpudiag/analyzer.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_tree.h"
 
@@ -47,6 +49,18 @@ int main(int argc, char** argv) {
   for (const auto& d : problems) std::cerr << gpudiag::render_with_source(d);
   if (!problems.empty()) {
     std::cerr << fmt::format("gpudiag-rulec: {} problem(s) in the rule pack; see docs/rules.md\n", problems.size());
+    return 1;
+  }
+  // Rules prove themselves: every embedded example must behave as it says.
+  auto pack = gpudiag::RulePack::load(gpudiag::RuleSources{files, {}});
+  if (!pack) {
+    std::cerr << gpudiag::render_with_source(pack.error());
+    return 1;
+  }
+  const gpudiag::ExampleReport examples = gpudiag::test_rule_examples(*pack);
+  for (const auto& f : examples.failures) std::cerr << fmt::format("{}:{}: {}: {}\n", f.file, f.line, f.rule_id, f.message);
+  if (!examples.failures.empty()) {
+    std::cerr << fmt::format("gpudiag-rulec: {} rule example(s) fail; see docs/rules.md, Examples\n", examples.failures.size());
     return 1;
   }
 

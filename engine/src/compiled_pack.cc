@@ -1,6 +1,7 @@
 // Loading rule files into a RulePack: overrides by id, cross-checks, compilation into signals and
 // RE2::Sets, the canonical dump and the pack hash.
 #include "compiled_pack.h"
+#include "gpudiag/analyzer.h"
 
 #include <fmt/format.h>
 
@@ -321,6 +322,21 @@ Result<RulePack> RulePack::load(const RuleSources& sources) {
   RulePack pack(std::move(impl));
   const std::string dump = pack.dump();
   pack.impl_->hash = fmt::format("{:016x}", std::hash<std::string>{}(dump));
+  // Rules from directories prove themselves before they are used: a rule whose examples do not
+  // hold does not load. (The built-in pack was checked the same way when gpudiag was built.)
+  if (!sources.dirs.empty() && sources.check_examples) {
+    const ExampleReport report = test_rule_examples(pack, /*user_rules_only=*/true);
+    if (!report.failures.empty()) {
+      const auto& f = report.failures.front();
+      return Diagnostic{.code = "rule-example",
+                        .message = fmt::format("rule `{}`: {}{}", f.rule_id, f.message,
+                                               report.failures.size() > 1
+                                                   ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1)
+                                                   : ""),
+                        .file = f.file, .line = f.line,
+                        .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+    }
+  }
   return pack;
 }
 

@@ -64,6 +64,7 @@ struct RuleFile {
 struct RuleSources {
   std::vector<RuleFile> builtin;      // usually builtin_rule_files()
   std::vector<std::string> dirs;      // user rule directories, in order; later ones win
+  bool check_examples = true;         // refuse user rules whose examples fail (off for `rules test`)
 };
 
 // The rule files compiled into this binary (rules/**/*.yaml at build time).
