@@ -171,7 +171,8 @@ void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnos
 }
 
 void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
-  for (const auto& [id, rule] : rules) {
+  for (const auto& entry : rules) {
+    const RuleSpec& rule = entry.second;  // a plain reference: lambdas cannot capture bindings (C++20)
     const auto check = [&](const std::vector<std::string>& ids, std::string_view key) {
       for (const auto& other : ids) {
         if (rules.count(other) == 0) {

@@ -36,7 +36,7 @@ class TreeBuilder {
         break;
       case YAML::NodeType::Map:
         n.kind = Node::Kind::kMap;
-        for (const auto& kv : y) n.entries.emplace_back(build(kv.first, depth + 1), build(kv.second, depth + 1));
+        for (const auto& kv : y) n.entries.push_back(Node::Entry{build(kv.first, depth + 1), build(kv.second, depth + 1)});
         break;
       default:
         n.kind = Node::Kind::kNull;

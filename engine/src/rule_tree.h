@@ -21,13 +21,19 @@ struct Node {
   std::string scalar;      // kScalar
   bool quoted = false;     // a quoted scalar ('…' or "…"): never a boolean or number
   Position at;
+  struct Entry;
   std::vector<Node> items;                          // kSequence
-  std::vector<std::pair<Node, Node>> entries;       // kMap: key node, value node (in file order)
+  std::vector<Entry> entries;                       // kMap: key node, value node (in file order)
 
   bool is_map() const { return kind == Kind::kMap; }
   bool is_seq() const { return kind == Kind::kSequence; }
   bool is_scalar() const { return kind == Kind::kScalar; }
   const Node* get(std::string_view key) const;
+};
+
+struct Node::Entry {
+  Node first;   // the key
+  Node second;  // the value
 };
 
 // Parses YAML text. Problems (syntax, alias bombs, absurd nesting) come back as a diagnostic with

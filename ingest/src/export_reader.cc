@@ -80,8 +80,8 @@ struct ExportReader::Impl {
 
   // Makes `want` bytes available (or all that is left). A read error ends the input.
   void fill(size_t want) {
-    if (mapped) {
-      buf.size = std::min<size_t>(want, mapped->size() - buf_offset);
+    if (mapped) {  // the window only grows, as a read buffer would
+      buf.size = std::max<size_t>(buf.size, std::min<size_t>(want, mapped->size() - buf_offset));
       eof = buf_offset + buf.size >= mapped->size();
       summary.bytes = std::max<uint64_t>(summary.bytes, buf_offset + buf.size);
       return;
@@ -92,8 +92,13 @@ struct ExportReader::Impl {
       if (!got) {
         eof = true;
         const Diagnostic& d = got.error();
-        summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false,
-                                         .message = d.message + (d.help.empty() ? "" : "; " + d.help)});
+        const std::string message = d.message + (d.help.empty() ? "" : "; " + d.help);
+        summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false, .message = message});
+        // A damaged or cut gzip stream leaves a partial result worth having; a read error, a gzip
+        // bomb or an oversized stream means the input could not be read as a whole.
+        if (d.code != "gzip-truncated" && d.code != "gzip-corrupt" && d.code != "gzip-trailing-data") {
+          summary.aborted = message;
+        }
         return;
       }
       if (*got == 0) eof = true;

@@ -58,6 +58,7 @@ struct InputSummary {
   uint64_t skipped = 0;
   uint64_t duplicates = 0;
   uint64_t problems_total = 0;      // problems seen; `problems` keeps only the first kMaxKept
+  std::string aborted;              // non-empty: reading stopped early for this reason (an input error)
   std::vector<InputProblem> problems;
   static constexpr size_t kMaxKept = 100;
 
