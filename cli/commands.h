@@ -22,7 +22,8 @@ struct RuleOptions {
   std::vector<std::string> dirs;
   void add_to(CLI::App& app);
   // Loads the built-in pack plus --rules directories; prints problems and returns nullopt on error.
-  std::optional<RulePack> load() const;
+  // `check_examples`: refuse user rules whose examples fail (off for `rules test`, which lists them).
+  std::optional<RulePack> load(bool check_examples = true) const;
 };
 
 // --db and what goes with it, for the commands that record runs or read the run history.

@@ -13,8 +13,8 @@ void RuleOptions::add_to(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
 }
 
-std::optional<RulePack> RuleOptions::load() const {
-  const RuleSources sources{builtin_rule_files(), dirs};
+std::optional<RulePack> RuleOptions::load(bool check_examples) const {
+  const RuleSources sources{builtin_rule_files(), dirs, check_examples};
   auto pack = RulePack::load(sources);
   if (pack) return std::move(*pack);
   for (const auto& d : RulePack::lint(sources)) std::cerr << render_with_source(d);

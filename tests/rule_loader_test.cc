@@ -155,3 +155,10 @@ TEST_CASE("a user directory overrides a built-in rule by id, or disables it", "[
   CHECK(replaced->find("zone-resource-pool-exhausted")->title == "A test rule about {zone}");
   CHECK_FALSE(replaced->find("zone-resource-pool-exhausted")->builtin);
 }
+
+TEST_CASE("a pattern over RE2's memory budget is a diagnostic, not a crash", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'((((a{100}){100}){100}){100})'"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-regex");
+  CHECK(diags[0].line == 8);
+}

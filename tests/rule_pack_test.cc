@@ -67,7 +67,13 @@ examples:
     - 'a needle in it'
 sources: ['tests']
 )");
-  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  // Loaded for use, it is refused: rules prove themselves before they run.
+  auto refused = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == "rule-example");
+  CHECK_THAT(refused.error().message, Catch::Contains("wrong-examples"));
+  // Loaded for `rules test`, every failing example is listed.
+  auto pack = RulePack::load(RuleSources{{}, {dir}, /*check_examples=*/false});
   REQUIRE(pack.ok());
   const ExampleReport report = test_rule_examples(*pack);
   CHECK(report.failures.size() == 2);

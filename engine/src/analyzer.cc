@@ -162,6 +162,7 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
   into.skipped += from.skipped;
   for (const auto& p : from.problems) into.add_problem(p);
   into.problems_total += from.problems_total - from.problems.size();
+  into.aborted = from.aborted;
   std::stable_sort(into.problems.begin(), into.problems.end(), [](const InputProblem& a, const InputProblem& b) {
     if (a.line != b.line) return a.line < b.line;
     return a.offset < b.offset;
@@ -221,7 +222,13 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   }
   if (pool) pool->finish(merge);
   pool.reset();
-  for (uint32_t i = 0; i < inputs.size(); ++i) merge_reader_summary(reader_summaries[i], summaries[i]);
+  for (uint32_t i = 0; i < inputs.size(); ++i) {
+    merge_reader_summary(reader_summaries[i], summaries[i]);
+    if (!summaries[i].aborted.empty()) {
+      d.input_errors.push_back(Diagnostic{.code = "input-aborted", .message = summaries[i].aborted, .file = inputs[i],
+                                          .help = "the entries read before this point were analysed"});
+    }
+  }
   acc.finish();
   for (auto& s : summaries) {
     d.entries += s.entries;

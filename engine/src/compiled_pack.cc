@@ -1,6 +1,7 @@
 // Loading rule files into a RulePack: overrides by id, cross-checks, compilation into signals and
 // RE2::Sets, the canonical dump and the pack hash.
 #include "compiled_pack.h"
+#include "gpudiag/analyzer.h"
 
 #include <fmt/format.h>
 
@@ -16,20 +17,14 @@ namespace gpudiag {
 namespace detail {
 namespace {
 
-RE2::Options pattern_options() {
-  RE2::Options o;
-  o.set_log_errors(false);
-  o.set_max_mem(8 << 20);
-  return o;
-}
-
 bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
 
 class Compiler {
  public:
   explicit Compiler(RulePack::Impl& pack) : pack_(pack) {}
 
-  int add_pattern(Field field, const std::string& label_key, const std::string& regex) {
+  int add_pattern(Field field, const std::string& label_key, const std::string& regex,
+                  std::shared_ptr<const RE2> compiled) {
     for (size_t i = 0; i < pack_.patterns.size(); ++i) {
       const auto& p = pack_.patterns[i];
       if (p.field == field && p.label_key == label_key && p.regex == regex) return static_cast<int>(i);
@@ -38,7 +33,7 @@ class Compiler {
     p.field = field;
     p.label_key = label_key;
     p.regex = regex;
-    p.re = std::make_unique<RE2>(regex, pattern_options());
+    p.re = compiled ? std::move(compiled) : std::make_shared<const RE2>(regex, pattern_options());
     p.has_captures = !p.re->NamedCapturingGroups().empty();
     pack_.patterns.push_back(std::move(p));
     return static_cast<int>(pack_.patterns.size() - 1);
@@ -46,9 +41,9 @@ class Compiler {
 
   int flatten(const ConditionSpec& c, CompiledCondition& out) {
     const int index = static_cast<int>(out.nodes.size());
-    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}});
+    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}, c.capture_tests});
     if (c.kind == ConditionSpec::Kind::kRegex) {
-      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex);
+      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled);
     }
     for (const auto& child : c.children) {
       const int ci = flatten(child, out);
@@ -114,34 +109,32 @@ class Compiler {
   }
 
   Status build_sets() {
-    RE2::Options options = pattern_options();
-    options.set_max_mem(64 << 20);
-    pack_.message_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-    pack_.exception_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
-      const auto& p = pack_.patterns[i];
-      std::string error;
-      if (p.field == Field::kText || p.field == Field::kMessage) {
-        if (pack_.message_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
-        pack_.message_set_patterns.push_back(static_cast<int>(i));
-      }
-      if (p.field == Field::kText || p.field == Field::kException) {
-        if (pack_.exception_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
-        pack_.exception_set_patterns.push_back(static_cast<int>(i));
-      }
-    }
-    if (!pack_.message_set->Compile() || !pack_.exception_set->Compile()) {
-      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
-                        .help = "simplify or remove some patterns"};
-    }
+    // First the triggers: only they need to be in the one pass over every record.
     pack_.signals_by_pattern.assign(pack_.patterns.size(), {});
     for (size_t s = 0; s < pack_.signals.size(); ++s) {
       auto t = trigger(pack_.signals[s].condition, 0);
       if (!t) {
         pack_.always_signals.push_back(static_cast<int>(s));
-      } else {
-        for (int p : *t) pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+        continue;
       }
+      for (int p : *t) {
+        pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+        pack_.patterns[p].in_set = true;  // triggers are message, exception or text patterns
+      }
+    }
+    RE2::Options options = pattern_options();
+    options.set_max_mem(64 << 20);
+    pack_.text_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      if (!p.in_set) continue;
+      std::string error;
+      if (pack_.text_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+      pack_.set_patterns.push_back(static_cast<int>(i));
+    }
+    if (!pack_.text_set->Compile()) {
+      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
+                        .help = "simplify or remove some patterns"};
     }
     return Ok{};
   }
@@ -178,7 +171,8 @@ void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnos
 }
 
 void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
-  for (const auto& [id, rule] : rules) {
+  for (const auto& entry : rules) {
+    const RuleSpec& rule = entry.second;  // a plain reference: lambdas cannot capture bindings (C++20)
     const auto check = [&](const std::vector<std::string>& ids, std::string_view key) {
       for (const auto& other : ids) {
         if (rules.count(other) == 0) {
@@ -233,6 +227,12 @@ std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics
   return rules;
 }
 
+std::string render_tests(const std::vector<FactTest>& tests) {
+  std::vector<std::string> parts;
+  for (const auto& t : tests) parts.push_back(fmt::format("{}: {}", t.fact, t.text));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
 std::string render_condition(const CompiledCondition& c, const std::vector<Pattern>& patterns, int node) {
   const auto& n = c.nodes[node];
   const auto field = [&] { return n.field == Field::kLabel ? "label." + n.label_key : std::string(field_name(n.field)); };
@@ -240,6 +240,7 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
     case ConditionSpec::Kind::kRegex: return fmt::format("{} =~ /{}/", field(), patterns[n.pattern].regex);
     case ConditionSpec::Kind::kOneOf: return fmt::format("{} in [{}]", field(), fmt::join(n.names, ", "));
     case ConditionSpec::Kind::kSeverityAtLeast: return fmt::format("severity >= {}", severity_name(n.min_severity));
+    case ConditionSpec::Kind::kCaptureTest: return fmt::format("captures{}", render_tests(n.capture_tests));
     default: break;
   }
   std::vector<std::string> parts;
@@ -248,11 +249,6 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
   return fmt::format("{}({})", op, fmt::join(parts, ", "));
 }
 
-std::string render_tests(const std::vector<FactTest>& tests) {
-  std::vector<std::string> parts;
-  for (const auto& t : tests) parts.push_back(fmt::format("{}: {}", t.fact, t.text));
-  return fmt::format("{{{}}}", fmt::join(parts, ", "));
-}
 
 }  // namespace
 }  // namespace detail
@@ -327,6 +323,21 @@ Result<RulePack> RulePack::load(const RuleSources& sources) {
   RulePack pack(std::move(impl));
   const std::string dump = pack.dump();
   pack.impl_->hash = fmt::format("{:016x}", std::hash<std::string>{}(dump));
+  // Rules from directories prove themselves before they are used: a rule whose examples do not
+  // hold does not load. (The built-in pack was checked the same way when gpudiag was built.)
+  if (!sources.dirs.empty() && sources.check_examples) {
+    const ExampleReport report = test_rule_examples(pack, /*user_rules_only=*/true);
+    if (!report.failures.empty()) {
+      const auto& f = report.failures.front();
+      return Diagnostic{.code = "rule-example",
+                        .message = fmt::format("rule `{}`: {}{}", f.rule_id, f.message,
+                                               report.failures.size() > 1
+                                                   ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1)
+                                                   : ""),
+                        .file = f.file, .line = f.line,
+                        .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+    }
+  }
   return pack;
 }
 
@@ -344,18 +355,27 @@ std::string RulePack::version_hash() const { return impl_->hash; }
 std::string RulePack::dump(bool patterns_only) const {
   std::string out;
   if (patterns_only) {
-    // One regex per line as `rg -f` reads them. Inline flags and named groups are RE2's; ripgrep's
-    // engine accepts the same syntax.
+    // The regexes of the one pass (the sets), one per line as `rg -f` reads them (for benchmarks). ripgrep joins the lines into one
+    // regex, where the same group name twice is an error, so named groups become plain groups; and
+    // it refuses `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
     std::set<std::string> seen;
+    static const RE2 named_group(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
+    static const RE2 not_newline(R"(\[\^\\n\])");
+    static const RE2 newline(R"(\\n)");
     for (const auto& p : impl_->patterns) {
-      if (p.field == Field::kText || p.field == Field::kMessage || p.field == Field::kException) {
-        if (seen.insert(p.regex).second) out += p.regex + "\n";
+      if (p.in_set) {
+        std::string regex = p.regex;
+        RE2::GlobalReplace(&regex, named_group, "(");
+        RE2::GlobalReplace(&regex, not_newline, ".");
+        RE2::GlobalReplace(&regex, newline, "$$");
+        if (seen.insert(regex).second) out += regex + "\n";
       }
     }
     return out;
   }
-  out += fmt::format("rulepack rules={} enabled={} patterns={} signals={}\n", impl_->infos.size(),
-                     impl_->rules.size(), impl_->patterns.size(), impl_->signals.size());
+  const auto in_set = std::count_if(impl_->patterns.begin(), impl_->patterns.end(), [](const Pattern& p) { return p.in_set; });
+  out += fmt::format("rulepack rules={} enabled={} patterns={} in_sets={} signals={}\n", impl_->infos.size(),
+                     impl_->rules.size(), impl_->patterns.size(), in_set, impl_->signals.size());
   for (const auto& rule : impl_->rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,

@@ -3,7 +3,7 @@
 // Every record condition in the pack — a rule's `match`, `weak`, `after.match`, `absent.match`,
 // `absent.after`, and the built-in observers that derive job facts — becomes a Signal. Regexes over
 // the message and the exception go into one RE2::Set per field; a record only evaluates the signals
-// whose trigger patterns the sets reported (plus the few with no regex at all).
+// whose trigger patterns the set reported (plus the few with no regex at all).
 #pragma once
 
 #include <re2/re2.h>
@@ -23,8 +23,11 @@ struct Pattern {
   Field field = Field::kText;
   std::string label_key;
   std::string regex;
-  std::unique_ptr<RE2> re;
+  std::shared_ptr<const RE2> re;
   bool has_captures = false;
+  // In the RE2::Sets: it triggers some signal. Patterns that only refine a candidate (under `not`,
+  // or beside a more selective trigger) are tried on candidates alone, which keeps the sets small.
+  bool in_set = false;
 };
 
 // A condition flattened into nodes; node 0 is the root.
@@ -37,6 +40,7 @@ struct CompiledCondition {
     std::vector<std::string> names;    // kOneOf
     Severity min_severity = Severity::kDefault;
     std::vector<int> children;
+    std::vector<FactTest> capture_tests;  // kCaptureTest
   };
   std::vector<NodeC> nodes;
 };
@@ -69,10 +73,10 @@ struct RulePack::Impl {
   std::vector<detail::CompiledRule> rules;      // enabled rules, sorted by id
   std::vector<detail::Pattern> patterns;
   std::vector<detail::Signal> signals;
-  std::unique_ptr<RE2::Set> message_set;        // patterns over message (text, message)
-  std::unique_ptr<RE2::Set> exception_set;      // patterns over exception (text, exception)
-  std::vector<int> message_set_patterns;        // set index → pattern index
-  std::vector<int> exception_set_patterns;
+  // One set for the message and the exception fields: it runs over each; a pattern written for one
+  // field ignores what it finds in the other. (One set compiles once and shares its DFA cache.)
+  std::unique_ptr<RE2::Set> text_set;
+  std::vector<int> set_patterns;                // set index → pattern index
   std::vector<std::vector<int>> signals_by_pattern;
   std::vector<int> always_signals;              // signals without a trigger pattern
   std::string hash;

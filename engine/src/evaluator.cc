@@ -1,4 +1,5 @@
 #include "evaluator.h"
+#include "value_test.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -11,68 +12,22 @@
 namespace gpudiag::detail {
 namespace {
 
-enum class Tri { kFalse, kTrue, kUnknown };
-
-std::optional<double> to_number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0') return std::nullopt;
-  return v;
+ValueLookup facts_lookup(const JobFacts& facts) {
+  return [&facts](const std::string& name) -> std::optional<std::string> {
+    const FactValue* v = facts.get(name);
+    if (v == nullptr) return std::nullopt;
+    return v->value;
+  };
 }
 
-Tri test_fact(const FactTest& t, const JobFacts& facts) {
-  const FactValue* v = facts.get(t.fact);
-  if (v == nullptr) return Tri::kUnknown;
-  const auto as_tri = [](bool b) { return b ? Tri::kTrue : Tri::kFalse; };
-  if (t.op == FactTest::Op::kIs) return as_tri((v->value == "true") == t.expect_bool);
-  std::string operand = t.operand;
-  if (t.operand_is_fact) {
-    const FactValue* other = facts.get(t.operand);
-    if (other == nullptr) return Tri::kUnknown;
-    operand = other->value;
-  }
-  if (t.op == FactTest::Op::kSearch) {
-    RE2::Options o;
-    o.set_log_errors(false);
-    RE2 re(operand, o);
-    return as_tri(re.ok() && RE2::PartialMatch(v->value, re));
-  }
-  const auto a = to_number(v->value);
-  const auto b = to_number(operand);
-  if (a && b) {
-    switch (t.op) {
-      case FactTest::Op::kEq: return as_tri(*a == *b);
-      case FactTest::Op::kNe: return as_tri(*a != *b);
-      case FactTest::Op::kLt: return as_tri(*a < *b);
-      case FactTest::Op::kLe: return as_tri(*a <= *b);
-      case FactTest::Op::kGt: return as_tri(*a > *b);
-      case FactTest::Op::kGe: return as_tri(*a >= *b);
-      default: break;
-    }
-  }
-  if (t.op == FactTest::Op::kEq) return as_tri(v->value == operand);
-  if (t.op == FactTest::Op::kNe) return as_tri(v->value != operand);
-  return Tri::kUnknown;  // an order test on text that is not a number
-}
-
-// All tests hold (kTrue), one fails (kFalse), or none fails but one is unknown (kUnknown).
 Tri test_all(const std::vector<FactTest>& tests, const JobFacts& facts, std::string* unknown_fact = nullptr) {
-  Tri result = Tri::kTrue;
-  for (const auto& t : tests) {
-    const Tri r = test_fact(t, facts);
-    if (r == Tri::kFalse) return Tri::kFalse;
-    if (r == Tri::kUnknown) {
-      result = Tri::kUnknown;
-      if (unknown_fact && unknown_fact->empty()) *unknown_fact = t.operand_is_fact ? t.fact + " or " + t.operand : t.fact;
-    }
-  }
-  return result;
+  return run_all(tests, facts_lookup(facts), unknown_fact);
 }
 
 // Any test holds on a known fact.
 bool any_known_true(const std::vector<FactTest>& tests, const JobFacts& facts) {
-  return std::any_of(tests.begin(), tests.end(), [&](const FactTest& t) { return test_fact(t, facts) == Tri::kTrue; });
+  const ValueLookup lookup = facts_lookup(facts);
+  return std::any_of(tests.begin(), tests.end(), [&](const FactTest& t) { return run_test(t, lookup) == Tri::kTrue; });
 }
 
 std::string normalize_digits(std::string_view s) {
@@ -137,6 +92,7 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
         if (spec.after->same_worker && a.worker != h.worker) return false;
         if (a.at == kNoTime || h.at == kNoTime) return true;  // order unknown: give it the benefit
         if (a.at > h.at) return false;
+        if (spec.after->min && h.at - a.at < *spec.after->min) return false;
         return !spec.after->within || h.at - a.at <= *spec.after->within;
       });
       if (ok) kept.push_back(h);
@@ -156,9 +112,17 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
       for (const auto& [worker, g] : groups) with_hits += worker != 0 ? 1 : 0;
       if (workers > 0 && with_hits >= std::max<size_t>(needed, 1)) kept = refs;
     } else {
+      // How much a run of hits counts: entries, or distinct workers / SDK processes among them.
+      const auto amount = [&](const std::vector<HitRef>& g, size_t lo, size_t hi) -> size_t {
+        if (c.distinct.empty()) return hi - lo;
+        std::set<uint32_t> values;
+        for (size_t i = lo; i < hi; ++i) values.insert(c.distinct == "worker" ? g[i].worker : g[i].sdk_worker);
+        values.erase(0);
+        return values.size();
+      };
       for (const auto& [worker, g] : groups) {
         if (!c.within) {
-          if (g.size() >= c.at_least) kept.insert(kept.end(), g.begin(), g.end());
+          if (amount(g, 0, g.size()) >= c.at_least) kept.insert(kept.end(), g.begin(), g.end());
           continue;
         }
         // Sliding window over time-ordered hits: mark every hit inside a window that holds enough.
@@ -166,7 +130,7 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
         size_t lo = 0;
         for (size_t hi = 0; hi < g.size(); ++hi) {
           while (g[hi].at != kNoTime && g[lo].at != kNoTime && g[hi].at - g[lo].at > *c.within) ++lo;
-          if (hi - lo + 1 >= c.at_least) std::fill(in.begin() + static_cast<ptrdiff_t>(lo), in.begin() + static_cast<ptrdiff_t>(hi) + 1, 1);
+          if (amount(g, lo, hi + 1) >= c.at_least) std::fill(in.begin() + static_cast<ptrdiff_t>(lo), in.begin() + static_cast<ptrdiff_t>(hi) + 1, 1);
         }
         for (size_t i = 0; i < g.size(); ++i) {
           if (in[i]) kept.push_back(g[i]);
@@ -184,7 +148,7 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
 std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
   const AbsentSpec& a = *rule.spec.absent;
   std::string unknown;
-  const Tri when = test_all(a.when, acc_.facts, &unknown);
+  const Tri when = test_all(a.when, acc_.facts, &unknown);  // NOLINT
   if (when == Tri::kFalse || any_known_true(a.unless, acc_.facts)) return std::nullopt;
   if (when == Tri::kUnknown) {
     if (rule.spec.if_unknown == IfUnknown::kInconclusive) {

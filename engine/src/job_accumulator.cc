@@ -39,6 +39,16 @@ uint32_t JobAccumulator::worker_id(std::string_view name) {
   return id;
 }
 
+uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view sdk_worker) {
+  if (sdk_worker.empty()) return 0;
+  std::string key = std::string(worker) + "/" + std::string(sdk_worker);
+  auto it = sdk_worker_ids.find(key);
+  if (it != sdk_worker_ids.end()) return it->second;
+  const auto id = static_cast<uint32_t>(sdk_worker_ids.size() + 1);
+  sdk_worker_ids.emplace(std::move(key), id);
+  return id;
+}
+
 void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen,
                                InputSummary& summary, bool absolute_lines) {
   uint64_t& lines = lines_[chunk.input];
@@ -84,7 +94,8 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
       apply_observation(signal.observer, hit, facts, observed);
       continue;
     }
-    const HitRef ref{hit.at, chunk.input, hit.where.line, worker_id(hit.worker)};
+    const HitRef ref{hit.at, chunk.input, hit.where.line, worker_id(hit.worker),
+                     sdk_worker_id(hit.worker, hit.sdk_worker)};
     signals[hit.signal].add(ref, std::move(hit));
   }
 

@@ -20,7 +20,8 @@ struct HitRef {
   Timestamp at = kNoTime;
   uint32_t input = 0;
   uint64_t line = 0;
-  uint32_t worker = 0;  // index into JobAccumulator::worker_names (0 = none)
+  uint32_t worker = 0;      // index into JobAccumulator::worker_names (0 = none)
+  uint32_t sdk_worker = 0;  // an id for the SDK process ("sdk-0-1"), distinct per worker (0 = none)
 };
 
 // Orders hits by time, then position: the same for any thread count.
@@ -54,12 +55,14 @@ class JobAccumulator {
   void finish();
 
   uint32_t worker_id(std::string_view name);
+  uint32_t sdk_worker_id(std::string_view worker, std::string_view sdk_worker);
 
   const RulePack::Impl& pack;
   std::vector<std::string> input_paths;
   std::vector<SignalHits> signals;
   std::vector<std::string> worker_names{""};
   std::map<std::string, uint32_t, std::less<>> worker_ids;
+  std::map<std::string, uint32_t, std::less<>> sdk_worker_ids;  // "worker/sdk-0-1" → id
   JobFacts facts;
   ObserverOutput observed;
   Timestamp earliest = kNoTime;

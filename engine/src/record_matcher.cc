@@ -1,4 +1,5 @@
 #include "record_matcher.h"
+#include "value_test.h"
 
 #include <algorithm>
 
@@ -35,34 +36,44 @@ RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
   set_hits_.reserve(pack.patterns.size());
 }
 
-void RecordMatcher::run_set(const RE2::Set& set, const std::vector<int>& set_patterns, std::string_view text) {
+void RecordMatcher::run_set(std::string_view text, Field field) {
   set_hits_.clear();
   RE2::Set::ErrorInfo error{};
-  if (set.Match(text, &set_hits_, &error)) {
-    for (int i : set_hits_) pattern_stamp_[set_patterns[i]] = stamp_;
+  // Most entries match nothing. Asking only "any match?" lets the DFA stop early and skips the
+  // per-call allocation of the match set; the full list is asked for when there is one.
+  if (!pack_.text_set->Match(text, nullptr, &error) && error.kind == RE2::Set::kNoError) return;
+  const auto stamp = [&](int p) {
+    const Field f = pack_.patterns[p].field;
+    if (f == Field::kText || f == field) pattern_stamp_[p] = stamp_;
+  };
+  if (pack_.text_set->Match(text, &set_hits_, &error)) {
+    for (int i : set_hits_) stamp(pack_.set_patterns[i]);
     return;
   }
   if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
   // The set's DFA ran out of memory on this text: try each pattern on its own. Slow but exact.
   ++dfa_fallbacks_;
-  for (int p : set_patterns) {
-    if (RE2::PartialMatch(text, *pack_.patterns[p].re)) pattern_stamp_[p] = stamp_;
+  set_hits_.clear();
+  for (size_t i = 0; i < pack_.set_patterns.size(); ++i) {
+    if (RE2::PartialMatch(text, *pack_.patterns[pack_.set_patterns[i]].re)) {
+      set_hits_.push_back(static_cast<int>(i));
+      stamp(pack_.set_patterns[i]);
+    }
   }
 }
 
 bool RecordMatcher::pattern_matches(int pattern, const LogRecord& r) {
   const Pattern& p = pack_.patterns[pattern];
-  switch (p.field) {
-    case Field::kText:
-    case Field::kMessage:
-    case Field::kException:
-      return pattern_stamp_[pattern] == stamp_;  // the sets already answered
-    default:
-      break;
-  }
+  if (p.in_set) return pattern_stamp_[pattern] == stamp_;  // the sets already answered
   if (lazy_stamp_[pattern] != stamp_) {
     lazy_stamp_[pattern] = stamp_;
-    lazy_value_[pattern] = RE2::PartialMatch(field_value(r, p.field, p.label_key), *p.re) ? 1 : 0;
+    bool matched = false;
+    if (p.field == Field::kText) {
+      matched = RE2::PartialMatch(r.message, *p.re) || (!r.exception.empty() && RE2::PartialMatch(r.exception, *p.re));
+    } else {
+      matched = RE2::PartialMatch(field_value(r, p.field, p.label_key), *p.re);
+    }
+    lazy_value_[pattern] = matched ? 1 : 0;
   }
   return lazy_value_[pattern] != 0;
 }
@@ -93,28 +104,44 @@ bool RecordMatcher::eval(const CompiledCondition& c, int node, const LogRecord& 
         if (eval(c, child, r)) return false;
       }
       return true;
+    case ConditionSpec::Kind::kCaptureTest: {
+      // The groups the condition's own regexes captured on this record, compared as written.
+      Captures captured;
+      for (const auto& other : c.nodes) {
+        if (other.pattern >= 0 && pack_.patterns[other.pattern].has_captures) capture(other.pattern, r, captured);
+      }
+      const ValueLookup lookup = [&](const std::string& name) -> std::optional<std::string> {
+        for (const auto& [k, v] : captured) {
+          if (k == name) return v;
+        }
+        return std::nullopt;
+      };
+      return run_all(n.capture_tests, lookup) == Tri::kTrue;
+    }
   }
   return false;
 }
 
 void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures& out) {
-  for (int pi : s.capture_patterns) {
-    if (!pattern_matches(pi, r)) continue;
-    const Pattern& p = pack_.patterns[pi];
-    const int groups = p.re->NumberOfCapturingGroups();
-    std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
-    const auto try_text = [&](std::string_view text) {
-      return !text.empty() && p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1);
-    };
-    const bool found = p.field == Field::kException ? try_text(r.exception)
-                       : p.field == Field::kMessage ? try_text(r.message)
-                       : p.field == Field::kText    ? (try_text(r.message) || try_text(r.exception))
-                                                    : try_text(field_value(r, p.field, p.label_key));
-    if (!found) continue;
-    for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
-      if (sub[index].data() != nullptr && !sub[index].empty()) {
-        out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
-      }
+  for (int pi : s.capture_patterns) capture(pi, r, out);
+}
+
+void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
+  if (!pattern_matches(pi, r)) return;
+  const Pattern& p = pack_.patterns[pi];
+  const int groups = p.re->NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
+  const auto try_text = [&](std::string_view text) {
+    return !text.empty() && p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1);
+  };
+  const bool found = p.field == Field::kException ? try_text(r.exception)
+                     : p.field == Field::kMessage ? try_text(r.message)
+                     : p.field == Field::kText    ? (try_text(r.message) || try_text(r.exception))
+                                                  : try_text(field_value(r, p.field, p.label_key));
+  if (!found) return;
+  for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
+    if (sub[index].data() != nullptr && !sub[index].empty()) {
+      out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
     }
   }
 }
@@ -221,9 +248,11 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
   }
   note_record(r, out);
   candidates_.clear();
-  const auto collect = [&](const std::vector<int>& set_patterns) {
+  const auto collect = [&] {
     for (int i : set_hits_) {
-      for (int s : pack_.signals_by_pattern[set_patterns[i]]) {
+      const int p = pack_.set_patterns[i];
+      if (pattern_stamp_[p] != stamp_) continue;  // a hit in the other field's text
+      for (int s : pack_.signals_by_pattern[p]) {
         if (signal_stamp_[s] != stamp_) {
           signal_stamp_[s] = stamp_;
           candidates_.push_back(s);
@@ -232,12 +261,12 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     }
   };
   if (!r.message.empty()) {
-    run_set(*pack_.message_set, pack_.message_set_patterns, r.message);
-    collect(pack_.message_set_patterns);
+    run_set(r.message, Field::kMessage);
+    collect();
   }
   if (!r.exception.empty()) {
-    run_set(*pack_.exception_set, pack_.exception_set_patterns, r.exception);
-    collect(pack_.exception_set_patterns);
+    run_set(r.exception, Field::kException);
+    collect();
   }
   for (int s : pack_.always_signals) {
     if (signal_stamp_[s] != stamp_) {

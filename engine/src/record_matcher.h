@@ -23,10 +23,12 @@ class RecordMatcher {
   uint64_t dfa_fallbacks() const { return dfa_fallbacks_; }
 
  private:
-  void run_set(const RE2::Set& set, const std::vector<int>& set_patterns, std::string_view text);
+  // Runs the set over one field's text, stamping the patterns written for that field (or for text).
+  void run_set(std::string_view text, Field field);
   bool eval(const CompiledCondition& c, int node, const LogRecord& r);
   bool pattern_matches(int pattern, const LogRecord& r);
   void take_captures(const Signal& s, const LogRecord& r, Captures& out);
+  void capture(int pattern, const LogRecord& r, Captures& out);  // its named groups, if it matched
   std::string matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);

@@ -38,11 +38,12 @@ Diagnosis run_example(const RulePack& pack, const ExampleSpec& example) {
 
 }  // namespace
 
-ExampleReport test_rule_examples(const RulePack& pack) {
+ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only) {
   ExampleReport out;
   const auto& impl = pack.impl();
   for (const auto& rule : impl.rules) {
     const RuleInfo& info = rule.spec.info;
+    if (user_rules_only && info.builtin) continue;
     ++out.rules;
     for (const auto& example : rule.spec.examples) {
       ++out.examples;

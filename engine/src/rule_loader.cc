@@ -124,21 +124,20 @@ class RuleReader {
     return d;
   }
 
-  bool check_regex(const Node& n, const std::string& pattern) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(8 << 20);
-    RE2 re(pattern, options);
-    if (re.ok()) return true;
+  // Compiles the pattern (the pack reuses it); reports why when it does not compile.
+  std::shared_ptr<const RE2> check_regex(const Node& n, const std::string& pattern) {
+    auto re = std::make_shared<const RE2>(pattern, pattern_options());
+    if (re->ok()) return re;
     std::string help = "patterns use RE2 syntax (no lookaround or backreferences)";
     if (pattern.find("(?<") != std::string::npos) help = "RE2 here names groups only as (?P<name>…)";
-    if (re.error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
-    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re.error()), help);
-    return false;
+    if (re->error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
+    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re->error()), help);
+    return nullptr;
   }
 
   std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
-  std::vector<FactTest> fact_tests(const Node& n, std::string_view where);
+  // Tests on job facts, or (captures) on the named groups a record condition captured.
+  std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
   std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
@@ -160,7 +159,7 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
   } else {
     auto it = std::find_if(kFieldKeys.begin(), kFieldKeys.end(), [&](const auto& p) { return p.first == name; });
     if (it == kFieldKeys.end()) {
-      std::vector<std::string_view> names{"all", "any", "not", "label.KEY"};
+      std::vector<std::string_view> names{"all", "any", "not", "captures", "label.KEY"};
       for (const auto& p : kFieldKeys) names.push_back(p.first);
       error(key.at, "rule-unknown-key", fmt::format("unknown condition key `{}`", name), suggestion(name, names));
       return std::nullopt;
@@ -197,7 +196,8 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
     error(value.at, "rule-regex", "an empty pattern matches everything", "write the text the entry must contain");
     return std::nullopt;
   }
-  if (!check_regex(value, *pattern)) return std::nullopt;
+  c.compiled = check_regex(value, *pattern);
+  if (!c.compiled) return std::nullopt;
   c.kind = ConditionSpec::Kind::kRegex;
   c.regex = *pattern;
   return c;
@@ -243,6 +243,12 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
         continue;
       }
       all.children.push_back(std::move(group));
+    } else if (key.scalar == "captures") {
+      ConditionSpec test;
+      test.kind = ConditionSpec::Kind::kCaptureTest;
+      test.at = key.at;
+      test.capture_tests = fact_tests(value, "captures", /*captures=*/true);
+      if (!test.capture_tests.empty()) all.children.push_back(std::move(test));
     } else if (auto c = field_condition(key, value)) {
       all.children.push_back(std::move(*c));
     }
@@ -251,21 +257,41 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
   return all;
 }
 
-std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view where) {
+std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view where, bool captures) {
   std::vector<FactTest> tests;
   if (!n.is_map()) {
-    error(n.at, "rule-facts", fmt::format("`{}` is a mapping of fact names to tests", where),
-          "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
+    error(n.at, "rule-facts",
+          fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
+          captures ? "e.g. `python_launch: '!= {python_worker}'`" : "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
     return tests;
   }
+  const auto trim = [](std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+  };
   for (const auto& [key, value] : n.entries) {
-    const FactDef* def = find_fact(key.scalar);
-    if (def == nullptr) {
-      std::vector<std::string_view> names;
+    if (key.scalar == "any") {  // OR: a list of mappings, one of which must hold entirely
+      FactTest t;
+      t.op = FactTest::Op::kAny;
+      t.at = key.at;
+      t.text = "any of …";
+      if (!value.is_seq() || value.items.empty()) {
+        error(key.at, "rule-facts", "`any` is a list of mappings of tests, one of which must hold");
+        continue;
+      }
+      for (const auto& group : value.items) t.any.push_back(fact_tests(group, "any", captures));
+      tests.push_back(std::move(t));
+      continue;
+    }
+    const FactDef* def = captures ? nullptr : find_fact(key.scalar);
+    if (!captures && def == nullptr) {
+      std::vector<std::string_view> names{"any"};
       for (const auto& f : kFactCatalog) names.push_back(f.name);
       error(key.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", key.scalar), suggestion(key.scalar, names));
       continue;
     }
+    const FactType type = def ? def->type : FactType::kString;
     auto text = scalar(value, key.scalar);
     if (!text) continue;
     FactTest t;
@@ -273,17 +299,14 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
     t.text = *text;
     t.at = value.at;
     std::string_view v = *text;
-    const auto trim = [](std::string_view s) {
-      while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-      while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-      return s;
-    };
-    if (def->type == FactType::kBool) {
+    if (v == "known" || v == "unknown") {
+      t.op = v == "known" ? FactTest::Op::kKnown : FactTest::Op::kUnknown;
+    } else if (type == FactType::kBool) {
       if (v == "true" || v == "false") {
         t.op = FactTest::Op::kIs;
         t.expect_bool = v == "true";
       } else {
-        error(value.at, "rule-facts", fmt::format("`{}` is true or false", key.scalar));
+        error(value.at, "rule-facts", fmt::format("`{}` is true, false, known or unknown", key.scalar));
         continue;
       }
     } else {
@@ -303,14 +326,16 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
         }
       }
       if (!found) {
-        t.op = def->type == FactType::kNumber ? FactTest::Op::kEq : FactTest::Op::kSearch;
+        t.op = type == FactType::kNumber ? FactTest::Op::kEq : FactTest::Op::kSearch;
         t.operand = std::string(v);
       }
       if (t.operand.size() > 2 && t.operand.front() == '{' && t.operand.back() == '}') {
         t.operand = t.operand.substr(1, t.operand.size() - 2);
         t.operand_is_fact = true;
-        if (find_fact(t.operand) == nullptr) error(value.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", t.operand));
-      } else if (def->type == FactType::kNumber) {
+        if (!captures && find_fact(t.operand) == nullptr) {
+          error(value.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", t.operand));
+        }
+      } else if (type == FactType::kNumber) {
         char* end = nullptr;
         std::strtod(t.operand.c_str(), &end);
         if (t.operand.empty() || end == nullptr || *end != '\0') {
@@ -319,7 +344,7 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
         }
       } else if (t.op == FactTest::Op::kSearch && !check_regex(value, t.operand)) {
         continue;
-      } else if (t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {
+      } else if (!captures && t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {
         error(value.at, "rule-facts", fmt::format("`{}` is text: test it with a regex, == or !=", key.scalar));
         continue;
       }
@@ -579,7 +604,7 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
     else error(v->at, "rule-type", "`if_unknown` is skip, inconclusive or fire");
   }
   if (const Node* v = root.get("count")) {
-    static constexpr auto kCountKeys = std::to_array<std::string_view>({"at_least", "within", "per"});
+    static constexpr auto kCountKeys = std::to_array<std::string_view>({"at_least", "within", "per", "distinct"});
     if (!v->is_map()) error(v->at, "rule-count", "`count` is a mapping: at_least, within, per");
     else {
       check_keys(*v, kCountKeys, "count");
@@ -602,18 +627,25 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
         if (s != "worker" && s != "job") error(p->at, "rule-count", "`per` is worker or job");
         c.per_worker = s == "worker";
       }
+      if (const Node* d = v->get("distinct")) {
+        c.distinct = scalar(*d, "distinct").value_or("");
+        if (c.distinct != "worker" && c.distinct != "sdk_worker") {
+          error(d->at, "rule-count", "`distinct` counts different `worker` or `sdk_worker` values");
+        }
+      }
       if (c.percent > 0 && !c.per_worker) error(v->at, "rule-count", "a percentage counts workers: add `per: worker`");
       rule.count = c;
     }
   }
   if (const Node* v = root.get("after")) {
-    static constexpr auto kAfterKeys = std::to_array<std::string_view>({"match", "within", "same"});
+    static constexpr auto kAfterKeys = std::to_array<std::string_view>({"match", "within", "min", "same"});
     if (!v->is_map() || v->get("match") == nullptr) error(v->at, "rule-after", "`after` needs `match` (and optionally within, same)");
     else {
       check_keys(*v, kAfterKeys, "after");
       AfterSpec a;
       if (auto c = condition(*v->get("match"))) a.match = std::move(*c);
       if (const Node* w = v->get("within")) a.within = duration(*w, "within");
+      if (const Node* m = v->get("min")) a.min = duration(*m, "min");
       if (const Node* s = v->get("same")) {
         auto same = scalar(*s, "same").value_or("");
         if (same != "worker" && same != "job") error(s->at, "rule-after", "`same` is worker or job");
@@ -645,6 +677,13 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
 }
 
 }  // namespace
+
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  return o;
+}
 
 std::string_view field_name(Field f) {
   if (f == Field::kLabel) return "label";
@@ -693,7 +732,7 @@ std::string format_duration(int64_t ns) {
 }
 
 std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags) {
-  auto tree = parse_yaml(file.text, file.path);
+  auto tree = file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
   if (!tree) {
     diags.push_back(tree.error());
     return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_tree.h"
+
+#include <re2/re2.h>
 
 namespace gpudiag::detail {
 
@@ -34,26 +37,30 @@ enum class Field : uint8_t {
 std::string_view field_name(Field f);
 
 struct ConditionSpec {
-  enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast };
+  enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast, kCaptureTest };
   Kind kind = Kind::kAll;
   Field field = Field::kText;
   std::string label_key;                 // Field::kLabel
   std::string regex;                     // kRegex
+  std::shared_ptr<const RE2> compiled;   // kRegex: compiled once by the loader, reused by the pack
   std::vector<std::string> names;        // kOneOf: log names or severity names
   Severity min_severity = Severity::kDefault;
   std::vector<ConditionSpec> children;   // kAll, kAny, kNot (kNot: none of them holds)
+  std::vector<struct FactTest> capture_tests;  // kCaptureTest: tests on the groups this condition captured
   Position at;
 };
 
+// A test on a job fact (in `when`, `unless`, `demote_if`) or on a captured group (`captures:`).
 struct FactTest {
-  enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch };
-  std::string fact;
+  enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch, kKnown, kUnknown, kAny };
+  std::string fact;               // the fact or group name ("" for kAny)
   Op op = Op::kIs;
   bool expect_bool = true;        // kIs
   std::string operand;            // a number, a regex (kSearch), or a fact name (operand_is_fact)
   bool operand_is_fact = false;
   std::string text;               // as written, for dumps and explanations
   Position at;
+  std::vector<std::vector<FactTest>> any;  // kAny: groups of tests, one group must hold entirely
 };
 
 struct CountSpec {
@@ -61,11 +68,13 @@ struct CountSpec {
   double percent = 0;             // > 0: relative to workers seen ("50%")
   std::optional<int64_t> within;  // nanoseconds
   bool per_worker = false;
+  std::string distinct;           // "" (count entries), "worker" or "sdk_worker" (count distinct values)
 };
 
 struct AfterSpec {
   ConditionSpec match;
-  std::optional<int64_t> within;
+  std::optional<int64_t> within;  // at most this long before
+  std::optional<int64_t> min;     // at least this long before
   bool same_worker = false;
 };
 
@@ -111,6 +120,9 @@ struct RuleSpec {
 // Parses and validates one rule file. Problems are appended to `diags`; returns nullopt when the
 // file holds no usable rule.
 std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags);
+
+// The RE2 options every rule pattern is compiled with.
+re2::RE2::Options pattern_options();
 
 // Durations as rules write them: "30s", "10m", "1h", "7d" (also combined: "1h30m").
 std::optional<int64_t> parse_duration(std::string_view text);

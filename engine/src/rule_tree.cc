@@ -1,6 +1,7 @@
 #include "rule_tree.h"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
@@ -35,7 +36,7 @@ class TreeBuilder {
         break;
       case YAML::NodeType::Map:
         n.kind = Node::Kind::kMap;
-        for (const auto& kv : y) n.entries.emplace_back(build(kv.first, depth + 1), build(kv.second, depth + 1));
+        for (const auto& kv : y) n.entries.push_back(Node::Entry{build(kv.first, depth + 1), build(kv.second, depth + 1)});
         break;
       default:
         n.kind = Node::Kind::kNull;
@@ -116,6 +117,116 @@ Result<Node> parse_yaml(const std::string& text, const std::string& path) {
   } catch (const std::exception& e) {
     return Diagnostic{.code = "rule-yaml", .message = e.what(), .file = path};
   }
+}
+
+namespace {
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      out += fmt::format("\\u{:04x}", u);
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void write_tree(const Node& n, std::string& out) {
+  out += fmt::format("[{},{},{}", static_cast<int>(n.kind), n.at.line, n.at.column);
+  switch (n.kind) {
+    case Node::Kind::kScalar:
+      out += ',';
+      append_json_string(out, n.scalar);
+      out += n.quoted ? ",1" : ",0";
+      break;
+    case Node::Kind::kSequence:
+      out += ",[";
+      for (size_t i = 0; i < n.items.size(); ++i) {
+        if (i) out += ',';
+        write_tree(n.items[i], out);
+      }
+      out += ']';
+      break;
+    case Node::Kind::kMap:
+      out += ",[";
+      for (size_t i = 0; i < n.entries.size(); ++i) {
+        if (i) out += ',';
+        out += '[';
+        write_tree(n.entries[i].first, out);
+        out += ',';
+        write_tree(n.entries[i].second, out);
+        out += ']';
+      }
+      out += ']';
+      break;
+    case Node::Kind::kNull:
+      break;
+  }
+  out += ']';
+}
+
+simdjson::error_code read_tree(simdjson::dom::element e, Node& n, int depth) {
+  if (depth > 64) return simdjson::DEPTH_ERROR;
+  simdjson::dom::array a;
+  if (auto err = e.get_array().get(a)) return err;
+  int64_t kind = 0, line = 0, column = 0;
+  if (auto err = a.at(0).get_int64().get(kind)) return err;
+  if (auto err = a.at(1).get_int64().get(line)) return err;
+  if (auto err = a.at(2).get_int64().get(column)) return err;
+  n.kind = static_cast<Node::Kind>(kind);
+  n.at = Position{static_cast<uint64_t>(line), static_cast<uint64_t>(column)};
+  if (n.kind == Node::Kind::kScalar) {
+    std::string_view s;
+    int64_t quoted = 0;
+    if (auto err = a.at(3).get_string().get(s)) return err;
+    if (auto err = a.at(4).get_int64().get(quoted)) return err;
+    n.scalar = std::string(s);
+    n.quoted = quoted != 0;
+  } else if (n.kind == Node::Kind::kSequence || n.kind == Node::Kind::kMap) {
+    simdjson::dom::array children;
+    if (auto err = a.at(3).get_array().get(children)) return err;
+    for (auto child : children) {
+      if (n.kind == Node::Kind::kSequence) {
+        n.items.emplace_back();
+        if (auto err = read_tree(child, n.items.back(), depth + 1)) return err;
+      } else {
+        simdjson::dom::array kv;
+        if (auto err = child.get_array().get(kv)) return err;
+        n.entries.emplace_back();
+        if (auto err = read_tree(kv.at(0), n.entries.back().first, depth + 1)) return err;
+        if (auto err = read_tree(kv.at(1), n.entries.back().second, depth + 1)) return err;
+      }
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+}  // namespace
+
+std::string tree_to_json(const Node& node) {
+  std::string out;
+  write_tree(node, out);
+  return out;
+}
+
+Result<Node> tree_from_json(std::string_view json, const std::string& path) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  Node n;
+  auto err = parser.parse(simdjson::padded_string(json)).get(root);
+  if (!err) err = read_tree(root, n, 0);
+  if (err) {
+    return Diagnostic{.code = "rule-embedded", .message = fmt::format("embedded rule tree is damaged: {}",
+                                                                      simdjson::error_message(err)),
+                      .file = path, .help = "rebuild gpudiag"};
+  }
+  return n;
 }
 
 }  // namespace gpudiag::detail

@@ -21,8 +21,9 @@ struct Node {
   std::string scalar;      // kScalar
   bool quoted = false;     // a quoted scalar ('…' or "…"): never a boolean or number
   Position at;
+  struct Entry;
   std::vector<Node> items;                          // kSequence
-  std::vector<std::pair<Node, Node>> entries;       // kMap: key node, value node (in file order)
+  std::vector<Entry> entries;                       // kMap: key node, value node (in file order)
 
   bool is_map() const { return kind == Kind::kMap; }
   bool is_seq() const { return kind == Kind::kSequence; }
@@ -30,9 +31,19 @@ struct Node {
   const Node* get(std::string_view key) const;
 };
 
+struct Node::Entry {
+  Node first;   // the key
+  Node second;  // the value
+};
+
 // Parses YAML text. Problems (syntax, alias bombs, absurd nesting) come back as a diagnostic with
 // the file, line and column.
 Result<Node> parse_yaml(const std::string& text, const std::string& path);
+
+// The tree in the compact form gpudiag-rulec embeds (JSON arrays: [kind, line, column, payload…]),
+// and back. Embedded rule files skip YAML parsing at start-up.
+std::string tree_to_json(const Node& node);
+Result<Node> tree_from_json(std::string_view json, const std::string& path);
 
 // The 1-based line `line` of `text`, for caret displays.
 std::string source_line(const std::string& text, uint64_t line);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -233,6 +234,40 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
     size_t pos_ = 0;
   };
   return std::unique_ptr<ByteSource>(std::make_unique<Prefixed>(std::move(raw), std::move(head)));
+}
+
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
+  if (path == "-") return nullptr;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ::close(fd);  // the mapping keeps the file
+  if (map == MAP_FAILED) return nullptr;
+  const size_t size = static_cast<size_t>(st.st_size);
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  ::madvise(map, size, MADV_SEQUENTIAL);
+  return std::shared_ptr<MappedFile>(new MappedFile(static_cast<const char*>(map), size, (size + page - 1) / page * page));
+}
+
+MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
+
+void MappedFile::release(size_t begin, size_t end) {
+  std::lock_guard lock(mutex_);
+  released_[begin] = end;
+  for (auto it = released_.find(watermark_); it != released_.end(); it = released_.find(watermark_)) {
+    watermark_ = it->second;
+    released_.erase(it);
+  }
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t upto = watermark_ / page * page;
+  if (upto > dropped_) {
+    ::madvise(const_cast<char*>(data_) + dropped_, upto - dropped_, MADV_DONTNEED);
+    dropped_ = upto;
+  }
 }
 
 }  // namespace gpudiag::detail

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "gpudiag/ingest.h"
@@ -22,5 +24,39 @@ class ByteSource {
 
 // Opens `path` ("-" = stdin). Detects gzip by its magic bytes and wraps the file in a decompressor.
 Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits);
+
+}  // namespace gpudiag::detail
+
+namespace gpudiag::detail {
+
+// A regular file mapped into memory: chunks point straight into it (no copy from the page cache),
+// and pages behind the last chunk still in use are given back, so resident memory stays bounded
+// however large the file.
+class MappedFile {
+ public:
+  // nullptr when the file cannot be mapped (not a regular file, empty, or mmap refused): the
+  // caller reads it instead.
+  static std::shared_ptr<MappedFile> open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t readable() const { return readable_; }  // size rounded up to whole pages (zero-filled)
+
+  // A chunk over [begin, end) is done with; thread-safe.
+  void release(size_t begin, size_t end);
+
+ private:
+  MappedFile(const char* data, size_t size, size_t readable) : data_(data), size_(size), readable_(readable) {}
+  const char* data_;
+  size_t size_;
+  size_t readable_;
+  std::mutex mutex_;
+  std::map<size_t, size_t> released_;  // begin → end, above the watermark
+  size_t watermark_ = 0;               // everything below is released
+  size_t dropped_ = 0;                 // pages below this were handed back
+};
 
 }  // namespace gpudiag::detail

@@ -97,7 +97,11 @@ void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_recor
     }
     if (!ok) {
       if (error.empty()) error = simdjson::error_message(err);
-      const bool truncated = chunk.ends_input && i + 1 == spans.size();
+      // The last entry of an input that stops mid-document: most likely a cut-off export.
+      const bool incomplete = err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || err == simdjson::UNCLOSED_STRING ||
+                              err == simdjson::TAPE_ERROR || err == simdjson::INSUFFICIENT_PADDING ||
+                              err == simdjson::EMPTY;
+      const bool truncated = incomplete && chunk.ends_input && i + 1 == spans.size();
       report.problems.push_back(ChunkProblem{
           .entry_index = i, .newlines_before = spans[i].line, .offset_in_chunk = span.begin, .skipped_entry = true,
           .message = truncated ? fmt::format("the input ends inside this entry (a truncated export?): {}", error)

@@ -61,12 +61,13 @@ struct Buffer {
 };
 
 struct ExportReader::Impl {
-  std::unique_ptr<detail::ByteSource> source;
+  std::unique_ptr<detail::ByteSource> source;     // read mode: a file, stdin or gzip
+  std::shared_ptr<detail::MappedFile> mapped;     // mapped mode: a regular file, zero-copy
   ReadLimits limits;
   InputSummary summary;
   Chunk shape;                      // the fields every chunk of this input shares
-  Buffer buf;                       // bytes read and not yet handed out in a chunk
-  uint64_t buf_offset = 0;          // absolute offset of buf[0]
+  Buffer buf;                       // bytes read and not yet handed out in a chunk (mapped: only size)
+  uint64_t buf_offset = 0;          // absolute offset of the first byte not yet in a chunk
   uint64_t pending_newlines = 0;    // dropped newlines to report on the next chunk
   uint64_t sequence = 0;
   bool eof = false;
@@ -74,16 +75,30 @@ struct ExportReader::Impl {
   detail::StructuralScanner scanner{0};
   size_t scanned = 0;               // bytes of buf the structural scanner has already seen
 
-  // Reads until buf holds `want` bytes or the input ends. A read error ends the input.
+  // The bytes not yet handed out: the read buffer, or the mapped file from buf_offset on.
+  const char* window() const { return mapped ? mapped->data() + buf_offset : buf.begin(); }
+
+  // Makes `want` bytes available (or all that is left). A read error ends the input.
   void fill(size_t want) {
+    if (mapped) {  // the window only grows, as a read buffer would
+      buf.size = std::max<size_t>(buf.size, std::min<size_t>(want, mapped->size() - buf_offset));
+      eof = buf_offset + buf.size >= mapped->size();
+      summary.bytes = std::max<uint64_t>(summary.bytes, buf_offset + buf.size);
+      return;
+    }
     buf.reserve(want);
     while (!eof && buf.size < want) {
       auto got = source->read(buf.end(), want - buf.size);
       if (!got) {
         eof = true;
         const Diagnostic& d = got.error();
-        summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false,
-                                         .message = d.message + (d.help.empty() ? "" : "; " + d.help)});
+        const std::string message = d.message + (d.help.empty() ? "" : "; " + d.help);
+        summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false, .message = message});
+        // A damaged or cut gzip stream leaves a partial result worth having; a read error, a gzip
+        // bomb or an oversized stream means the input could not be read as a whole.
+        if (d.code != "gzip-truncated" && d.code != "gzip-corrupt" && d.code != "gzip-trailing-data") {
+          summary.aborted = message;
+        }
         return;
       }
       if (*got == 0) eof = true;
@@ -92,12 +107,35 @@ struct ExportReader::Impl {
     }
   }
 
-  // Drops the first `n` bytes of buf, keeping the rest at its front.
+  // Drops the first `n` bytes of the window.
   void consume(size_t n) {
-    std::memmove(buf.begin(), buf.begin() + n, buf.size - n);
+    if (mapped) {
+      if (n > 0) mapped->release(buf_offset, buf_offset + n);
+    } else {
+      std::memmove(buf.begin(), buf.begin() + n, buf.size - n);
+    }
     buf.size -= n;
     buf_offset += n;
     scanned = scanned > n ? scanned - n : 0;
+  }
+
+  // Mapped mode: the chunk points into the mapping (the last one, too close to the end of the
+  // mapped pages for simdjson's padding, is copied), and gives its pages back when released.
+  void hand_out_mapped(Chunk& chunk, size_t cut) {
+    const size_t begin = buf_offset, end = buf_offset + cut;
+    if (cut + kPadding <= mapped->readable() - begin) {
+      chunk.buffer = std::shared_ptr<const char[]>(mapped->data() + begin,
+                                                   [m = mapped, begin, end](const char*) { m->release(begin, end); });
+      chunk.capacity = mapped->readable() - begin;
+    } else {
+      std::shared_ptr<char[]> copy(new char[cut + kPadding]);
+      std::memcpy(copy.get(), mapped->data() + begin, cut);
+      std::memset(copy.get() + cut, ' ', kPadding);
+      mapped->release(begin, end);
+      chunk.buffer = std::move(copy);
+      chunk.capacity = cut + kPadding;
+    }
+    buf.size -= cut;
   }
 
   Status detect(const std::string& path);
@@ -107,8 +145,8 @@ struct ExportReader::Impl {
 
 Status ExportReader::Impl::detect(const std::string& path) {
   fill(limits.chunk_bytes);
-  char* data = buf.begin();
-  const size_t size = buf.size;
+  const char* data = window();
+  size_t size = buf.size;
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(data[i]); };
   if (size >= 2 && ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) ||
                     (byte(0) != 0 && byte(1) == 0) || (byte(0) == 0 && byte(1) != 0))) {
@@ -117,7 +155,9 @@ Status ExportReader::Impl::detect(const std::string& path) {
                       .help = "convert it first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.json"};
   }
   if (size >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF) {
-    data[0] = data[1] = data[2] = ' ';
+    consume(3);
+    data = window();
+    size = buf.size;
     summary.add_problem({.line = 1, .offset = 0, .skipped_entry = false,
                          .message = "a UTF-8 byte-order mark was skipped"});
   }
@@ -145,22 +185,29 @@ Status ExportReader::Impl::detect(const std::string& path) {
   shape.shape = first == '[' ? ExportShape::kArray : ExportShape::kNdjson;
   if (first == '[') {
     open = pos + 1;
-    while (open < buf.size && is_blank(buf.begin()[open])) ++open;
-    if (open == buf.size || buf.begin()[open] != '{') {
+    while (open < buf.size && is_blank(window()[open])) ++open;
+    if (open == buf.size || window()[open] != '{') {
       scanner = detail::StructuralScanner(1);
       return Ok{};  // empty array, or compact: the structural scanner handles both
     }
   }
   size_t close = 0;
   for (;;) {
+    // The first entry is all detection needs; look at a bounded prefix, wider only if it is huge.
     detail::StructuralScanner probe(0);
-    probe.scan(buf.begin() + open, buf.size - open, [&](size_t e) {
+    const size_t window = std::min<size_t>(buf.size - open, std::max<size_t>(64 << 10, buf.size / 4));
+    probe.scan(this->window() + open, window, [&](size_t e) {
       if (close == 0) close = open + e;
     });
+    if (close == 0 && window < buf.size - open) {
+      probe.scan(this->window() + open + window, buf.size - open - window, [&](size_t e) {
+        if (close == 0) close = open + window + e;
+      });
+    }
     if (close != 0 || eof || buf.size >= kDetectLimit) break;
     fill(buf.size * 2);
   }
-  data = buf.begin();
+  data = window();
   const auto line_start = [&](size_t at) {
     size_t s = at;
     while (s > 0 && data[s - 1] != '\n') --s;
@@ -210,23 +257,23 @@ void ExportReader::Impl::drop_oversized_entry() {
   for (;;) {
     const size_t from = structural ? scanned : 0;
     detail::StructuralScanner& sc = scanner;
-    const size_t first = detail::find_first_boundary(buf.begin() + from, buf.size - from, shape, sc);
+    const size_t first = detail::find_first_boundary(window() + from, buf.size - from, shape, sc);
     if (first > 0) {
       const size_t cut = from + first;
-      pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.begin() + cut, '\n'));
+      pending_newlines += static_cast<uint64_t>(std::count(window(), window() + cut, '\n'));
       scanned = buf.size;
       consume(cut);
       return;
     }
     if (eof) {
-      pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
+      pending_newlines += static_cast<uint64_t>(std::count(window(), window() + buf.size, '\n'));
       consume(buf.size);
       return;
     }
     // Keep a short tail (a close line may straddle reads); drop the rest.
     const size_t keep = structural ? 0 : std::min<size_t>(buf.size, 256);
     const size_t drop = buf.size - keep;
-    pending_newlines += static_cast<uint64_t>(std::count(buf.begin(), buf.begin() + drop, '\n'));
+    pending_newlines += static_cast<uint64_t>(std::count(window(), window() + drop, '\n'));
     scanned = buf.size;
     consume(drop);
     fill(buf.size + limits.chunk_bytes);
@@ -242,7 +289,7 @@ std::optional<Chunk> ExportReader::Impl::next() {
       finished = true;
       return std::nullopt;
     }
-    size_t cut = eof ? buf.size : detail::find_cut(buf.begin(), buf.size, shape, scanner, scanned);
+    size_t cut = eof ? buf.size : detail::find_cut(window(), buf.size, shape, scanner, scanned);
     if (cut == 0) {
       if (buf.size >= limits.max_entry_bytes) {
         drop_oversized_entry();
@@ -258,14 +305,18 @@ std::optional<Chunk> ExportReader::Impl::next() {
     chunk.newlines_before = pending_newlines;
     pending_newlines = 0;
     chunk.size = cut;
-    chunk.capacity = buf.capacity + kPadding;
-    // The chunk takes the buffer; what follows the cut moves to a fresh one.
-    Buffer rest(std::max<size_t>(limits.chunk_bytes, buf.size - cut));
-    rest.size = buf.size - cut;
-    std::memcpy(rest.begin(), buf.begin() + cut, rest.size);
-    std::memset(buf.begin() + cut, ' ', kPadding);
-    chunk.buffer = std::move(buf.data);
-    buf = std::move(rest);
+    if (mapped) {
+      hand_out_mapped(chunk, cut);
+    } else {
+      chunk.capacity = buf.capacity + kPadding;
+      // The chunk takes the buffer; what follows the cut moves to a fresh one.
+      Buffer rest(std::max<size_t>(limits.chunk_bytes, buf.size - cut));
+      rest.size = buf.size - cut;
+      std::memcpy(rest.begin(), buf.begin() + cut, rest.size);
+      std::memset(buf.begin() + cut, ' ', kPadding);
+      chunk.buffer = std::move(buf.data);
+      buf = std::move(rest);
+    }
     buf_offset += cut;
     scanned = scanned > cut ? scanned - cut : 0;
     chunk.ends_input = eof && buf.size == 0;
@@ -280,13 +331,21 @@ ExportReader& ExportReader::operator=(ExportReader&&) noexcept = default;
 ExportReader::~ExportReader() = default;
 
 Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_index, const ReadLimits& limits) {
-  auto source = detail::open_byte_source(path, limits);
-  if (!source) return source.error();
   auto impl = std::make_unique<Impl>();
-  impl->source = std::move(*source);
+  // A plain regular file is mapped; stdin, pipes and gzip are read.
+  auto mapped = detail::MappedFile::open(path);
+  const bool gzip = mapped && mapped->size() >= 2 && static_cast<unsigned char>(mapped->data()[0]) == 0x1f &&
+                    static_cast<unsigned char>(mapped->data()[1]) == 0x8b;
+  if (mapped && !gzip && !limits.no_mmap) {
+    impl->mapped = std::move(mapped);
+  } else {
+    auto source = detail::open_byte_source(path, limits);
+    if (!source) return source.error();
+    impl->source = std::move(*source);
+  }
   impl->limits = limits;
   impl->summary.path = path;
-  impl->summary.gzip = impl->source->is_gzip();
+  impl->summary.gzip = impl->source && impl->source->is_gzip();
   impl->shape.input = input_index;
   if (auto status = impl->detect(path); !status) return status.error();
   impl->summary.shape = impl->shape.shape;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <functional>
 
 namespace gpudiag::detail {
@@ -11,12 +12,18 @@ using simdjson::error_code;
 
 namespace {
 
-// Compares a raw key with an escape-free name without unescaping it (keys are hot).
-bool key_is(od::raw_json_string key, std::string_view name) { return key.unsafe_is_equal(name); }
+// Compares a raw key with an escape-free name without unescaping it. Keys are hot: with the name's
+// length known at compile time the comparison is inlined, and the first byte rejects most of them.
+template <size_t N>
+inline bool key_is(od::raw_json_string key, const char (&name)[N]) {
+  const char* k = key.raw();
+  return k[0] == name[0] && std::memcmp(k, name, N - 1) == 0 && k[N - 1] == '"';
+}
 
 // Two spellings of each top-level field: the API's camelCase and Log Analytics' snake_case.
-bool key_is(od::raw_json_string key, std::string_view camel, std::string_view snake) {
-  return key.unsafe_is_equal(camel) || key.unsafe_is_equal(snake);
+template <size_t N, size_t M>
+inline bool key_is(od::raw_json_string key, const char (&camel)[N], const char (&snake)[M]) {
+  return key_is(key, camel) || key_is(key, snake);
 }
 
 std::string_view type_name(od::json_type t) {

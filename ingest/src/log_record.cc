@@ -70,24 +70,15 @@ KeptRecord& KeptRecord::operator=(KeptRecord&& other) noexcept {
 }
 
 std::string_view short_log_name(std::string_view log_name) {
-  constexpr std::string_view kEncodedSlash = "%2F";
-  const size_t encoded = log_name.rfind(kEncodedSlash);
-  const size_t encoded_lower = log_name.rfind("%2f");
-  size_t cut = std::string_view::npos;
-  size_t skip = 0;
-  if (encoded != std::string_view::npos || encoded_lower != std::string_view::npos) {
-    cut = (encoded == std::string_view::npos)         ? encoded_lower
-          : (encoded_lower == std::string_view::npos) ? encoded
-                                                      : std::max(encoded, encoded_lower);
-    skip = kEncodedSlash.size();
+  // One backward scan for the last '/' or URL-encoded "%2F" (hot: every entry has a logName).
+  for (size_t i = log_name.size(); i-- > 0;) {
+    const char c = log_name[i];
+    if (c == '/') return log_name.substr(i + 1);
+    if ((c == 'F' || c == 'f') && i >= 2 && log_name[i - 1] == '2' && log_name[i - 2] == '%') {
+      return log_name.substr(i + 1);
+    }
   }
-  const size_t slash = log_name.rfind('/');
-  if (slash != std::string_view::npos && (cut == std::string_view::npos || slash > cut)) {
-    cut = slash;
-    skip = 1;
-  }
-  if (cut == std::string_view::npos) return log_name;
-  return log_name.substr(cut + skip);
+  return log_name;
 }
 
 }  // namespace gpudiag

@@ -62,11 +62,23 @@ std::optional<Timestamp> parse_rfc3339(std::string_view s) {
   }
   if (pos != s.size()) return std::nullopt;
 
-  using namespace std::chrono;
-  const year_month_day ymd{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
-                           std::chrono::day{static_cast<unsigned>(day)}};
-  if (!ymd.ok()) return std::nullopt;
-  const int64_t days = sys_days{ymd}.time_since_epoch().count();
+  // Consecutive entries share their date; converting it to days is the costly part.
+  thread_local int cached_date[3] = {0, 0, 0};
+  thread_local int64_t cached_days = 0;
+  int64_t days;
+  if (year == cached_date[0] && month == cached_date[1] && day == cached_date[2]) {
+    days = cached_days;
+  } else {
+    using namespace std::chrono;
+    const year_month_day ymd{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+                             std::chrono::day{static_cast<unsigned>(day)}};
+    if (!ymd.ok()) return std::nullopt;
+    days = sys_days{ymd}.time_since_epoch().count();
+    cached_date[0] = year;
+    cached_date[1] = month;
+    cached_date[2] = day;
+    cached_days = days;
+  }
   const int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
   // int64 nanoseconds span the years 1678–2262; anything outside is not a log timestamp.
   constexpr int64_t kMaxSecs = INT64_MAX / 1'000'000'000 - 1;

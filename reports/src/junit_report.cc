@@ -112,7 +112,7 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   };
   property("gpudiag.format", kJunitFormat);
   if (!o.deterministic) property("gpudiag.version", o.version);
-  property("gpudiag.rule_pack", d.rule_pack_hash);
+  if (!o.deterministic) property("gpudiag.rule_pack", d.rule_pack_hash);
   property("gpudiag.fail_on", impact_name(threshold));
   property("gpudiag.verdict", detail::verdict_name(report.verdict));
   property("job.id", d.job.id);

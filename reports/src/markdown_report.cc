@@ -182,8 +182,9 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     if (report.findings[i].depth > 0) continue;
     roots.push_back({finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
   }
-  const std::string footer = fmt::format("---\n<sub>gpudiag{} · rule pack {}</sub>\n", o.deterministic ? "" : " " + o.version,
-                                         markdown_escape(d.rule_pack_hash));
+  const std::string footer =
+      fmt::format("---\n<sub>gpudiag{}</sub>\n",
+                  o.deterministic ? "" : fmt::format(" {} · rule pack {}", o.version, markdown_escape(d.rule_pack_hash)));
   const std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
   size_t fixed = head.size() + tail.size() + footer.size() + 200;
   for (const auto& r : roots) fixed += r.head.size() + r.fix.size();

@@ -231,7 +231,8 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   w.end_array();
 
   w.key("properties").begin_object();
-  w.field("gpudiag.format", kSarifFormat).field("rulePack", d.rule_pack_hash);
+  w.field("gpudiag.format", kSarifFormat);
+  if (!o.deterministic) w.field("rulePack", d.rule_pack_hash);
   w.field("verdict", detail::verdict_name(report.verdict)).field("summary", report.verdict_line);
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);

@@ -72,7 +72,7 @@ struct ExampleReport {
   size_t examples = 0;
   std::vector<ExampleFailure> failures;
 };
-ExampleReport test_rule_examples(const RulePack& pack);
+ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only = false);
 
 // The facts derived from the logs and job file, by name, for `analyze --show-facts`.
 std::vector<std::string> fact_names();

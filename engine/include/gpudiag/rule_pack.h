@@ -53,15 +53,18 @@ struct RuleInfo {
   bool builtin = true;
 };
 
-// A rule file's text, as embedded at build time or read from a directory.
+// A rule file, as read from a directory (its YAML text) or embedded at build time (its tree,
+// already parsed and checked by gpudiag-rulec, so that loading it costs next to nothing).
 struct RuleFile {
-  std::string path;  // shown in diagnostics
-  std::string text;
+  std::string path;        // shown in diagnostics
+  std::string text;        // the YAML
+  std::string_view tree;   // the parsed tree (gpudiag-rulec's format); empty: parse `text`
 };
 
 struct RuleSources {
   std::vector<RuleFile> builtin;      // usually builtin_rule_files()
   std::vector<std::string> dirs;      // user rule directories, in order; later ones win
+  bool check_examples = true;         // refuse user rules whose examples fail (off for `rules test`)
 };
 
 // The rule files compiled into this binary (rules/**/*.yaml at build time).

@@ -58,6 +58,7 @@ struct InputSummary {
   uint64_t skipped = 0;
   uint64_t duplicates = 0;
   uint64_t problems_total = 0;      // problems seen; `problems` keeps only the first kMaxKept
+  std::string aborted;              // non-empty: reading stopped early for this reason (an input error)
   std::vector<InputProblem> problems;
   static constexpr size_t kMaxKept = 100;
 
@@ -70,6 +71,7 @@ struct ReadLimits {
   uint64_t max_gzip_ratio = 1000;                // decompressed / compressed, after the first 64 MiB
   uint64_t max_decompressed_bytes = 64ull << 30; // per input
   uint32_t chunk_bytes = 1u << 20;               // target chunk size
+  bool no_mmap = false;                          // read regular files instead of mapping them
 };
 
 // A run of whole entries from one input, in a padded buffer ready for simdjson.

@@ -32,4 +32,4 @@ def build(c):
         t += [12, 24, 45, 85, 165][k]
     c.output('export.ndjson')
     c.fire('container-arch-mismatch', marks=['arch'])
-    c.fire('container-crash-loop', marks=['crash'], caused_by='?')
+    c.fire('container-crash-loop', marks=['crash'], caused_by='container-arch-mismatch')

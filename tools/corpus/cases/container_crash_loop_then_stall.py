@@ -50,5 +50,5 @@ def build(c):
     N.fail(j, cf, 61.0 + 34.0 + 3600.9, N.NO_ACTIVITY_1H, src='tfx-6386', mark='stall')
     c.output('export.json')
     c.fire('container-crash-loop', marks=['crash', 'crash2'])
-    c.fire('workers-stuck-no-activity', marks=['stall'], caused_by='?')
+    c.fire('workers-stuck-no-activity', marks=['stall'], caused_by='container-crash-loop')
     c.may_fire('workflow-failed')

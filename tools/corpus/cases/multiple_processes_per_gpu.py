@@ -46,5 +46,5 @@ def build(c):
                thread='Thread-%d' % (12 + k))
     c.output('export.json')
     c.fire('multiple-processes-per-gpu', marks=['oom'])
-    c.fire('gpu-out-of-memory', marks=['oom'], caused_by='?')
+    c.fire('gpu-out-of-memory', marks=['oom'], caused_by='multiple-processes-per-gpu')
     c.not_fire('host-out-of-memory')

@@ -36,4 +36,4 @@ def build(c):
         t += 600.0
     c.output('export.json')
     c.fire('worker-disk-full', marks=['disk'])
-    c.fire('container-image-pull-failed', marks=['pullerr'], caused_by='?')
+    c.fire('container-image-pull-failed', marks=['pullerr'], caused_by='worker-disk-full')

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# gpudiag's benchmark: one invocation times gpudiag against its baselines on the same files and
+# writes bench/RESULTS.md. Ratios matter, not absolute figures (machines are shared and drift).
+#
+#   bench/run.sh            # 1 GiB inputs (and a 2 GiB one for the memory check)
+#   bench/run.sh --quick    # 200 MiB inputs, for a smoke run
+#
+# Needs: a Release build in build/ (tools/setup demo), ripgrep, valgrind, GNU time (/usr/bin/time).
+# Timings never go into the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+size=1G; big=2G; runs=3
+if [ "${1:-}" = "--quick" ]; then size=200M; big=400M; runs=2; fi
+for tool in rg valgrind /usr/bin/time python3 gzip zcat; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install ripgrep valgrind time)" >&2; exit 2; }
+done
+G=build/cli/gpudiag
+[ -x "$G" ] || { echo "bench: build first (tools/setup demo)" >&2; exit 2; }
+data=bench/data
+mkdir -p "$data"
+ndjson=$data/$size.ndjson; array=$data/$size.json; gz=$data/$size.ndjson.gz; huge=$data/$big.ndjson
+[ -f "$ndjson" ] || python3 bench/generate.py --size "$size" --shape ndjson --out "$ndjson"
+[ -f "$array" ] || python3 bench/generate.py --size "$size" --shape array --out "$array"
+[ -f "$gz" ] || gzip -6 -c "$ndjson" > "$gz"
+[ -f "$huge" ] || python3 bench/generate.py --size "$big" --shape ndjson --seed 2 --out "$huge"
+patterns=$data/patterns.txt
+$G rules dump --patterns > "$patterns"
+
+# A rule pack four times the size: the built-in rules plus three variants of each, whose patterns
+# differ (so the set really grows) and never match.
+rules4=$data/rules-x4
+rm -rf "$rules4"; mkdir -p "$rules4"
+python3 - "$rules4" <<'EOF'
+import os, re, sys
+out = sys.argv[1]
+for root, _, files in os.walk('rules'):
+    for f in files:
+        if not f.endswith('.yaml'):
+            continue
+        text = open(os.path.join(root, f), encoding='utf-8').read()
+        for k in range(1, 4):
+            t = re.sub(r'^id: (\S+)', lambda m: f'id: {m.group(1)}-variant-{k}', text, count=1, flags=re.M)
+            t = re.sub(r'^(explains|corroborated_by):.*$', '', t, flags=re.M)
+            # Every single-quoted pattern after a field key gets a suffix that no log line has.
+            t = re.sub(r"((?:text|message|exception): ')([^']*)'", lambda m: f"{m.group(1)}{m.group(2)}ZQX{k}QZ'", t)
+            open(os.path.join(out, f'{f[:-5]}-variant-{k}.yaml'), 'w', encoding='utf-8').write(t)
+EOF
+
+# best_of CMD...: prints "seconds maxrss_kb" of the fastest of $runs runs.
+best_of() {
+  local best="" rss=0
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o /tmp/gpudiag-bench.time "$@" > /dev/null 2>/dev/null || true
+    read -r t m < /tmp/gpudiag-bench.time
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$best $rss"
+}
+bytes() { stat -c %s "$1"; }
+mbps() { awk "BEGIN{printf \"%.0f\", $1 / 1e6 / ($2 > 0 ? $2 : 1e-9)}"; }
+ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 1e-9)}"; }
+entries=$($G analyze --format json "$ndjson" | python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["entries"])')
+nb=$(bytes "$ndjson"); ab=$(bytes "$array"); hb=$(bytes "$huge")
+
+cat "$ndjson" "$array" "$huge" > /dev/null  # warm the page cache
+read -r t_cat _ <<<"$(best_of sh -c "cat '$ndjson' > /dev/null")"
+read -r t_rg rss_rg <<<"$(best_of rg -c -f "$patterns" "$ndjson")"
+read -r t_j2 rss_j2 <<<"$(best_of $G analyze -j2 --format json "$ndjson")"
+read -r t_j1 rss_j1 <<<"$(best_of $G analyze -j1 --format json "$ndjson")"
+read -r t_arr rss_arr <<<"$(best_of $G analyze -j2 --format json "$array")"
+read -r t_zcat _ <<<"$(best_of sh -c "zcat '$gz' > /dev/null")"
+read -r t_gz rss_gz <<<"$(best_of $G analyze -j2 --format json "$gz")"
+read -r t_stdin rss_stdin <<<"$(best_of sh -c "cat '$ndjson' | $G analyze -j2 --format json -")"
+read -r t_astdin rss_astdin <<<"$(best_of sh -c "cat '$array' | $G analyze -j2 --format json -")"
+read -r t_huge rss_huge <<<"$(best_of $G analyze -j2 --format json "$huge")"
+read -r t_x4 _ <<<"$(best_of $G analyze -j2 --format json --rules "$rules4" "$ndjson")"
+printf '[]\n' > $data/tiny.json
+head -c 1000 "$ndjson" | head -n 1 > $data/1k.ndjson
+start_total=0
+for _ in $(seq 20); do
+  s=$(date +%s%N); $G analyze $data/1k.ndjson > /dev/null; e=$(date +%s%N)
+  start_total=$((start_total + e - s))
+done
+t_start_ms=$(awk "BEGIN{printf \"%.1f\", $start_total / 20 / 1e6}")
+small=$data/20m.ndjson
+head -c 20000000 "$ndjson" | head -n -1 > "$small"
+instr=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $G analyze -j1 --format json "$small" 2>&1 >/dev/null \
+        | grep -o 'Collected : [0-9]*' | awk '{print $3}')
+instr_empty=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $G analyze -j1 $data/tiny.json 2>&1 >/dev/null \
+        | grep -o 'Collected : [0-9]*' | awk '{print $3}')
+per_byte=$(awk "BEGIN{printf \"%.1f\", ($instr - $instr_empty) / $(bytes "$small")}")
+
+gd=$(mbps "$nb" "$t_j2"); rgm=$(mbps "$nb" "$t_rg")
+verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
+{
+  echo "# Benchmark results"
+  echo
+  echo "Measured by \`bench/run.sh${1:+ $1}\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)."
+  echo "Inputs from \`bench/generate.py\` (the corpus' real log text re-stamped: mostly healthy entries, long"
+  echo "tracebacks every 400 entries, one failure per 20,000). Best of $runs runs, page cache warm."
+  echo "Patterns for ripgrep: \`gpudiag rules dump --patterns\` ($(wc -l < "$patterns") regexes: the ones the single pass runs)."
+  echo
+  echo "| what | command | time (s) | MB/s | peak RSS (MiB) |"
+  echo "|---|---|---:|---:|---:|"
+  echo "| cat | \`cat $ndjson > /dev/null\` | $t_cat | $(mbps "$nb" "$t_cat") | |"
+  echo "| ripgrep | \`rg -c -f $patterns $ndjson\` | $t_rg | $rgm | $((rss_rg / 1024)) |"
+  echo "| gpudiag NDJSON -j2 | \`$G analyze -j2 --format json $ndjson\` | $t_j2 | $gd | $((rss_j2 / 1024)) |"
+  echo "| gpudiag NDJSON -j1 | \`$G analyze -j1 --format json $ndjson\` | $t_j1 | $(mbps "$nb" "$t_j1") | $((rss_j1 / 1024)) |"
+  echo "| gpudiag array -j2 | \`$G analyze -j2 --format json $array\` | $t_arr | $(mbps "$ab" "$t_arr") | $((rss_arr / 1024)) |"
+  echo "| zcat | \`zcat $gz > /dev/null\` | $t_zcat | $(mbps "$nb" "$t_zcat") | |"
+  echo "| gpudiag gzip -j2 | \`$G analyze -j2 --format json $gz\` | $t_gz | $(mbps "$nb" "$t_gz") | $((rss_gz / 1024)) |"
+  echo "| gpudiag NDJSON from stdin | \`cat $ndjson \\| $G analyze -j2 --format json -\` | $t_stdin | $(mbps "$nb" "$t_stdin") | $((rss_stdin / 1024)) |"
+  echo "| gpudiag array from stdin | \`cat $array \\| $G analyze -j2 --format json -\` | $t_astdin | $(mbps "$ab" "$t_astdin") | $((rss_astdin / 1024)) |"
+  echo "| gpudiag $big NDJSON | \`$G analyze -j2 --format json $huge\` | $t_huge | $(mbps "$hb" "$t_huge") | $((rss_huge / 1024)) |"
+  echo "| gpudiag, 4× the rules | \`$G analyze -j2 --format json --rules $rules4 $ndjson\` | $t_x4 | $(mbps "$nb" "$t_x4") | |"
+  echo
+  echo "$entries entries in $ndjson: $(awk "BEGIN{printf \"%.0f\", $entries / $t_j2}") entries/s with -j2."
+  echo "Instructions (callgrind, \`$G analyze -j1\` on a 20 MB slice, start-up subtracted): $per_byte per byte of export."
+  echo "Start-up: \`$G analyze $data/1k.ndjson\` (one entry, about 1 KB) takes $t_start_ms ms on average over 20 runs."
+  echo
+  echo "| target (issue 5) | measured | |"
+  echo "|---|---|---|"
+  echo "| NDJSON ≥ 3× \`rg -c -f\` | $(ratio "$t_rg" "$t_j2")× | $(verdict "$t_rg / $t_j2 >= 3") |"
+  echo "| -j2 ≥ 1.7× -j1 | $(ratio "$t_j1" "$t_j2")× | $(verdict "$t_j1 / $t_j2 >= 1.7") |"
+  echo "| array within 10 % of NDJSON (MB/s) | $(ratio "$(mbps "$ab" "$t_arr")" "$gd")× | $(verdict "($ab / $t_arr) / ($nb / $t_j2) >= 0.9") |"
+  echo "| gzip within 1.3× of zcat | $(ratio "$t_gz" "$t_zcat")× | $(verdict "$t_gz / $t_zcat <= 1.3") |"
+  echo "| peak RSS ≤ 64 MiB (file, stdin, both shapes, $big) | $(( (rss_j2 > rss_arr ? rss_j2 : rss_arr) / 1024 )) / $((rss_stdin / 1024)) / $((rss_astdin / 1024)) / $((rss_huge / 1024)) MiB | $(verdict "$rss_j2 <= 65536 && $rss_arr <= 65536 && $rss_stdin <= 65536 && $rss_astdin <= 65536 && $rss_huge <= 65536") |"
+  echo "| 4× rules ≤ 1.5× time | $(ratio "$t_x4" "$t_j2")× | $(verdict "$t_x4 / $t_j2 <= 1.5") |"
+  echo "| start-up ≤ 20 ms | $t_start_ms ms | $(verdict "$t_start_ms <= 20") |"
+} > bench/RESULTS.md
+cat bench/RESULTS.md
