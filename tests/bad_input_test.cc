@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <simdjson.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -46,20 +45,6 @@ Outcome run(const std::vector<std::string>& inputs) {
 }
 
 std::string fixture(const std::string& name) { return "tests/fixtures/bad-input/" + name; }
-
-std::string gzip_of(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, text.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 const std::string kEntry =
     R"({"timestamp":"2024-01-01T00:00:01Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker","jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB"}})";
@@ -164,7 +149,7 @@ TEST_CASE("a corrupt or truncated gzip gives a partial result and says why", "[b
 TEST_CASE("a gzip bomb is stopped with a clear error", "[badinput]") {
   const std::string path = test::temp_dir() + "/bomb.json.gz";
   std::string zeros = "[" + std::string(200u << 20, ' ');  // 200 MB of blanks compress ~1000:1
-  test::write_file(path, gzip_of(zeros));
+  test::write_file(path, test::gzip(zeros));
   const Outcome o = run({path});
   CHECK(o.exit_code == 2);
   CHECK_THAT(o.err, Catch::Contains("bomb.json.gz") && Catch::Contains("gzip bomb"));

@@ -1,7 +1,6 @@
 // ingest: every shape, line numbers, and bad input reported with file, line and byte.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include "gpudiag/ingest.h"
 #include "test_support.h"
@@ -34,20 +33,6 @@ Read read_text(const std::string& text, const std::string& name = "export.json")
   });
   REQUIRE(summary.ok());
   out.summary = *summary;
-  return out;
-}
-
-std::string gzip(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
   return out;
 }
 
@@ -112,11 +97,11 @@ TEST_CASE("the same export as NDJSON, gzip, CRLF and a compact array reads the s
   CHECK(windows.messages == plain.messages);
   CHECK(windows.lines == plain.lines);
 
-  const Read zipped = read_text(gzip(ndjson), "shard.txt");  // the name says nothing: bytes decide
+  const Read zipped = read_text(test::gzip(ndjson), "shard.txt");  // the name says nothing: bytes decide
   CHECK(zipped.summary.gzip);
   CHECK(zipped.messages == plain.messages);
 
-  const Read concatenated = read_text(gzip(ndjson) + gzip(ndjson));  // `cat a.gz b.gz`
+  const Read concatenated = read_text(test::gzip(ndjson) + test::gzip(ndjson));  // `cat a.gz b.gz`
   CHECK(concatenated.messages.size() == 4);
 
   const Read compact = read_text("[{\"textPayload\":\"one\"},{\"textPayload\":\"two, with [brackets] and \\\"quotes\\\" }\"}]");

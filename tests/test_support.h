@@ -36,6 +36,9 @@ CommandResult run_gpudiag(const std::vector<std::string>& args, const std::strin
 CommandResult run_shell(const std::string& command);
 std::string shell_quote(const std::string& s);
 
+// `text` gzip-compressed (one member, as gzip(1) writes it).
+std::string gzip(const std::string& text);
+
 // A fresh temporary directory for one test.
 std::string temp_dir();
 

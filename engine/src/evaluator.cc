@@ -5,6 +5,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -247,7 +248,11 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       std::vector<std::string> why;
       for (const auto& t : demote) {
         const FactValue* v = acc_.facts.get(t.fact);
-        why.push_back(fmt::format("{} is {} (from {})", t.fact, v ? v->value : "?", v ? v->source : "?"));
+        std::string from = v ? v->source : "?";
+        if (v && v->input >= 0 && static_cast<size_t>(v->input) < acc_.input_paths.size()) {
+          from += fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->input]).filename().string(), v->line);
+        }
+        why.push_back(fmt::format("{} is {} (from the {})", t.fact, v ? v->value : "?", from));
       }
       ff.demoted_because = fmt::format("already in place: {}", fmt::join(why, "; "));
     }

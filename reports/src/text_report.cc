@@ -47,6 +47,35 @@ std::string excerpt(std::string_view message) {
   return out;
 }
 
+// Words filled into lines of at most `width` columns (counting UTF-8 characters), each indented.
+std::string wrap(std::string_view text, const std::string& indent, size_t width) {
+  std::string out, line;
+  size_t line_chars = 0;
+  const auto chars = [](std::string_view w) {
+    return static_cast<size_t>(std::count_if(w.begin(), w.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  };
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t space = text.find(' ', pos);
+    const std::string_view word = text.substr(pos, space == std::string_view::npos ? std::string_view::npos : space - pos);
+    pos = space == std::string_view::npos ? text.size() : space + 1;
+    if (word.empty()) continue;
+    if (line_chars > 0 && indent.size() + line_chars + 1 + chars(word) > width) {
+      out += indent + line + "\n";
+      line.clear();
+      line_chars = 0;
+    }
+    if (line_chars > 0) {
+      line += ' ';
+      ++line_chars;
+    }
+    line += word;
+    line_chars += chars(word);
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
 void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, const RenderOptions& o,
                     const Style& st) {
   const Diagnosis& d = *report.diagnosis;
@@ -79,7 +108,7 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
                        f.workers.empty() ? "" : fmt::format(", {}", plural(f.workers.size(), "worker", "workers")));
   }
   if (rf.depth > 0) return;  // symptoms stay short: their cause carries the story
-  out += fmt::format("{}{}\n", pad, terminal_safe(f.description));
+  out += wrap(terminal_safe(f.description), pad, 100);
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
     const LogRecord& r = f.evidence[i].entry.record();
@@ -138,11 +167,29 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   }
   if (!report.fixes.empty()) {
     out += fmt::format("\n{}\n", st.bold("Fixes, best first"));
+    // The fixes of root causes; what only a folded symptom proposes waits in the JSON and HTML
+    // reports, so the list stays about what to do first.
+    const auto for_a_cause = [&](const RankedFix& fix) {
+      return std::any_of(fix.for_rules.begin(), fix.for_rules.end(), [&](const std::string& id) {
+        return std::any_of(report.findings.begin(), report.findings.end(),
+                           [&](const RankedFinding& rf) { return rf.depth == 0 && rf.finding->rule_id == id; });
+      });
+    };
+    size_t symptom_only = 0;
+    int shown = 0;
     for (const auto& fix : report.fixes) {
-      out += fmt::format("  {}. {}\n", fix.rank, terminal_safe(fix.action));
+      if (!for_a_cause(fix)) {
+        ++symptom_only;
+        continue;
+      }
+      out += fmt::format("  {}. {}\n", ++shown, terminal_safe(fix.action));
       for (const auto& why : fix.reasons) out += fmt::format("     why: {}\n", terminal_safe(why));
       out += fmt::format("     {}\n", st.dim(fmt::format("rank: {}", terminal_safe(fix.rank_reason))));
       out += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
+    }
+    if (symptom_only > 0) {
+      out += fmt::format("  … and {} for the symptoms only (--format json or html lists them)\n",
+                         plural(symptom_only, "fix", "fixes"));
     }
   }
   if (!d.inconclusive.empty()) {
