@@ -79,6 +79,15 @@ sources: ['tests']
   CHECK(report.failures.size() == 2);
 }
 
+TEST_CASE("the compiled pack matches its reviewed dump", "[rules]") {
+  // A change to any rule shows up here as a diff of the compiled form; tools/update-goldens
+  // rewrites the file for review.
+  const std::string path = test::source_dir() + "/tests/fixtures/rule-pack.dump";
+  const std::string dump = test::builtin_pack().dump();
+  if (std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr) test::write_file(path, dump);
+  CHECK(dump == test::read_file(path));
+}
+
 TEST_CASE("the compiled pack dumps canonically and lists its patterns for rg", "[rules]") {
   const std::string dump = test::builtin_pack().dump();
   CHECK_THAT(dump, Catch::StartsWith("rulepack rules="));
