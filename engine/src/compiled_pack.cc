@@ -114,7 +114,11 @@ class Compiler {
     for (size_t s = 0; s < pack_.signals.size(); ++s) {
       auto t = trigger(pack_.signals[s].condition, 0);
       if (!t) {
+        // Evaluated on every entry: its text patterns are cheaper in the set than tried one by one.
         pack_.always_signals.push_back(static_cast<int>(s));
+        for (const auto& n : pack_.signals[s].condition.nodes) {
+          if (n.pattern >= 0 && is_set_field(n.field)) pack_.patterns[n.pattern].in_set = true;
+        }
         continue;
       }
       for (int p : *t) {
@@ -415,6 +419,13 @@ std::string RulePack::dump(bool patterns_only) const {
   }
   for (const auto& info : impl_->infos) {
     if (!info.enabled) out += fmt::format("disabled {}\n", info.id);
+  }
+  // Signals without a trigger pattern are evaluated on every entry: worth knowing when tuning.
+  for (int si : impl_->always_signals) {
+    const Signal& s = impl_->signals[si];
+    if (s.rule < 0) continue;
+    static constexpr std::array kRoles = {"match", "weak", "after", "absent", "absent_after", "observer"};
+    out += fmt::format("every-entry {} {}\n", impl_->rules[s.rule].spec.info.id, kRoles[static_cast<size_t>(s.role)]);
   }
   return out;
 }

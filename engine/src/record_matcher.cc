@@ -39,9 +39,14 @@ RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
 void RecordMatcher::run_set(std::string_view text, Field field) {
   set_hits_.clear();
   RE2::Set::ErrorInfo error{};
-  // Most entries match nothing. Asking only "any match?" lets the DFA stop early and skips the
-  // per-call allocation of the match set; the full list is asked for when there is one.
-  if (!pack_.text_set->Match(text, nullptr, &error) && error.kind == RE2::Set::kNoError) return;
+  // Most short messages match nothing: asking only "any match?" first skips the per-call
+  // allocation of the match list. Long texts (tracebacks) usually match something, and a second
+  // scan would cost more than the allocation saves.
+  constexpr size_t kPrecheckBelow = 256;
+  if (text.size() < kPrecheckBelow && !pack_.text_set->Match(text, nullptr, &error) &&
+      error.kind == RE2::Set::kNoError) {
+    return;
+  }
   const auto stamp = [&](int p) {
     const Field f = pack_.patterns[p].field;
     if (f == Field::kText || f == field) pattern_stamp_[p] = stamp_;
