@@ -27,8 +27,10 @@ ndjson=$data/$size.ndjson; array=$data/$size.json; gz=$data/$size.ndjson.gz; hug
 patterns=$data/patterns.txt
 $G rules dump --patterns > "$patterns"
 
-# A rule pack four times the size: the built-in rules plus three variants of each, whose patterns
-# differ (so the set really grows) and never match.
+# A rule pack four times the size: the built-in rules plus three variants of each. Every pattern of
+# a variant is the original with an extra alternative that no log line has: a different regex (so
+# the set really grows) that matches what the original matches (so the variant's own examples still
+# hold — rules from directories must pass them to load).
 rules4=$data/rules-x4
 rm -rf "$rules4"; mkdir -p "$rules4"
 python3 - "$rules4" <<'EOF'
@@ -42,8 +44,8 @@ for root, _, files in os.walk('rules'):
         for k in range(1, 4):
             t = re.sub(r'^id: (\S+)', lambda m: f'id: {m.group(1)}-variant-{k}', text, count=1, flags=re.M)
             t = re.sub(r'^(explains|corroborated_by):.*$', '', t, flags=re.M)
-            # Every single-quoted pattern after a field key gets a suffix that no log line has.
-            t = re.sub(r"((?:text|message|exception): ')([^']*)'", lambda m: f"{m.group(1)}{m.group(2)}ZQX{k}QZ'", t)
+            t = re.sub(r"((?:text|message|exception): ')((?:[^']|'')*)'",
+                       lambda m: f"{m.group(1)}(?:{m.group(2)})|ZQX{k}QZ[a-z]+'", t)
             open(os.path.join(out, f'{f[:-5]}-variant-{k}.yaml'), 'w', encoding='utf-8').write(t)
 EOF
 

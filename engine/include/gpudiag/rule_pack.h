@@ -7,6 +7,7 @@
 // Loading collects every problem in every file (RulePack::lint) instead of stopping at the first.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,10 @@
 #include "gpudiag/result.h"
 
 namespace gpudiag {
+
+namespace detail {
+struct RuleSpec;
+}
 
 // Impact of a finding if it is true. Ordered: a higher value is worse.
 enum class Impact : uint8_t { kInfo, kWarning, kError, kCritical };
@@ -96,6 +101,7 @@ class RulePack {
 
  private:
   explicit RulePack(std::unique_ptr<Impl> impl);
+  static Result<RulePack> compile(std::map<std::string, detail::RuleSpec> specs);
   std::unique_ptr<Impl> impl_;
 };
 
