@@ -1,35 +1,11 @@
-// Reads one rule file into a RuleSpec, checking every key and value and collecting every problem
-// with its position (docs/rules.md is the language reference).
-#include <fmt/format.h>
-#include <re2/re2.h>
-
-#include <algorithm>
+// Reads one rule file into a RuleSpec: the rule's keys, its fixes and its examples (docs/rules.md is
+// the language reference). Conditions and fact tests are in rule_conditions.cc.
 #include <cctype>
-#include <cmath>
-#include <set>
 
 #include "fact_catalog.h"
-#include "rule_spec.h"
+#include "rule_reader.h"
 
 namespace gpudiag::detail {
-namespace {
-
-constexpr auto kRuleKeys = std::to_array<std::string_view>({
-    "id", "title", "family", "severity", "confidence", "description", "enabled", "explains",
-    "match", "count", "after", "absent", "when", "unless", "if_unknown", "corroborated_by", "weak", "fixes",
-    "examples", "sources"});
-constexpr auto kFamilies = std::to_array<std::string_view>({"capacity", "flex-start", "startup", "gpu-software",
-                                  "runtime", "configuration", "symptom", "export"});
-constexpr std::array kFieldKeys = {
-    std::pair{std::string_view{"text"}, Field::kText},     std::pair{std::string_view{"message"}, Field::kMessage},
-    std::pair{std::string_view{"exception"}, Field::kException}, std::pair{std::string_view{"log"}, Field::kLog},
-    std::pair{std::string_view{"severity"}, Field::kSeverity}, std::pair{std::string_view{"worker"}, Field::kWorker},
-    std::pair{std::string_view{"logger"}, Field::kLogger}, std::pair{std::string_view{"thread"}, Field::kThread},
-    std::pair{std::string_view{"step"}, Field::kStep},     std::pair{std::string_view{"sdk_worker"}, Field::kSdkWorker},
-    std::pair{std::string_view{"job_id"}, Field::kJobId},  std::pair{std::string_view{"job_name"}, Field::kJobName},
-    std::pair{std::string_view{"region"}, Field::kRegion},
-    std::pair{std::string_view{"resource_type"}, Field::kResourceType},
-};
 
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -44,21 +20,6 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
-template <typename Names>
-std::string suggestion(std::string_view word, const Names& names) {
-  std::string best;
-  size_t best_d = 3;
-  for (const auto& n : names) {
-    std::string_view name = n;
-    const size_t d = edit_distance(word, name);
-    if (d < best_d) {
-      best_d = d;
-      best = std::string(name);
-    }
-  }
-  return best.empty() ? std::string{} : fmt::format("did you mean `{}`?", best);
-}
-
 bool is_kebab_id(std::string_view id) {
   if (id.empty() || id.front() == '-' || id.back() == '-') return false;
   char prev = 0;
@@ -68,290 +29,6 @@ bool is_kebab_id(std::string_view id) {
     prev = c;
   }
   return true;
-}
-
-class RuleReader {
- public:
-  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags)
-      : file_(file), builtin_(builtin), diags_(diags) {}
-
-  std::optional<RuleSpec> read(const Node& root);
-
- private:
-  void error(const Position& at, std::string code, std::string message, std::string help = {}) {
-    diags_.push_back(Diagnostic{.code = std::move(code), .message = std::move(message), .file = file_.path,
-                                .line = at.line, .column = at.column,
-                                .source_line = source_line(file_.text, at.line), .help = std::move(help)});
-    ++errors_;
-  }
-
-  std::optional<std::string> scalar(const Node& n, std::string_view what) {
-    if (!n.is_scalar()) {
-      error(n.at, "rule-type", fmt::format("`{}` must be a single value", what));
-      return std::nullopt;
-    }
-    return n.scalar;
-  }
-
-  std::vector<std::string> string_list(const Node& n, std::string_view what) {
-    std::vector<std::string> out;
-    if (n.is_scalar()) {
-      out.push_back(n.scalar);
-    } else if (n.is_seq()) {
-      for (const auto& item : n.items) {
-        if (auto s = scalar(item, what)) out.push_back(*s);
-      }
-    } else if (n.kind != Node::Kind::kNull) {
-      error(n.at, "rule-type", fmt::format("`{}` must be a value or a list of values", what));
-    }
-    return out;
-  }
-
-  template <typename Keys>
-  void check_keys(const Node& map, const Keys& allowed, std::string_view where) {
-    for (const auto& [k, v] : map.entries) {
-      if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
-      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, where),
-            suggestion(k.scalar, allowed));
-    }
-  }
-
-  std::optional<int64_t> duration(const Node& n, std::string_view what) {
-    auto s = scalar(n, what);
-    if (!s) return std::nullopt;
-    auto d = parse_duration(*s);
-    if (!d) error(n.at, "rule-duration", fmt::format("`{}` is not a duration", *s), "write e.g. 30s, 10m, 1h or 7d");
-    return d;
-  }
-
-  // Compiles the pattern (the pack reuses it); reports why when it does not compile.
-  std::shared_ptr<const RE2> check_regex(const Node& n, const std::string& pattern) {
-    auto re = std::make_shared<const RE2>(pattern, pattern_options());
-    if (re->ok()) return re;
-    std::string help = "patterns use RE2 syntax (no lookaround or backreferences)";
-    if (pattern.find("(?<") != std::string::npos) help = "RE2 here names groups only as (?P<name>…)";
-    if (re->error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
-    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re->error()), help);
-    return nullptr;
-  }
-
-  std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
-  // Tests on job facts, or (captures) on the named groups a record condition captured.
-  std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
-  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
-  void read_fixes(const Node& n, RuleSpec& rule);
-  void read_examples(const Node& n, RuleSpec& rule);
-  std::optional<ExampleRecord> example_record(const Node& n);
-
-  const RuleFile& file_;
-  bool builtin_;
-  Diagnostics& diags_;
-  size_t errors_ = 0;
-};
-
-std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const Node& value) {
-  ConditionSpec c;
-  c.at = value.at;
-  const std::string& name = key.scalar;
-  if (name.rfind("label.", 0) == 0) {
-    c.field = Field::kLabel;
-    c.label_key = name.substr(6);
-  } else {
-    auto it = std::find_if(kFieldKeys.begin(), kFieldKeys.end(), [&](const auto& p) { return p.first == name; });
-    if (it == kFieldKeys.end()) {
-      std::vector<std::string_view> names{"all", "any", "not", "captures", "label.KEY"};
-      for (const auto& p : kFieldKeys) names.push_back(p.first);
-      error(key.at, "rule-unknown-key", fmt::format("unknown condition key `{}`", name), suggestion(name, names));
-      return std::nullopt;
-    }
-    c.field = it->second;
-  }
-  if (c.field == Field::kLog) {
-    c.kind = ConditionSpec::Kind::kOneOf;
-    c.names = string_list(value, "log");
-    if (c.names.empty()) error(value.at, "rule-type", "`log` needs at least one log name");
-    return c;
-  }
-  if (c.field == Field::kSeverity) {
-    auto names = string_list(value, "severity");
-    if (names.size() == 1 && names[0].rfind(">=", 0) == 0) {
-      c.kind = ConditionSpec::Kind::kSeverityAtLeast;
-      auto s = parse_severity(std::string_view(names[0]).substr(2));
-      if (!s) error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", names[0].substr(2)),
-                    "DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY");
-      c.min_severity = s.value_or(Severity::kDefault);
-      return c;
-    }
-    c.kind = ConditionSpec::Kind::kOneOf;
-    for (auto& n : names) {
-      auto s = parse_severity(n);
-      if (!s) error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", n));
-      else c.names.emplace_back(severity_name(*s));
-    }
-    return c;
-  }
-  auto pattern = scalar(value, name);
-  if (!pattern) return std::nullopt;
-  if (pattern->empty()) {
-    error(value.at, "rule-regex", "an empty pattern matches everything", "write the text the entry must contain");
-    return std::nullopt;
-  }
-  c.compiled = check_regex(value, *pattern);
-  if (!c.compiled) return std::nullopt;
-  c.kind = ConditionSpec::Kind::kRegex;
-  c.regex = *pattern;
-  return c;
-}
-
-std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
-  if (depth > 16) {
-    error(n.at, "rule-condition", "conditions nest more than 16 levels deep");
-    return std::nullopt;
-  }
-  if (n.is_seq()) {  // a bare list means "all of these"
-    ConditionSpec all;
-    all.at = n.at;
-    for (const auto& item : n.items) {
-      if (auto c = condition(item, depth + 1)) all.children.push_back(std::move(*c));
-    }
-    return all;
-  }
-  if (!n.is_map() || n.entries.empty()) {
-    error(n.at, "rule-condition", "a condition is a mapping of field tests and all/any/not",
-          "e.g. `text: 'cudaErrorMemoryAllocation'` — see docs/rules.md");
-    return std::nullopt;
-  }
-  ConditionSpec all;
-  all.kind = ConditionSpec::Kind::kAll;
-  all.at = n.at;
-  for (const auto& [key, value] : n.entries) {
-    if (key.scalar == "all" || key.scalar == "any" || key.scalar == "not") {
-      ConditionSpec group;
-      group.at = key.at;
-      group.kind = key.scalar == "all" ? ConditionSpec::Kind::kAll
-                   : key.scalar == "any" ? ConditionSpec::Kind::kAny
-                                         : ConditionSpec::Kind::kNot;
-      if (value.is_seq()) {
-        for (const auto& item : value.items) {
-          if (auto c = condition(item, depth + 1)) group.children.push_back(std::move(*c));
-        }
-      } else if (auto c = condition(value, depth + 1)) {
-        group.children.push_back(std::move(*c));
-      }
-      if (group.children.empty()) {
-        error(key.at, "rule-condition", fmt::format("`{}` needs at least one condition", key.scalar));
-        continue;
-      }
-      all.children.push_back(std::move(group));
-    } else if (key.scalar == "captures") {
-      ConditionSpec test;
-      test.kind = ConditionSpec::Kind::kCaptureTest;
-      test.at = key.at;
-      test.capture_tests = fact_tests(value, "captures", /*captures=*/true);
-      if (!test.capture_tests.empty()) all.children.push_back(std::move(test));
-    } else if (auto c = field_condition(key, value)) {
-      all.children.push_back(std::move(*c));
-    }
-  }
-  if (all.children.size() == 1) return std::move(all.children[0]);
-  return all;
-}
-
-std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view where, bool captures) {
-  std::vector<FactTest> tests;
-  if (!n.is_map()) {
-    error(n.at, "rule-facts",
-          fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
-          captures ? "e.g. `python_launch: '!= {python_worker}'`" : "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
-    return tests;
-  }
-  const auto trim = [](std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-    return s;
-  };
-  for (const auto& [key, value] : n.entries) {
-    if (key.scalar == "any") {  // OR: a list of mappings, one of which must hold entirely
-      FactTest t;
-      t.op = FactTest::Op::kAny;
-      t.at = key.at;
-      t.text = "any of …";
-      if (!value.is_seq() || value.items.empty()) {
-        error(key.at, "rule-facts", "`any` is a list of mappings of tests, one of which must hold");
-        continue;
-      }
-      for (const auto& group : value.items) t.any.push_back(fact_tests(group, "any", captures));
-      tests.push_back(std::move(t));
-      continue;
-    }
-    const FactDef* def = captures ? nullptr : find_fact(key.scalar);
-    if (!captures && def == nullptr) {
-      std::vector<std::string_view> names{"any"};
-      for (const auto& f : kFactCatalog) names.push_back(f.name);
-      error(key.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", key.scalar), suggestion(key.scalar, names));
-      continue;
-    }
-    const FactType type = def ? def->type : FactType::kString;
-    auto text = scalar(value, key.scalar);
-    if (!text) continue;
-    FactTest t;
-    t.fact = key.scalar;
-    t.text = *text;
-    t.at = value.at;
-    std::string_view v = *text;
-    if (v == "known" || v == "unknown") {
-      t.op = v == "known" ? FactTest::Op::kKnown : FactTest::Op::kUnknown;
-    } else if (type == FactType::kBool) {
-      if (v == "true" || v == "false") {
-        t.op = FactTest::Op::kIs;
-        t.expect_bool = v == "true";
-      } else {
-        error(value.at, "rule-facts", fmt::format("`{}` is true, false, known or unknown", key.scalar));
-        continue;
-      }
-    } else {
-      static constexpr std::array kOps = {std::pair{std::string_view{"<="}, FactTest::Op::kLe},
-                                          std::pair{std::string_view{">="}, FactTest::Op::kGe},
-                                          std::pair{std::string_view{"=="}, FactTest::Op::kEq},
-                                          std::pair{std::string_view{"!="}, FactTest::Op::kNe},
-                                          std::pair{std::string_view{"<"}, FactTest::Op::kLt},
-                                          std::pair{std::string_view{">"}, FactTest::Op::kGt}};
-      bool found = false;
-      for (const auto& [sym, op] : kOps) {
-        if (v.substr(0, sym.size()) == sym) {
-          t.op = op;
-          t.operand = std::string(trim(v.substr(sym.size())));
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
-        t.op = type == FactType::kNumber ? FactTest::Op::kEq : FactTest::Op::kSearch;
-        t.operand = std::string(v);
-      }
-      if (t.operand.size() > 2 && t.operand.front() == '{' && t.operand.back() == '}') {
-        t.operand = t.operand.substr(1, t.operand.size() - 2);
-        t.operand_is_fact = true;
-        if (!captures && find_fact(t.operand) == nullptr) {
-          error(value.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", t.operand));
-        }
-      } else if (type == FactType::kNumber) {
-        char* end = nullptr;
-        std::strtod(t.operand.c_str(), &end);
-        if (t.operand.empty() || end == nullptr || *end != '\0') {
-          error(value.at, "rule-facts", fmt::format("`{}` needs a number, e.g. '<50'", key.scalar));
-          continue;
-        }
-      } else if (t.op == FactTest::Op::kSearch && !check_regex(value, t.operand)) {
-        continue;
-      } else if (!captures && t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {
-        error(value.at, "rule-facts", fmt::format("`{}` is text: test it with a regex, == or !=", key.scalar));
-        continue;
-      }
-    }
-    tests.push_back(std::move(t));
-  }
-  return tests;
 }
 
 void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
@@ -676,21 +353,12 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   return rule;
 }
 
-}  // namespace
 
 RE2::Options pattern_options() {
   RE2::Options o;
   o.set_log_errors(false);
   o.set_max_mem(8 << 20);
   return o;
-}
-
-std::string_view field_name(Field f) {
-  if (f == Field::kLabel) return "label";
-  for (const auto& [name, field] : kFieldKeys) {
-    if (field == f) return name;
-  }
-  return "?";
 }
 
 std::optional<int64_t> parse_duration(std::string_view text) {

@@ -1,0 +1,135 @@
+// RuleReader: one rule file's tree → RuleSpec, checking every key and value and collecting every
+// problem with its position. Split across rule_reader.cc (the rule, fixes, examples) and
+// rule_conditions.cc (record conditions and fact tests). Internal to engine.
+#pragma once
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rule_spec.h"
+
+namespace gpudiag::detail {
+
+inline constexpr auto kRuleKeys = std::to_array<std::string_view>({
+    "id", "title", "family", "severity", "confidence", "description", "enabled", "explains",
+    "match", "count", "after", "absent", "when", "unless", "if_unknown", "corroborated_by", "weak", "fixes",
+    "examples", "sources"});
+inline constexpr auto kFamilies = std::to_array<std::string_view>({"capacity", "flex-start", "startup", "gpu-software",
+                                  "runtime", "configuration", "symptom", "export"});
+inline constexpr std::array kFieldKeys = {
+    std::pair{std::string_view{"text"}, Field::kText},     std::pair{std::string_view{"message"}, Field::kMessage},
+    std::pair{std::string_view{"exception"}, Field::kException}, std::pair{std::string_view{"log"}, Field::kLog},
+    std::pair{std::string_view{"severity"}, Field::kSeverity}, std::pair{std::string_view{"worker"}, Field::kWorker},
+    std::pair{std::string_view{"logger"}, Field::kLogger}, std::pair{std::string_view{"thread"}, Field::kThread},
+    std::pair{std::string_view{"step"}, Field::kStep},     std::pair{std::string_view{"sdk_worker"}, Field::kSdkWorker},
+    std::pair{std::string_view{"job_id"}, Field::kJobId},  std::pair{std::string_view{"job_name"}, Field::kJobName},
+    std::pair{std::string_view{"region"}, Field::kRegion},
+    std::pair{std::string_view{"resource_type"}, Field::kResourceType},
+};
+
+size_t edit_distance(std::string_view a, std::string_view b);
+bool is_kebab_id(std::string_view id);
+
+// "did you mean `x`?" for the closest of `names` within two edits, or "".
+template <typename Names>
+std::string suggestion(std::string_view word, const Names& names) {
+  std::string best;
+  size_t best_d = 3;
+  for (const auto& n : names) {
+    std::string_view name = n;
+    const size_t d = edit_distance(word, name);
+    if (d < best_d) {
+      best_d = d;
+      best = std::string(name);
+    }
+  }
+  return best.empty() ? std::string{} : fmt::format("did you mean `{}`?", best);
+}
+
+class RuleReader {
+ public:
+  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags)
+      : file_(file), builtin_(builtin), diags_(diags) {}
+
+  std::optional<RuleSpec> read(const Node& root);
+
+ private:
+  void error(const Position& at, std::string code, std::string message, std::string help = {}) {
+    diags_.push_back(Diagnostic{.code = std::move(code), .message = std::move(message), .file = file_.path,
+                                .line = at.line, .column = at.column,
+                                .source_line = source_line(file_.text, at.line), .help = std::move(help)});
+    ++errors_;
+  }
+
+  std::optional<std::string> scalar(const Node& n, std::string_view what) {
+    if (!n.is_scalar()) {
+      error(n.at, "rule-type", fmt::format("`{}` must be a single value", what));
+      return std::nullopt;
+    }
+    return n.scalar;
+  }
+
+  std::vector<std::string> string_list(const Node& n, std::string_view what) {
+    std::vector<std::string> out;
+    if (n.is_scalar()) {
+      out.push_back(n.scalar);
+    } else if (n.is_seq()) {
+      for (const auto& item : n.items) {
+        if (auto s = scalar(item, what)) out.push_back(*s);
+      }
+    } else if (n.kind != Node::Kind::kNull) {
+      error(n.at, "rule-type", fmt::format("`{}` must be a value or a list of values", what));
+    }
+    return out;
+  }
+
+  template <typename Keys>
+  void check_keys(const Node& map, const Keys& allowed, std::string_view where) {
+    for (const auto& [k, v] : map.entries) {
+      if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
+      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, where),
+            suggestion(k.scalar, allowed));
+    }
+  }
+
+  std::optional<int64_t> duration(const Node& n, std::string_view what) {
+    auto s = scalar(n, what);
+    if (!s) return std::nullopt;
+    auto d = parse_duration(*s);
+    if (!d) error(n.at, "rule-duration", fmt::format("`{}` is not a duration", *s), "write e.g. 30s, 10m, 1h or 7d");
+    return d;
+  }
+
+  // Compiles the pattern (the pack reuses it); reports why when it does not compile.
+  std::shared_ptr<const RE2> check_regex(const Node& n, const std::string& pattern) {
+    auto re = std::make_shared<const RE2>(pattern, pattern_options());
+    if (re->ok()) return re;
+    std::string help = "patterns use RE2 syntax (no lookaround or backreferences)";
+    if (pattern.find("(?<") != std::string::npos) help = "RE2 here names groups only as (?P<name>…)";
+    if (re->error_code() == RE2::ErrorPatternTooLarge) help = "the pattern is over RE2's memory budget; simplify it";
+    error(n.at, "rule-regex", fmt::format("regex does not compile: {}", re->error()), help);
+    return nullptr;
+  }
+
+  std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
+  // Tests on job facts, or (captures) on the named groups a record condition captured.
+  std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
+  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
+  void read_fixes(const Node& n, RuleSpec& rule);
+  void read_examples(const Node& n, RuleSpec& rule);
+  std::optional<ExampleRecord> example_record(const Node& n);
+
+  const RuleFile& file_;
+  bool builtin_;
+  Diagnostics& diags_;
+  size_t errors_ = 0;
+};
+
+}  // namespace gpudiag::detail
