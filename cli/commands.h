@@ -2,7 +2,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,9 +28,9 @@ struct RuleOptions {
 // --db and what goes with it, for the commands that record runs or read the run history.
 struct HistoryOptions {
   std::string db;
-  std::string pipeline;     // "" = the job name without its launch-specific parts (pipeline_key)
-  double timeout = 30;      // seconds to wait for another writer (--db-timeout)
-  bool new_only = false;    // the gate trips only on findings no earlier run had (--new-only)
+  std::string pipeline;   // "" = the job name without its launch-specific parts (pipeline_key)
+  double timeout = 30;    // seconds to wait for another writer (--db-timeout)
+  bool new_only = false;  // the gate trips only on findings no earlier run had (--new-only)
 
   // `required`: the command cannot do without a database.
   CLI::Option* add_db(CLI::App& cmd, bool required);

@@ -6,12 +6,13 @@
 namespace gpudiag::cli {
 
 void add_gate_command(CLI::App& app, std::function<int()>& run) {
-  add_output_command(app, run,
-                     {.name = "gate",
-                      .description = "Fail a CI step on known failures (exit 1), except findings the --baseline accepts",
-                      .fail_on = "error",
-                      .default_stdout = OutputFormat::kText,
-                      .output_required = false});
+  add_output_command(
+      app, run,
+      {.name = "gate",
+       .description = "Fail a CI step on known failures (exit 1), except findings the --baseline accepts",
+       .fail_on = "error",
+       .default_stdout = OutputFormat::kText,
+       .output_required = false});
 }
 
 }  // namespace gpudiag::cli

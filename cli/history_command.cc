@@ -32,7 +32,8 @@ std::optional<int64_t> parse_duration(const std::string& text) {
     return std::nullopt;
   }
   const std::string unit = text.substr(end);
-  static const std::pair<const char*, int64_t> kUnits[] = {{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}, {"w", 604800}};
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}, {"w", 604800}};
   for (const auto& [name, seconds] : kUnits) {
     if (unit == name && n >= 0) return n * seconds;
   }
@@ -107,21 +108,28 @@ void add_history_command(CLI::App& app, std::function<int()>& run) {
   o->history.add_pipeline(*cmd, "Only this pipeline");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--deterministic", o->deterministic, "Leave out when runs were recorded (for golden files)");
-  cmd->add_flag("--reclassify", o->reclassify,
-                "Judge stored runs again with the current rules, over their ingested entries; list verdicts that change");
+  cmd->add_flag(
+      "--reclassify", o->reclassify,
+      "Judge stored runs again with the current rules, over their ingested entries; list verdicts that change");
   o->rules.add_to(*cmd);
 
-  CLI::App* accept_cmd = cmd->add_subcommand("accept", "Accept a run's findings: they count as known, even if it was red");
-  accept_cmd->add_option("run", o->accept_run, "The run's number (gpudiag history lists them)")->required()->check(CLI::PositiveNumber);
+  CLI::App* accept_cmd =
+      cmd->add_subcommand("accept", "Accept a run's findings: they count as known, even if it was red");
+  accept_cmd->add_option("run", o->accept_run, "The run's number (gpudiag history lists them)")
+      ->required()
+      ->check(CLI::PositiveNumber);
   accept_cmd->add_option("--reason", o->reason, "Why, for whoever reads the history later");
   accept_cmd->fallthrough();
 
   CLI::App* prune_cmd = cmd->add_subcommand("prune", "Drop old runs (and, with --older-than, old ingested entries)");
-  CLI::Option* keep = prune_cmd->add_option("--keep", o->keep, "Keep the N latest runs of each pipeline")->check(CLI::PositiveNumber);
-  CLI::Option* older = prune_cmd->add_option("--older-than", o->older_than, "Drop what was recorded longer ago: 30d, 12h …");
+  CLI::Option* keep =
+      prune_cmd->add_option("--keep", o->keep, "Keep the N latest runs of each pipeline")->check(CLI::PositiveNumber);
+  CLI::Option* older =
+      prune_cmd->add_option("--older-than", o->older_than, "Drop what was recorded longer ago: 30d, 12h …");
   prune_cmd->fallthrough();
   prune_cmd->callback([keep, older] {
-    if (keep->count() == 0 && older->count() == 0) throw CLI::ValidationError("prune", "give --keep N or --older-than D");
+    if (keep->count() == 0 && older->count() == 0)
+      throw CLI::ValidationError("prune", "give --keep N or --older-than D");
   });
 
   cmd->callback([&run, o, accept_cmd, prune_cmd] {

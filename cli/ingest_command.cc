@@ -35,7 +35,8 @@ int run_ingest(const IngestCommandOptions& o) {
                              shape_name(in.shape), in.gzip ? ", gzip" : "", in.entries, in.analysed, in.skipped,
                              in.duplicates);
     for (const auto& p : in.problems) {
-      std::cout << fmt::format("    line {}: {}{}\n", p.line, p.skipped_entry ? "skipped: " : "", terminal_safe(p.message));
+      std::cout << fmt::format("    line {}: {}{}\n", p.line, p.skipped_entry ? "skipped: " : "",
+                               terminal_safe(p.message));
     }
   }
   if (!summary->full_text_note.empty()) {
@@ -51,7 +52,8 @@ int run_ingest(const IngestCommandOptions& o) {
 
 void add_ingest_command(CLI::App& app, std::function<int()>& run) {
   auto o = std::make_shared<IngestCommandOptions>();
-  CLI::App* cmd = app.add_subcommand("ingest", "Store the log entries of exports in --db, for gpudiag query (SQL, FTS5)");
+  CLI::App* cmd =
+      app.add_subcommand("ingest", "Store the log entries of exports in --db, for gpudiag query (SQL, FTS5)");
   cmd->add_option("inputs", o->inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
   o->history.add_db(*cmd, true);
   cmd->add_flag("--no-fts", o->no_full_text,

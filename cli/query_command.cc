@@ -40,7 +40,9 @@ void add_query_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand("query", "Run one read-only SQL statement over --db (tables: docs/schema.md)");
   cmd->add_option("sql", o->sql, "The SQL statement, or - to read it from stdin")->required();
   o->history.add_db(*cmd, true);
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+  cmd->add_option("--format", o->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
   cmd->callback([&run, o] { run = [o] { return run_query(*o); }; });
 }
 

@@ -18,8 +18,8 @@ void print_rule(const RuleInfo& r) {
   if (!r.explains.empty()) std::cout << fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
   std::cout << "\n  Fixes:\n";
   for (const auto& f : r.fixes) {
-    std::cout << fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action, f.weight,
-                             f.why, f.doc.title, f.doc.section, f.doc.url);
+    std::cout << fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action,
+                             f.weight, f.why, f.doc.title, f.doc.section, f.doc.url);
     if (!f.demote_if.empty()) std::cout << fmt::format("      ranked last when: {}\n", f.demote_if);
   }
   if (!r.sources.empty()) {

@@ -139,9 +139,10 @@ std::optional<std::vector<std::pair<std::string, OutputFormat>>> OutputOptions::
     std::optional<OutputFormat> f = path == "-" ? std::nullopt : output_format_for_path(path);
     if (!f) f = fallback(path == "-");
     if (!f) {
-      std::cerr << fmt::format("gpudiag: cannot tell which format to write to {}: name it .html, .md, .json, .sarif, .xml "
-                               "or .txt, or pass --format\n",
-                               path == "-" ? "stdout" : path);
+      std::cerr << fmt::format(
+          "gpudiag: cannot tell which format to write to {}: name it .html, .md, .json, .sarif, .xml "
+          "or .txt, or pass --format\n",
+          path == "-" ? "stdout" : path);
       return std::nullopt;
     }
     plan.emplace_back(path, f.value());
@@ -201,7 +202,8 @@ void add_output_command(CLI::App& app, std::function<int()>& run, const OutputCo
   o->out.add_to(*cmd);
   if (command.output_required) cmd->get_option("--output")->required();
   const auto default_stdout = command.default_stdout;
-  cmd->callback([&run, o, default_stdout] { run = [o, default_stdout] { return run_outputs(o->run, o->out, default_stdout); }; });
+  cmd->callback(
+      [&run, o, default_stdout] { run = [o, default_stdout] { return run_outputs(o->run, o->out, default_stdout); }; });
 }
 
 }  // namespace gpudiag::cli

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,7 +62,8 @@ struct OutputOptions {
   void add_to(CLI::App& cmd);
   // Each output (path, or "-" for stdout) with its format; prints why and returns nullopt when a
   // format cannot be told. `default_stdout`: gate's own output when no -o is "-".
-  std::optional<std::vector<std::pair<std::string, OutputFormat>>> plan(std::optional<OutputFormat> default_stdout) const;
+  std::optional<std::vector<std::pair<std::string, OutputFormat>>> plan(
+      std::optional<OutputFormat> default_stdout) const;
 };
 
 // report and gate differ only in their defaults.

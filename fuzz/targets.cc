@@ -31,10 +31,11 @@ int export_reader(const uint8_t* data, size_t size) {
   }
   ReadLimits limits;
   limits.no_mmap = (mode & 1) != 0;
-  limits.chunk_bytes = 64u << (mode >> 5);   // 64 B … 8 KiB
+  limits.chunk_bytes = 64u << (mode >> 5);  // 64 B … 8 KiB
   limits.max_entry_bytes = 1u << 16;
   limits.max_decompressed_bytes = 8u << 20;  // keep gzip bombs cheap
-  auto summary = read_export("/proc/self/fd/" + std::to_string(fd), [](const LogRecord&) {}, limits);
+  auto summary = read_export(
+      "/proc/self/fd/" + std::to_string(fd), [](const LogRecord&) {}, limits);
   close(fd);
   if (summary.ok() && summary->analysed + summary->skipped > summary->entries) __builtin_trap();  // nothing invented
   return 0;
@@ -56,7 +57,8 @@ int timestamp(const uint8_t* data, size_t size) {
 int pipeline_options(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   detail::JobFacts facts;
-  detail::apply_options(detail::parse_python_dict(text), facts, detail::FactSource{"fuzz"}, detail::FactPriority::kOptions);
+  detail::apply_options(detail::parse_python_dict(text), facts, detail::FactSource{"fuzz"},
+                        detail::FactPriority::kOptions);
   detail::apply_accelerator(text, facts, detail::FactSource{"fuzz"}, detail::FactPriority::kOptions);
   return 0;
 }

@@ -1,10 +1,10 @@
 // The bad-input matrix (issue 6): every hostile or broken input gets a clear message naming the file
 // and a line or byte, either exit 2 or a partial result with a warning — and nothing is lost: the
 // entries read are always analysed + skipped + duplicates.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -160,7 +160,8 @@ TEST_CASE("one entry of 100 MB is read like any other", "[badinput]") {
   {
     std::ofstream out(path, std::ios::binary);
     out << R"({"timestamp":"2024-01-01T00:00:01Z","jsonPayload":{"message":")" << std::string(100u << 20, 'x')
-        << "\"}}\n" << kEntry << '\n';
+        << "\"}}\n"
+        << kEntry << '\n';
   }
   const Outcome o = run({path});
   CHECK(o.exit_code == 0);

@@ -80,8 +80,9 @@ TEST_CASE("baseline problems say what and where, all of them", "[unit][baseline]
   REQUIRE(!syntax.ok());
   CHECK(syntax.error().code == "baseline-yaml");
   CHECK(syntax.error().line >= 1);
-  CHECK(lint_baseline("suppress:\n  - {rule: a, fingerprint: a/1, reason: r}\n  - {rule: a, fingerprint: a/1, reason: s}\n",
-                      "d.yaml")
+  CHECK(lint_baseline(
+            "suppress:\n  - {rule: a, fingerprint: a/1, reason: r}\n  - {rule: a, fingerprint: a/1, reason: s}\n",
+            "d.yaml")
             .front()
             .code == "baseline-duplicate");
   CHECK(lint_baseline("- just a list\n", "l.yaml").front().code == "baseline-type");
@@ -140,7 +141,8 @@ TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {
   CHECK_THAT(render_json(r, o), Catch::Contains("\"tripped\": true"));
   CHECK_THAT(render_markdown(r, o), Catch::Contains("**Suppressed** by the baseline"));
   CHECK_THAT(render_html(r, o), Catch::Contains("Suppressed by the baseline"));
-  CHECK_THAT(render_junit(r, rules, o), Catch::Contains("<skipped message=\"accepted in the baseline (gpudiag-baseline.yaml:2): known on P4\">"));
+  CHECK_THAT(render_junit(r, rules, o),
+             Catch::Contains("<skipped message=\"accepted in the baseline (gpudiag-baseline.yaml:2): known on P4\">"));
   const std::string sarif = render_sarif(r, rules, o);
   CHECK_THAT(sarif, Catch::Contains("\"baselineState\": \"unchanged\""));
   CHECK_THAT(sarif, Catch::Contains("\"baselineState\": \"new\""));
@@ -148,6 +150,7 @@ TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {
   CHECK_THAT(sarif, Catch::Contains("\"status\": \"accepted\""));
   const std::string gh = render_github(r, o);
   CHECK(gh.find("title=gpudiag%3A GPU ran out of memory") == std::string::npos);
-  CHECK_THAT(gh, Catch::Contains("::warning file=gpudiag-baseline.yaml,line=7,title=gpudiag%3A stale baseline entry (unused)::"));
+  CHECK_THAT(gh, Catch::Contains(
+                     "::warning file=gpudiag-baseline.yaml,line=7,title=gpudiag%3A stale baseline entry (unused)::"));
   CHECK_THAT(gh, Catch::Contains("gpudiag: 1 finding suppressed by the baseline"));
 }

@@ -1,6 +1,7 @@
 // The command line: exit codes are a contract (0 ok, 1 gate tripped, 2 usage/input/rule error).
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "test_support.h"
 
@@ -78,8 +79,9 @@ TEST_CASE("version and explain print and exit 0", "[cli]") {
 TEST_CASE("report writes several formats from one analysis; the exit code is analyze's", "[cli]") {
   const std::string dir = test::temp_dir();
   const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
-  const auto r = run_gpudiag({"report", "--deterministic", oom, "-o", dir + "/pm.html", "-o", dir + "/pm.md", "-o",
-                              dir + "/pm.sarif", "-o", dir + "/junit.xml", "-o", dir + "/pm.json", "-o", dir + "/pm.txt"});
+  const auto r =
+      run_gpudiag({"report", "--deterministic", oom, "-o", dir + "/pm.html", "-o", dir + "/pm.md", "-o",
+                   dir + "/pm.sarif", "-o", dir + "/junit.xml", "-o", dir + "/pm.json", "-o", dir + "/pm.txt"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.empty());
   CHECK_THAT(test::read_file(dir + "/pm.html"), Catch::StartsWith("<!DOCTYPE html>"));
@@ -113,8 +115,8 @@ TEST_CASE("report and gate exit 0 / 1 / 2 for every format", "[cli]") {
     CHECK(run_gpudiag({"gate", "--format", format, "--fail-on", "critical", oom}).exit_code == 0);
     CHECK(run_gpudiag({"gate", "--format", format, "no/such/export.json"}).exit_code == 2);
   }
-  CHECK(run_gpudiag({"report", oom}).exit_code == 2);                                  // no -o
-  CHECK(run_gpudiag({"report", oom, "-o", dir + "/out.unknown"}).exit_code == 2);      // no format to tell
+  CHECK(run_gpudiag({"report", oom}).exit_code == 2);                              // no -o
+  CHECK(run_gpudiag({"report", oom, "-o", dir + "/out.unknown"}).exit_code == 2);  // no format to tell
   CHECK(run_gpudiag({"report", oom, "-o", "-"}).exit_code == 2);
   CHECK(run_gpudiag({"gate", "--format", "yaml", oom}).exit_code == 2);
   CHECK(run_gpudiag({"report", oom, "-o", dir + "/no/such/dir/x.html"}).exit_code == 2);
@@ -125,8 +127,10 @@ TEST_CASE("gate: annotations on stdout, files besides, and a baseline of accepte
   const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
   const auto gh = run_gpudiag({"gate", "--deterministic", "--format", "github", oom, "-o", dir + "/junit.xml"});
   CHECK(gh.exit_code == 1);
-  CHECK(gh.out == test::read_file(test::source_dir() + "/corpus/gpu-oom-then-sdk-disconnected-work-item-failed/expected.github.txt") +
-                      "gpudiag: gate tripped: 3 findings at or above error (gpu-out-of-memory, workflow-failed, work-item-failed)\n");
+  CHECK(gh.out == test::read_file(test::source_dir() +
+                                  "/corpus/gpu-oom-then-sdk-disconnected-work-item-failed/expected.github.txt") +
+                      "gpudiag: gate tripped: 3 findings at or above error (gpu-out-of-memory, workflow-failed, "
+                      "work-item-failed)\n");
   CHECK_THAT(test::read_file(dir + "/junit.xml"), Catch::Contains("failures=\"3\""));
 
   // Accept the three error findings: the gate passes, and says what it suppressed.
@@ -139,10 +143,12 @@ TEST_CASE("gate: annotations on stdout, files besides, and a baseline of accepte
     accepted += fmt::format("  - rule: {}\n    fingerprint: {}\n    reason: known in staging\n", rule,
                             json.out.substr(start, json.out.find('"', start) - start));
   }
-  test::write_file(dir + "/baseline.yaml", accepted + "  - rule: gpu-xid-error\n    fingerprint: gpu-xid-error/1\n    reason: old\n");
+  test::write_file(dir + "/baseline.yaml",
+                   accepted + "  - rule: gpu-xid-error\n    fingerprint: gpu-xid-error/1\n    reason: old\n");
   const auto pass = run_gpudiag({"gate", "--baseline", dir + "/baseline.yaml", oom});
   CHECK(pass.exit_code == 0);
-  CHECK_THAT(pass.out, Catch::Contains("gate: passed: no finding at or above error; 3 findings suppressed by the baseline"));
+  CHECK_THAT(pass.out,
+             Catch::Contains("gate: passed: no finding at or above error; 3 findings suppressed by the baseline"));
   CHECK_THAT(pass.out, Catch::Contains("gpu-xid-error unused"));
   // Expired entries no longer suppress.
   test::write_file(dir + "/expired.yaml", accepted + "    expires: 2000-01-01\n");
@@ -161,8 +167,10 @@ TEST_CASE("the CLI writes what the format goldens hold", "[cli]") {
   const auto r = run_gpudiag({"report", "--deterministic", "--job", c + "/job.json", c + "/export.ndjson", "-o",
                               dir + "/x.html", "-o", dir + "/x.md", "-o", dir + "/x.sarif", "-o", dir + "/x.xml"});
   CHECK(r.exit_code == 0);
-  for (const auto& [mine, golden] : {std::pair{"x.html", "expected.html"}, {"x.md", "expected.md"},
-                                     {"x.sarif", "expected.sarif"}, {"x.xml", "expected.junit.xml"}}) {
+  for (const auto& [mine, golden] : {std::pair{"x.html", "expected.html"},
+                                     {"x.md", "expected.md"},
+                                     {"x.sarif", "expected.sarif"},
+                                     {"x.xml", "expected.junit.xml"}}) {
     INFO(golden);
     CHECK(test::read_file(dir + "/" + mine) == test::read_file(test::source_dir() + "/" + c + "/" + golden));
   }

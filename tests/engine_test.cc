@@ -1,7 +1,8 @@
 // Whole-job reasoning: facts from the logs, absence with a horizon, sequences, counts in windows,
 // de-duplication, and results that do not depend on the thread count.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "gpudiag/report.h"
 #include "job_facts.h"
@@ -13,32 +14,43 @@ namespace {
 
 // One NDJSON LogEntry line.
 std::string entry(const std::string& time, const std::string& log, const std::string& message,
-                  const std::string& severity = "INFO", const std::string& worker = "", const std::string& insert_id = "") {
-  std::string labels = worker.empty() ? "" : fmt::format(R"(,"labels":{{"compute.googleapis.com/resource_name":"{}"}})", worker);
+                  const std::string& severity = "INFO", const std::string& worker = "",
+                  const std::string& insert_id = "") {
+  std::string labels =
+      worker.empty() ? "" : fmt::format(R"(,"labels":{{"compute.googleapis.com/resource_name":"{}"}})", worker);
   std::string id = insert_id.empty() ? "" : fmt::format(R"(,"insertId":"{}")", insert_id);
   const bool text = log == "job-message";
   std::string escaped;
   for (char c : message) {
     if (c == '"' || c == '\\') escaped += '\\';
-    if (c == '\n') { escaped += "\\n"; continue; }
+    if (c == '\n') {
+      escaped += "\\n";
+      continue;
+    }
     escaped += c;
   }
   return fmt::format(
-      R"({{"timestamp":"{}","severity":"{}","logName":"projects/p/logs/dataflow.googleapis.com%2F{}",{}{}{},"resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}}}}}})",
-      time, severity, log, text ? fmt::format(R"("textPayload":"{}")", escaped) : fmt::format(R"("jsonPayload":{{"message":"{}"}})", escaped),
-      labels, id) + "\n";
+             R"({{"timestamp":"{}","severity":"{}","logName":"projects/p/logs/dataflow.googleapis.com%2F{}",{}{}{},"resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}}}}}})",
+             time, severity, log,
+             text ? fmt::format(R"("textPayload":"{}")", escaped)
+                  : fmt::format(R"("jsonPayload":{{"message":"{}"}})", escaped),
+             labels, id) +
+         "\n";
 }
 
 const std::string kGpuOptions =
     "Python sdk harness started with pipeline_options: {'runner': 'DataflowRunner', 'streaming': False, "
-    "'experiments': ['use_runner_v2'], 'dataflow_service_options': ['worker_accelerator=type:nvidia-tesla-t4;count:1'], "
-    "'machine_type': 'n1-standard-4', 'disk_size_gb': 30, 'subscription': <apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>}";
+    "'experiments': ['use_runner_v2'], 'dataflow_service_options': "
+    "['worker_accelerator=type:nvidia-tesla-t4;count:1'], "
+    "'machine_type': 'n1-standard-4', 'disk_size_gb': 30, 'subscription': "
+    "<apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>}";
 
 bool fired(const Diagnosis& d, const std::string& id) {
   return std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
 }
 bool inconclusive(const Diagnosis& d, const std::string& id) {
-  return std::any_of(d.inconclusive.begin(), d.inconclusive.end(), [&](const Inconclusive& i) { return i.rule_id == id; });
+  return std::any_of(d.inconclusive.begin(), d.inconclusive.end(),
+                     [&](const Inconclusive& i) { return i.rule_id == id; });
 }
 std::string fact(const Diagnosis& d, const std::string& name) {
   for (const auto& f : d.facts) {
@@ -63,7 +75,8 @@ TEST_CASE("facts come from the options the SDK harness echoes", "[unit][engine]"
 }
 
 TEST_CASE("the pipeline-options parser keeps what parsed before a cropped end", "[unit][engine]") {
-  auto options = detail::parse_python_dict("{'a': 'x', 'b': [1, 'two', (3, 4)], 'c': True, 'd': {'e': None}, 'f': 'cut of");
+  auto options =
+      detail::parse_python_dict("{'a': 'x', 'b': [1, 'two', (3, 4)], 'c': True, 'd': {'e': None}, 'f': 'cut of");
   CHECK(options["a"].text == "x");
   CHECK(options["b"].items == std::vector<std::string>{"1", "two", "(3, 4)"});
   CHECK(options["c"].text == "True");
@@ -73,9 +86,10 @@ TEST_CASE("the pipeline-options parser keeps what parsed before a cropped end", 
 }
 
 TEST_CASE("absence: a GPU job without a driver line is a finding only past the horizon", "[unit][engine]") {
-  const std::string head = entry("2024-01-01T00:00:00Z", "job-message", "Starting 1 workers in us-central1-a...") +
-                           entry("2024-01-01T00:01:00Z", "worker", kGpuOptions, "INFO", "w-harness-1") +
-                           entry("2024-01-01T00:02:00Z", "system", "ima: No architecture policies found", "INFO", "w-harness-1");
+  const std::string head =
+      entry("2024-01-01T00:00:00Z", "job-message", "Starting 1 workers in us-central1-a...") +
+      entry("2024-01-01T00:01:00Z", "worker", kGpuOptions, "INFO", "w-harness-1") +
+      entry("2024-01-01T00:02:00Z", "system", "ima: No architecture policies found", "INFO", "w-harness-1");
   SECTION("the export runs well past the horizon: finding") {
     const Diagnosis d = test::analyze_text(head + entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
     CHECK(fired(d, "gpu-driver-missing"));
@@ -86,23 +100,29 @@ TEST_CASE("absence: a GPU job without a driver line is a finding only past the h
     CHECK(inconclusive(d, "gpu-driver-missing"));
   }
   SECTION("a driver line is present: nothing") {
-    const Diagnosis d = test::analyze_text(head + entry("2024-01-01T00:03:00Z", "system", "Installing GPU driver version 535.104.05", "INFO", "w-harness-1") +
-                                           entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
+    const Diagnosis d = test::analyze_text(
+        head +
+        entry("2024-01-01T00:03:00Z", "system", "Installing GPU driver version 535.104.05", "INFO", "w-harness-1") +
+        entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
     CHECK_FALSE(fired(d, "gpu-driver-missing"));
     CHECK_FALSE(inconclusive(d, "gpu-driver-missing"));
   }
 }
 
 TEST_CASE("the stall line means flex-start capacity only when flex-start is on", "[unit][engine]") {
-  const std::string stall = entry("2024-01-01T01:00:00Z", "job-message",
-                                  "Workflow failed. Causes: The Dataflow job appears to be stuck because no worker activity has been seen in the last 1h. Please check the worker logs in Stackdriver Logging.",
-                                  "ERROR");
+  const std::string stall =
+      entry("2024-01-01T01:00:00Z", "job-message",
+            "Workflow failed. Causes: The Dataflow job appears to be stuck because no worker activity has been seen in "
+            "the last 1h. Please check the worker logs in Stackdriver Logging.",
+            "ERROR");
   const Diagnosis without = test::analyze_text(stall);
   CHECK(fired(without, "workers-stuck-no-activity"));
   CHECK_FALSE(fired(without, "flex-start-capacity-timeout"));
 
-  const std::string flex = entry("2024-01-01T00:00:00Z", "worker",
-                                 "Python sdk harness started with pipeline_options: {'dataflow_service_options': ['worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver;provisioning_model:FLEX_START']}");
+  const std::string flex =
+      entry("2024-01-01T00:00:00Z", "worker",
+            "Python sdk harness started with pipeline_options: {'dataflow_service_options': "
+            "['worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver;provisioning_model:FLEX_START']}");
   const Diagnosis with = test::analyze_text(flex + stall);
   CHECK(fired(with, "flex-start-capacity-timeout"));
   CHECK_FALSE(fired(with, "workers-stuck-no-activity"));
@@ -110,8 +130,11 @@ TEST_CASE("the stall line means flex-start capacity only when flex-start is on",
 
 TEST_CASE("a cause folds its symptoms under it and ranks first", "[unit][engine]") {
   const std::string text =
-      entry("2024-01-01T00:10:00Z", "worker", "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB (GPU 0; 5.70 GiB total capacity)", "ERROR", "w-harness-1") +
-      entry("2024-01-01T00:11:00Z", "job-message", "Error message from worker: generic::aborted: SDK harness sdk-0-0 disconnected.", "ERROR");
+      entry("2024-01-01T00:10:00Z", "worker",
+            "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB (GPU 0; 5.70 GiB total capacity)", "ERROR",
+            "w-harness-1") +
+      entry("2024-01-01T00:11:00Z", "job-message",
+            "Error message from worker: generic::aborted: SDK harness sdk-0-0 disconnected.", "ERROR");
   const Diagnosis d = test::analyze_text(text);
   const RankedReport r = rank(d);
   REQUIRE(r.findings.size() == 2);
@@ -165,7 +188,8 @@ TEST_CASE("the diagnosis does not depend on the thread count", "[unit][engine]")
 
 TEST_CASE("an unreadable input among several is an error while the rest is analysed", "[unit][engine]") {
   const std::string good = test::temp_dir() + "/good.json";
-  test::write_file(good, entry("2024-01-01T00:10:00Z", "worker", "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB", "ERROR"));
+  test::write_file(good, entry("2024-01-01T00:10:00Z", "worker",
+                               "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB", "ERROR"));
   auto d = analyze(test::builtin_pack(), {"/nonexistent/a.json", good}, {});
   REQUIRE(d.ok());
   REQUIRE(d->input_errors.size() == 1);

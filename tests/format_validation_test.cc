@@ -4,10 +4,10 @@
 //
 // Tools: xmllint (libxml2-utils), python3 -m jsonschema (python3-jsonschema), chromium; tools/setup
 // test installs them. A missing tool skips its test with a warning that says so.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "gpudiag/formats.h"
@@ -57,9 +57,9 @@ const std::string kChromium =
 // for (the browser's own background requests carry no page initiator and are left out).
 std::pair<std::string, std::vector<std::string>> open_in_chromium(const std::string& html_path) {
   const std::string dir = test::temp_dir();
-  const auto r = test::run_shell(fmt::format("timeout 120 {} --user-data-dir={} --log-net-log={}/netlog.json --dump-dom {}",
-                                             kChromium, test::shell_quote(dir + "/profile"), test::shell_quote(dir),
-                                             test::shell_quote("file://" + html_path)));
+  const auto r = test::run_shell(fmt::format(
+      "timeout 120 {} --user-data-dir={} --log-net-log={}/netlog.json --dump-dom {}", kChromium,
+      test::shell_quote(dir + "/profile"), test::shell_quote(dir), test::shell_quote("file://" + html_path)));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   simdjson::dom::parser parser;
@@ -91,13 +91,15 @@ TEST_CASE("the SARIF of every corpus case validates against SARIF 2.1.0", "[gold
   }
   const std::string dir = test::temp_dir();
   const auto files = render_corpus(OutputFormat::kSarif, dir, ".sarif");
-  const std::string command = py + " -m jsonschema" + args(files, "-i ") + " " + test::shell_quote(schema("sarif-schema-2.1.0.json"));
+  const std::string command =
+      py + " -m jsonschema" + args(files, "-i ") + " " + test::shell_quote(schema("sarif-schema-2.1.0.json"));
   const auto r = test::run_shell(command);
   INFO(command << "\n" << r.out << r.err);
   CHECK(r.exit_code == 0);
   // The validator does reject a broken document.
   test::write_file(dir + "/broken.sarif", R"({"version": "2.1.0", "runs": [{"results": [{"level": "loud"}]}]})");
-  CHECK(test::run_shell(py + " -m jsonschema -i " + dir + "/broken.sarif " + schema("sarif-schema-2.1.0.json")).exit_code != 0);
+  CHECK(test::run_shell(py + " -m jsonschema -i " + dir + "/broken.sarif " + schema("sarif-schema-2.1.0.json"))
+            .exit_code != 0);
 }
 
 TEST_CASE("the JUnit XML of every corpus case validates against the JUnit schema", "[golden][formats]") {
@@ -121,8 +123,8 @@ TEST_CASE("the HTML post-mortem has no way to load anything", "[golden][formats]
     INFO(c);
     CHECK_THAT(html, Catch::Contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:;"));
     // Log text has no raw '<' (it is escaped), so tags and attributes below can only be gpudiag's own.
-    for (const std::string banned : {"<script", "<link", "<img", "<iframe", "<object", "<embed", "<base", "<form",
-                                     "<meta http-equiv=\"refresh"}) {
+    for (const std::string banned :
+         {"<script", "<link", "<img", "<iframe", "<object", "<embed", "<base", "<form", "<meta http-equiv=\"refresh"}) {
       INFO(banned);
       CHECK(html.find(banned) == std::string::npos);
     }
@@ -167,8 +169,8 @@ TEST_CASE("the HTML post-mortem in headless chromium: timeline, every finding, n
     CHECK(dom.find("<script") == std::string::npos);  // hostile text stayed text
     for (const auto& rf : report.findings) {
       INFO(rf.finding->rule_id);
-      CHECK_THAT(dom, Catch::Contains(fmt::format("id=\"f-{}\"", rf.rank)));            // its card
-      CHECK_THAT(dom, Catch::Contains(fmt::format("<a href=\"#f-{}\"", rf.rank)));      // its pin / lane
+      CHECK_THAT(dom, Catch::Contains(fmt::format("id=\"f-{}\"", rf.rank)));        // its card
+      CHECK_THAT(dom, Catch::Contains(fmt::format("<a href=\"#f-{}\"", rf.rank)));  // its pin / lane
       CHECK_THAT(dom, Catch::Contains(fmt::format("<code>{}</code>", rf.finding->rule_id)));
     }
   }

@@ -1,7 +1,6 @@
 // Every input a fuzzer ever crashed on (tests/fixtures/fuzz-regressions/TARGET-*), replayed through
 // the same target body under the normal build — and under the sanitizer build in CI.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "targets.h"
@@ -18,11 +17,16 @@ TEST_CASE("saved fuzz crashers stay fixed", "[unit][fuzz]") {
     const std::string data = test::read_file(entry.path().string());
     const auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
     INFO(name);
-    if (name.rfind("export_reader-", 0) == 0) fuzz::export_reader(bytes, data.size());
-    else if (name.rfind("timestamp-", 0) == 0) fuzz::timestamp(bytes, data.size());
-    else if (name.rfind("pipeline_options-", 0) == 0) fuzz::pipeline_options(bytes, data.size());
-    else if (name.rfind("rule_loader-", 0) == 0) fuzz::rule_loader(bytes, data.size());
-    else FAIL("a crasher's name starts with its target: " << name);
+    if (name.rfind("export_reader-", 0) == 0)
+      fuzz::export_reader(bytes, data.size());
+    else if (name.rfind("timestamp-", 0) == 0)
+      fuzz::timestamp(bytes, data.size());
+    else if (name.rfind("pipeline_options-", 0) == 0)
+      fuzz::pipeline_options(bytes, data.size());
+    else if (name.rfind("rule_loader-", 0) == 0)
+      fuzz::rule_loader(bytes, data.size());
+    else
+      FAIL("a crasher's name starts with its target: " << name);
     ++replayed;
   }
   CHECK(replayed >= 1);

@@ -8,12 +8,12 @@
 // (kFormatCases) also hold goldens of the post-mortem and CI formats: expected.md, .html, .sarif,
 // .junit.xml and .github.txt.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <deque>
 #include <filesystem>
 #include <set>
@@ -56,7 +56,8 @@ void check_labels(const CaseRun& run, const YAML::Node& labels) {
     const std::string rule = item["rule"].as<std::string>();
     expected.insert(rule);
     INFO("rule that must fire: " << rule);
-    const auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
+    const auto it =
+        std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
     REQUIRE(it != d.findings.end());
     if (item["evidence_lines"]) {
       std::set<uint64_t> lines;
@@ -120,10 +121,12 @@ void check_rendered(const std::string& dir, const CaseRun& run) {
 
 // Cases whose every format has a golden: cause and symptoms, healthy, inconclusive, hostile log
 // text, messy input, flex-start with a job file.
-constexpr std::array<std::string_view, 6> kFormatCases = {
-    "corpus/gpu-oom-then-sdk-disconnected-work-item-failed", "corpus/healthy-gpu-t4-tensorflow",
-    "corpus/gpu-driver-absent-export-ends-early-inconclusive", "corpus/hostile-log-text",
-    "corpus/messy-malformed-line-ndjson", "corpus/flex-start-capacity-timeout-jobjson"};
+constexpr std::array<std::string_view, 6> kFormatCases = {"corpus/gpu-oom-then-sdk-disconnected-work-item-failed",
+                                                          "corpus/healthy-gpu-t4-tensorflow",
+                                                          "corpus/gpu-driver-absent-export-ends-early-inconclusive",
+                                                          "corpus/hostile-log-text",
+                                                          "corpus/messy-malformed-line-ndjson",
+                                                          "corpus/flex-start-capacity-timeout-jobjson"};
 constexpr std::array<std::pair<OutputFormat, std::string_view>, 5> kFormatGoldens = {{
     {OutputFormat::kMarkdown, "expected.md"},
     {OutputFormat::kHtml, "expected.html"},

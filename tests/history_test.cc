@@ -1,18 +1,19 @@
 // The run history (--db, gpudiag history/ingest/query): recurrence and new-versus-known findings for
 // the CI gate, SQL over stored entries, migrations, concurrent writers, and databases that must be
 // refused without being touched.
-#include <catch2/catch.hpp>
-#include <simdjson.h>
+#include "gpudiag/history.h"
+
 #include <fmt/format.h>
+#include <simdjson.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
 
-#include "gpudiag/history.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -105,8 +106,8 @@ TEST_CASE("ten runs: a capacity error in three recurs, a new OOM in the tenth tr
   const std::string dir = test::temp_dir();
   const std::string db = dir + "/runs.db";
   const auto gate = [&](std::vector<std::string> inputs, const std::string& format = "text") {
-    std::vector<std::string> args = {"gate", "--db", db, "--pipeline", "nightly-embed", "--new-only",
-                                     "--deterministic", "--format", format};
+    std::vector<std::string> args = {
+        "gate", "--db", db, "--pipeline", "nightly-embed", "--new-only", "--deterministic", "--format", format};
     args.insert(args.end(), inputs.begin(), inputs.end());
     return run_gpudiag(args);
   };
@@ -123,8 +124,11 @@ TEST_CASE("ten runs: a capacity error in three recurs, a new OOM in the tenth tr
   CHECK(tenth.exit_code == 1);
   CHECK_THAT(tenth.out, Catch::Contains("gate: tripped: 1 new finding at or above error (gpu-out-of-memory); "
                                         "1 finding known to the run history (--new-only)"));
-  CHECK_THAT(tenth.out, Catch::Contains("history: run #10 of pipeline nightly-embed (10 runs recorded): 1 new finding, 1 known"));
-  CHECK_THAT(tenth.out, Catch::Contains("history: known: in 3 of 10 runs, last seen in run #7 (2021-01-15T22:21:04.200764782Z), streak 1"));
+  CHECK_THAT(tenth.out,
+             Catch::Contains("history: run #10 of pipeline nightly-embed (10 runs recorded): 1 new finding, 1 known"));
+  CHECK_THAT(tenth.out,
+             Catch::Contains(
+                 "history: known: in 3 of 10 runs, last seen in run #7 (2021-01-15T22:21:04.200764782Z), streak 1"));
   CHECK_THAT(tenth.out, Catch::Contains("history: new: no earlier run of this pipeline had it (10 runs recorded)"));
 
   // The recurrence, as `gpudiag history` tells it.
@@ -169,11 +173,12 @@ TEST_CASE("ten runs: a capacity error in three recurs, a new OOM in the tenth tr
 
   // A post-mortem question the rules did not ask, once the entries are stored.
   REQUIRE(run_gpudiag({"ingest", "--db", db, launch(kOom, job(10), dir)}).exit_code == 0);
-  const auto q = run_gpudiag({"query", "--db", db, "--format", "csv",
-                              "SELECT worker, count(*) AS errors FROM entry WHERE severity = 'ERROR' AND worker IS NOT NULL "
-                              "AND time >= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(time), '-5 minutes') FROM entry_fts "
-                              "JOIN entry ON entry.id = entry_fts.rowid WHERE entry_fts MATCH '\"out of memory\"') "
-                              "GROUP BY worker ORDER BY errors DESC"});
+  const auto q =
+      run_gpudiag({"query", "--db", db, "--format", "csv",
+                   "SELECT worker, count(*) AS errors FROM entry WHERE severity = 'ERROR' AND worker IS NOT NULL "
+                   "AND time >= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(time), '-5 minutes') FROM entry_fts "
+                   "JOIN entry ON entry.id = entry_fts.rowid WHERE entry_fts MATCH '\"out of memory\"') "
+                   "GROUP BY worker ORDER BY errors DESC"});
   INFO(q.err);
   CHECK(q.exit_code == 0);
   CHECK_THAT(q.out, Catch::StartsWith("worker,errors\r\nclip-embeddings-backfill-09061408-lp8v-harness-zbca,"));
@@ -201,7 +206,7 @@ TEST_CASE("an accepted run's findings stay known, even after the run is pruned",
   CHECK(run_gpudiag({"history", "accept", "99", "--db", db}).exit_code == 2);
   CHECK(run_gpudiag({"history", "prune", "--db", db}).exit_code == 2);  // nothing to prune by
   CHECK(run_gpudiag({"history", "prune", "--older-than", "soon", "--db", db}).exit_code == 2);
-  CHECK(run_gpudiag({"gate", "--new-only", kOom}).exit_code == 2);      // --new-only needs --db
+  CHECK(run_gpudiag({"gate", "--new-only", kOom}).exit_code == 2);  // --new-only needs --db
 }
 
 TEST_CASE("a schema version 1 database is migrated forward and keeps its runs", "[history]") {
@@ -307,11 +312,11 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
   const auto bytes = [](const std::string& path) { return test::read_file(path); };
   const auto refused = [&](const std::string& db, const std::string& code, const std::string& phrase) {
     const std::string before = bytes(db);
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"analyze", "--db", db, "--db-timeout", "0.3", kOom},
-             {"gate", "--db", db, "--db-timeout", "0.3", "--new-only", kOom},
-             {"ingest", "--db", db, "--db-timeout", "0.3", kOom},
-             {"history", "--db", db, "--db-timeout", "0.3"}}) {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"analyze", "--db", db, "--db-timeout", "0.3", kOom},
+                                               {"gate", "--db", db, "--db-timeout", "0.3", "--new-only", kOom},
+                                               {"ingest", "--db", db, "--db-timeout", "0.3", kOom},
+                                               {"history", "--db", db, "--db-timeout", "0.3"}}) {
       const auto r = run_gpudiag(args);
       INFO(args.front() << ": " << r.err);
       CHECK(r.exit_code == 2);
@@ -351,10 +356,11 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
     const std::string db = dir + "/locked.db";
     REQUIRE(HistoryStore::open(db).ok());
     const std::string before = bytes(db);  // not while the lock is held: closing any descriptor of
-    RawDb holder(db);                       // the file would drop this process's POSIX locks on it
+    RawDb holder(db);                      // the file would drop this process's POSIX locks on it
     holder.exec("BEGIN EXCLUSIVE; INSERT INTO meta (key, value) VALUES ('held', 1)");
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"analyze", "--db", db, "--db-timeout", "0.3", kOom}, {"ingest", "--db", db, "--db-timeout", "0.3", kOom}}) {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"analyze", "--db", db, "--db-timeout", "0.3", kOom},
+                                               {"ingest", "--db", db, "--db-timeout", "0.3", kOom}}) {
       const auto r = run_gpudiag(args);
       CHECK(r.exit_code == 2);
       CHECK_THAT(r.err, Catch::Contains("error[db-locked]") && Catch::Contains("locked by another process"));
@@ -369,14 +375,15 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
                                          std::filesystem::perms::others_read);
     const std::string before = bytes(db);
     // root writes read-only files anyway: as root, gpudiag runs as nobody, who cannot.
-    const std::string gpudiag = ::geteuid() == 0
-        ? fmt::format("setpriv --reuid=65534 --regid=65534 --clear-groups {}", GPUDIAG_BINARY) : GPUDIAG_BINARY;
+    const std::string gpudiag =
+        ::geteuid() == 0 ? fmt::format("setpriv --reuid=65534 --regid=65534 --clear-groups {}", GPUDIAG_BINARY)
+                         : GPUDIAG_BINARY;
     const std::string err = dir + "/read-only.err";
-    const int status =
-        std::system(fmt::format("cd {} && {} analyze --db {} {} 2> {}", test::source_dir(), gpudiag, db, kOom, err).c_str());
+    const int status = std::system(
+        fmt::format("cd {} && {} analyze --db {} {} 2> {}", test::source_dir(), gpudiag, db, kOom, err).c_str());
     CHECK(WEXITSTATUS(status) == 2);
-    CHECK_THAT(bytes(err), Catch::Contains("error[db-read-only]") && Catch::Contains("cannot be written") &&
-                               Catch::Contains(db));
+    CHECK_THAT(bytes(err),
+               Catch::Contains("error[db-read-only]") && Catch::Contains("cannot be written") && Catch::Contains(db));
     CHECK(bytes(db) == before);
   }
 }
@@ -403,12 +410,15 @@ TEST_CASE("ingest stores every entry and query reads them back, read-only", "[hi
   CHECK(count("SELECT count(*) FROM entries WHERE file = '" + kOom + "' AND line = 142") == 1);
 
   const std::string before = test::read_file(db);
-  const auto table = run_gpudiag({"query", "--db", db, "SELECT log, count(*) AS n FROM entry GROUP BY log ORDER BY n DESC, log LIMIT 2"});
+  const auto table = run_gpudiag(
+      {"query", "--db", db, "SELECT log, count(*) AS n FROM entry GROUP BY log ORDER BY n DESC, log LIMIT 2"});
   CHECK(table.exit_code == 0);
   CHECK_THAT(table.out, Catch::StartsWith("log ") && Catch::EndsWith("(2 rows)\n"));
-  const auto json = run_gpudiag({"query", "--db", db, "--format", "json", "SELECT 1 AS one, 'a\"b' AS text, NULL AS missing"});
-  CHECK(json.out == "{\n  \"schema\": \"gpudiag.query/v1\",\n  \"columns\": [\"one\", \"text\", \"missing\"],\n  \"rows\": [\n"
-                    "    {\"one\": 1, \"text\": \"a\\\"b\", \"missing\": null}\n  ]\n}\n");
+  const auto json =
+      run_gpudiag({"query", "--db", db, "--format", "json", "SELECT 1 AS one, 'a\"b' AS text, NULL AS missing"});
+  CHECK(json.out ==
+        "{\n  \"schema\": \"gpudiag.query/v1\",\n  \"columns\": [\"one\", \"text\", \"missing\"],\n  \"rows\": [\n"
+        "    {\"one\": 1, \"text\": \"a\\\"b\", \"missing\": null}\n  ]\n}\n");
   const auto csv = run_gpudiag({"query", "--db", db, "--format", "csv", "SELECT 'x,y' AS a, 2 AS b WHERE 0"});
   CHECK(csv.out == "a,b\r\n");
   const auto hostile = run_gpudiag({"query", "--db", db, "SELECT char(27) || '[31mred' AS t"});
@@ -502,17 +512,37 @@ TEST_CASE("every report format marks findings new or known", "[history]") {
   const std::string dir = test::temp_dir();
   const std::string db = dir + "/runs.db";
   REQUIRE(run_gpudiag({"analyze", "--db", db, "--pipeline", "p", launch(kCapacity, job(1), dir)}).exit_code == 0);
-  const auto r = run_gpudiag({"gate", launch(kCapacity, job(2), dir), launch(kOom, job(2), dir), "--db", db, "--pipeline",
-                              "p", "--new-only", "--format", "github", "-o", dir + "/r.md", "-o", dir + "/r.html", "-o",
-                              dir + "/r.xml", "-o", dir + "/r.sarif", "-o", dir + "/r.json"});
+  const auto r = run_gpudiag({"gate",
+                              launch(kCapacity, job(2), dir),
+                              launch(kOom, job(2), dir),
+                              "--db",
+                              db,
+                              "--pipeline",
+                              "p",
+                              "--new-only",
+                              "--format",
+                              "github",
+                              "-o",
+                              dir + "/r.md",
+                              "-o",
+                              dir + "/r.html",
+                              "-o",
+                              dir + "/r.xml",
+                              "-o",
+                              dir + "/r.sarif",
+                              "-o",
+                              dir + "/r.json"});
   CHECK(r.exit_code == 1);
   const std::string known = "known: in 2 of 2 runs, last seen in run #1";
   const std::string fresh = "new: no earlier run of this pipeline had it (2 runs recorded)";
   CHECK_THAT(r.out, Catch::Contains(known) && Catch::Contains(fresh));
   CHECK_THAT(test::read_file(dir + "/r.md"), Catch::Contains("🔁 known: in 2 of 2 runs") && Catch::Contains("🆕 new:"));
-  CHECK_THAT(test::read_file(dir + "/r.html"), Catch::Contains("history-known") && Catch::Contains("History: " + fresh));
+  CHECK_THAT(test::read_file(dir + "/r.html"),
+             Catch::Contains("history-known") && Catch::Contains("History: " + fresh));
   CHECK_THAT(test::read_file(dir + "/r.xml"), Catch::Contains(known) && Catch::Contains(fresh));
   const std::string sarif = test::read_file(dir + "/r.sarif");
-  CHECK_THAT(sarif, Catch::Contains("\"baselineState\": \"unchanged\"") && Catch::Contains("\"baselineState\": \"new\""));
-  CHECK_THAT(test::read_file(dir + "/r.json"), Catch::Contains("\"status\": \"known\"") && Catch::Contains("\"status\": \"new\""));
+  CHECK_THAT(sarif,
+             Catch::Contains("\"baselineState\": \"unchanged\"") && Catch::Contains("\"baselineState\": \"new\""));
+  CHECK_THAT(test::read_file(dir + "/r.json"),
+             Catch::Contains("\"status\": \"known\"") && Catch::Contains("\"status\": \"new\""));
 }

@@ -1,8 +1,10 @@
 // ingest: every shape, line numbers, and bad input reported with file, line and byte.
-#include <catch2/catch.hpp>
+#include "gpudiag/ingest.h"
+
 #include <fmt/format.h>
 
-#include "gpudiag/ingest.h"
+#include <catch2/catch.hpp>
+
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -84,7 +86,8 @@ TEST_CASE("a pretty-printed gcloud array gives every entry with the line it star
 
 TEST_CASE("the same export as NDJSON, gzip, CRLF and a compact array reads the same", "[unit][ingest]") {
   const std::string ndjson =
-      "{\"textPayload\":\"one\",\"timestamp\":\"2021-01-01T00:00:00Z\",\"logName\":\"projects/p/logs/dataflow.googleapis.com%2Fjob-message\"}\n"
+      "{\"textPayload\":\"one\",\"timestamp\":\"2021-01-01T00:00:00Z\",\"logName\":\"projects/p/logs/"
+      "dataflow.googleapis.com%2Fjob-message\"}\n"
       "{\"jsonPayload\":{\"message\":\"two\"},\"timestamp\":\"2021-01-01T00:00:01.5Z\",\"severity\":\"WARNING\"}\n";
   const Read plain = read_text(ndjson, "shard.json");
   CHECK(plain.summary.shape == ExportShape::kNdjson);
@@ -104,7 +107,8 @@ TEST_CASE("the same export as NDJSON, gzip, CRLF and a compact array reads the s
   const Read concatenated = read_text(test::gzip(ndjson) + test::gzip(ndjson));  // `cat a.gz b.gz`
   CHECK(concatenated.messages.size() == 4);
 
-  const Read compact = read_text("[{\"textPayload\":\"one\"},{\"textPayload\":\"two, with [brackets] and \\\"quotes\\\" }\"}]");
+  const Read compact =
+      read_text("[{\"textPayload\":\"one\"},{\"textPayload\":\"two, with [brackets] and \\\"quotes\\\" }\"}]");
   CHECK(compact.summary.shape == ExportShape::kArray);
   CHECK(compact.messages == std::vector<std::string>{"one", "two, with [brackets] and \"quotes\" }"});
 }
@@ -240,7 +244,8 @@ TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memor
 
 TEST_CASE("an entry larger than the limit is skipped and reading goes on", "[unit][ingest]") {
   const std::string big(3000, 'x');
-  const std::string text = "{\"textPayload\":\"small\"}\n{\"textPayload\":\"" + big + "\"}\n{\"textPayload\":\"after\"}\n";
+  const std::string text =
+      "{\"textPayload\":\"small\"}\n{\"textPayload\":\"" + big + "\"}\n{\"textPayload\":\"after\"}\n";
   const std::string path = test::temp_dir() + "/big.json";
   test::write_file(path, text);
   ReadLimits limits;
@@ -248,10 +253,13 @@ TEST_CASE("an entry larger than the limit is skipped and reading goes on", "[uni
   limits.chunk_bytes = 256;
   std::vector<std::string> messages;
   std::vector<uint64_t> lines;
-  auto summary = read_export(path, [&](const LogRecord& r) {
-    messages.emplace_back(r.message);
-    lines.push_back(r.where.line);
-  }, limits);
+  auto summary = read_export(
+      path,
+      [&](const LogRecord& r) {
+        messages.emplace_back(r.message);
+        lines.push_back(r.where.line);
+      },
+      limits);
   REQUIRE(summary.ok());
   CHECK(messages == std::vector<std::string>{"small", "after"});
   CHECK(lines == std::vector<uint64_t>{1, 3});

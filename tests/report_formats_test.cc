@@ -1,10 +1,10 @@
 // The post-mortem and CI formats: each format's escaping helper, the hostile corpus case rendered
 // inertly in every format, and the size and count limits (Markdown under its budget, ten GitHub
 // annotations per level, one JUnit testcase per rule).
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <catch2/catch.hpp>
 #include <regex>
 #include <sstream>
 
@@ -214,7 +214,8 @@ TEST_CASE("JUnit: a testcase per rule, failures at the threshold", "[unit][repor
   CHECK_THAT(errors, Catch::Contains(fmt::format("tests=\"{}\" failures=\"3\"", rules.size())));
   CHECK_THAT(errors, Catch::Contains(R"(<testcase name="gpu-out-of-memory" classname="runtime" time="0">)"));
   CHECK_THAT(errors, Catch::Contains("Fix: Use 1-vCPU custom machine types"));
-  const std::string warnings = render_junit(report, rules, RenderOptions{.deterministic = true, .fail_on = Impact::kWarning});
+  const std::string warnings =
+      render_junit(report, rules, RenderOptions{.deterministic = true, .fail_on = Impact::kWarning});
   CHECK_THAT(warnings, Catch::Contains("failures=\"5\""));
 }
 
@@ -232,7 +233,8 @@ TEST_CASE("SARIF: rules from the pack, results located, fingerprints stable acro
     const std::string rule{std::string_view(result["ruleId"])};
     const uint64_t index = result["ruleIndex"];
     CHECK(rules[index].id == rule);
-    CHECK(std::string_view(run["tool"]["driver"]["rules"].at(index)["helpUri"]).rfind("https://cloud.google.com/", 0) == 0);
+    CHECK(std::string_view(run["tool"]["driver"]["rules"].at(index)["helpUri"]).rfind("https://cloud.google.com/", 0) ==
+          0);
     simdjson::dom::element location = result["locations"].at(0)["physicalLocation"];
     return std::tuple{rule, std::string(std::string_view(result["partialFingerprints"][kSarifFingerprintKey])),
                       std::string(std::string_view(location["artifactLocation"]["uri"])),

@@ -1,8 +1,10 @@
 // Reports: the JSON contract, and log text that cannot break out of its format.
-#include <catch2/catch.hpp>
+#include "gpudiag/report.h"
+
 #include <simdjson.h>
 
-#include "gpudiag/report.h"
+#include <catch2/catch.hpp>
+
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -49,7 +51,8 @@ TEST_CASE("the text report never passes control characters from logs to the term
 
 TEST_CASE("terminal_safe and crop_middle", "[unit][reports]") {
   CHECK(terminal_safe("a\x1b[2Jb\rc") == "a\\x1b[2Jb\\x0dc");
-  CHECK(terminal_safe("\xc2\x9b" "31m") == "\\u009b31m");  // C1 CSI
+  CHECK(terminal_safe("\xc2\x9b"
+                      "31m") == "\\u009b31m");  // C1 CSI
   CHECK(terminal_safe("héllo ✓") == "héllo ✓");
   const std::string cropped = crop_middle(std::string(50, 'a') + "é" + std::string(50, 'b'), 51);
   CHECK_THAT(cropped, Catch::Contains("bytes cut"));

@@ -48,7 +48,8 @@ std::string replace(std::string text, const std::string& from, const std::string
 TEST_CASE("a well-formed rule loads without problems", "[rules]") { CHECK(lint_one(kGoodRule).empty()); }
 
 TEST_CASE("an invalid regex names file, line and column and says RE2", "[rules]") {
-  const auto diags = lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'cudaErrorMemoryAllocation(.*'"));
+  const auto diags =
+      lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'cudaErrorMemoryAllocation(.*'"));
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-regex");
   CHECK(diags[0].line == 8);
@@ -157,7 +158,8 @@ TEST_CASE("a user directory overrides a built-in rule by id, or disables it", "[
 }
 
 TEST_CASE("a pattern over RE2's memory budget is a diagnostic, not a crash", "[rules]") {
-  const auto diags = lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'((((a{100}){100}){100}){100})'"));
+  const auto diags =
+      lint_one(replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'((((a{100}){100}){100}){100})'"));
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-regex");
   CHECK(diags[0].line == 8);

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <yaml-cpp/yaml.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -56,8 +56,7 @@ std::string gzip(const std::string& text) {
 
 std::string temp_dir() {
   static int counter = 0;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   fmt::format("gpudiag-test-{}-{}", ::getpid(), ++counter);
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("gpudiag-test-{}-{}", ::getpid(), ++counter);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
@@ -106,7 +105,10 @@ Diagnosis analyze_case(const std::string& dir, unsigned threads) {
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "'\\''"; else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -120,7 +122,8 @@ CommandResult run_gpudiag(const std::vector<std::string>& args, const std::strin
 
 CommandResult run_shell(const std::string& command) {
   const std::string dir = temp_dir();
-  const std::string cmd = fmt::format("cd {} && {{ {} ; }} > {}/out 2> {}/err", shell_quote(source_dir()), command, dir, dir);
+  const std::string cmd =
+      fmt::format("cd {} && {{ {} ; }} > {}/out 2> {}/err", shell_quote(source_dir()), command, dir, dir);
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -58,9 +58,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   const gpudiag::ExampleReport examples = gpudiag::test_rule_examples(*pack);
-  for (const auto& f : examples.failures) std::cerr << fmt::format("{}:{}: {}: {}\n", f.file, f.line, f.rule_id, f.message);
+  for (const auto& f : examples.failures)
+    std::cerr << fmt::format("{}:{}: {}: {}\n", f.file, f.line, f.rule_id, f.message);
   if (!examples.failures.empty()) {
-    std::cerr << fmt::format("gpudiag-rulec: {} rule example(s) fail; see docs/rules.md, Examples\n", examples.failures.size());
+    std::cerr << fmt::format("gpudiag-rulec: {} rule example(s) fail; see docs/rules.md, Examples\n",
+                             examples.failures.size());
     return 1;
   }
 

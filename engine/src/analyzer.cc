@@ -158,7 +158,7 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
   into.shape = from.shape;
   into.gzip = from.gzip;
   into.bytes = from.bytes;
-  into.entries += from.entries;   // oversized entries the reader dropped
+  into.entries += from.entries;  // oversized entries the reader dropped
   into.skipped += from.skipped;
   for (const auto& p : from.problems) into.add_problem(p);
   into.problems_total += from.problems_total - from.problems.size();
@@ -171,7 +171,8 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
 
 }  // namespace
 
-Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs, const AnalysisOptions& options) {
+Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
+                          const AnalysisOptions& options) {
   Diagnosis d;
   JobAccumulator acc(pack.impl(), inputs);
   if (!options.job_file.empty()) {
@@ -194,12 +195,16 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
     const auto now = std::chrono::steady_clock::now();
     if (now - last_progress < std::chrono::milliseconds(250)) return;
     last_progress = now;
-    options.progress(Progress{bytes_done + bytes_now, entries_done, std::chrono::duration<double>(now - start).count()});
+    options.progress(
+        Progress{bytes_done + bytes_now, entries_done, std::chrono::duration<double>(now - start).count()});
   };
 
   std::optional<OrderedPool> pool;
   std::optional<ChunkWorker> inline_worker;
-  if (threads > 1) pool.emplace(pack.impl(), threads); else inline_worker.emplace(pack.impl());
+  if (threads > 1)
+    pool.emplace(pack.impl(), threads);
+  else
+    inline_worker.emplace(pack.impl());
 
   for (uint32_t i = 0; i < inputs.size(); ++i) {
     summaries[i].path = inputs[i];
@@ -225,7 +230,9 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   for (uint32_t i = 0; i < inputs.size(); ++i) {
     merge_reader_summary(reader_summaries[i], summaries[i]);
     if (!summaries[i].aborted.empty()) {
-      d.input_errors.push_back(Diagnostic{.code = "input-aborted", .message = summaries[i].aborted, .file = inputs[i],
+      d.input_errors.push_back(Diagnostic{.code = "input-aborted",
+                                          .message = summaries[i].aborted,
+                                          .file = inputs[i],
                                           .help = "the entries read before this point were analysed"});
     }
   }

@@ -1,7 +1,6 @@
 // Loading rule files into a RulePack: overrides by id, cross-checks, compilation into signals and
 // RE2::Sets, the canonical dump and the pack hash.
 #include "compiled_pack.h"
-#include "gpudiag/analyzer.h"
 
 #include <fmt/format.h>
 
@@ -12,6 +11,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+
+#include "gpudiag/analyzer.h"
 
 namespace gpudiag {
 namespace detail {
@@ -137,7 +138,8 @@ class Compiler {
       pack_.set_patterns.push_back(static_cast<int>(i));
     }
     if (!pack_.text_set->Compile()) {
-      return Diagnostic{.code = "rule-regex", .message = "the rule pack's patterns are over RE2's memory budget together",
+      return Diagnostic{.code = "rule-regex",
+                        .message = "the rule pack's patterns are over RE2's memory budget together",
                         .help = "simplify or remove some patterns"};
     }
     return Ok{};
@@ -151,12 +153,15 @@ void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnos
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    diags.push_back(Diagnostic{.code = "rule-dir", .message = "is not a directory of rule files", .file = dir,
+    diags.push_back(Diagnostic{.code = "rule-dir",
+                               .message = "is not a directory of rule files",
+                               .file = dir,
                                .help = "--rules takes a directory holding *.yaml rule files"});
     return;
   }
   std::vector<std::string> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     if (ec) break;
     const auto ext = it->path().extension();
     if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) paths.push_back(it->path().string());
@@ -182,7 +187,9 @@ void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics&
         if (rules.count(other) == 0) {
           diags.push_back(Diagnostic{.code = "rule-reference",
                                      .message = fmt::format("`{}` names `{}`, which is not a rule", key, other),
-                                     .file = rule.info.file, .line = rule.info.line, .column = 1});
+                                     .file = rule.info.file,
+                                     .line = rule.info.line,
+                                     .column = 1});
         }
       }
     };
@@ -201,18 +208,24 @@ std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics
       if (!spec) continue;
       const std::string id = spec->info.id;
       if (auto it = seen_in_group.find(id); it != seen_in_group.end()) {
-        diags.push_back(Diagnostic{.code = "rule-duplicate-id",
-                                   .message = fmt::format("rule id `{}` is already defined in {}", id, it->second),
-                                   .file = file.path, .line = spec->info.line, .column = 1,
-                                   .help = "ids are unique; to replace a built-in rule, put the new one in a --rules directory"});
+        diags.push_back(
+            Diagnostic{.code = "rule-duplicate-id",
+                       .message = fmt::format("rule id `{}` is already defined in {}", id, it->second),
+                       .file = file.path,
+                       .line = spec->info.line,
+                       .column = 1,
+                       .help = "ids are unique; to replace a built-in rule, put the new one in a --rules directory"});
         continue;
       }
       seen_in_group[id] = file.path;
       if (spec->info.title.empty() && !spec->info.enabled) {  // a bare `id` + `enabled: false` switch
         auto it = rules.find(id);
         if (it == rules.end()) {
-          diags.push_back(Diagnostic{.code = "rule-reference", .message = fmt::format("cannot disable `{}`: no such rule", id),
-                                     .file = file.path, .line = spec->info.line, .column = 1});
+          diags.push_back(Diagnostic{.code = "rule-reference",
+                                     .message = fmt::format("cannot disable `{}`: no such rule", id),
+                                     .file = file.path,
+                                     .line = spec->info.line,
+                                     .column = 1});
         } else {
           it->second.info.enabled = false;
         }
@@ -239,20 +252,26 @@ std::string render_tests(const std::vector<FactTest>& tests) {
 
 std::string render_condition(const CompiledCondition& c, const std::vector<Pattern>& patterns, int node) {
   const auto& n = c.nodes[node];
-  const auto field = [&] { return n.field == Field::kLabel ? "label." + n.label_key : std::string(field_name(n.field)); };
+  const auto field = [&] {
+    return n.field == Field::kLabel ? "label." + n.label_key : std::string(field_name(n.field));
+  };
   switch (n.kind) {
-    case ConditionSpec::Kind::kRegex: return fmt::format("{} =~ /{}/", field(), patterns[n.pattern].regex);
-    case ConditionSpec::Kind::kOneOf: return fmt::format("{} in [{}]", field(), fmt::join(n.names, ", "));
-    case ConditionSpec::Kind::kSeverityAtLeast: return fmt::format("severity >= {}", severity_name(n.min_severity));
-    case ConditionSpec::Kind::kCaptureTest: return fmt::format("captures{}", render_tests(n.capture_tests));
-    default: break;
+    case ConditionSpec::Kind::kRegex:
+      return fmt::format("{} =~ /{}/", field(), patterns[n.pattern].regex);
+    case ConditionSpec::Kind::kOneOf:
+      return fmt::format("{} in [{}]", field(), fmt::join(n.names, ", "));
+    case ConditionSpec::Kind::kSeverityAtLeast:
+      return fmt::format("severity >= {}", severity_name(n.min_severity));
+    case ConditionSpec::Kind::kCaptureTest:
+      return fmt::format("captures{}", render_tests(n.capture_tests));
+    default:
+      break;
   }
   std::vector<std::string> parts;
   for (int child : n.children) parts.push_back(render_condition(c, patterns, child));
   const char* op = n.kind == ConditionSpec::Kind::kAll ? "all" : n.kind == ConditionSpec::Kind::kAny ? "any" : "not";
   return fmt::format("{}({})", op, fmt::join(parts, ", "));
 }
-
 
 }  // namespace
 }  // namespace detail
@@ -261,10 +280,14 @@ using namespace detail;
 
 std::string_view impact_name(Impact i) {
   switch (i) {
-    case Impact::kInfo: return "info";
-    case Impact::kWarning: return "warning";
-    case Impact::kError: return "error";
-    case Impact::kCritical: return "critical";
+    case Impact::kInfo:
+      return "info";
+    case Impact::kWarning:
+      return "warning";
+    case Impact::kError:
+      return "error";
+    case Impact::kCritical:
+      return "critical";
   }
   return "warning";
 }
@@ -336,20 +359,22 @@ Result<RulePack> RulePack::load(const RuleSources& sources) {
     for (const auto& [id, spec] : specs) {
       if (spec.info.builtin || !spec.info.enabled) continue;
       RuleSpec alone = spec;
-      alone.info.explains.clear();        // other rules are not in this pack
+      alone.info.explains.clear();  // other rules are not in this pack
       alone.corroborated_by.clear();
       auto pack = compile({{id, std::move(alone)}});
       if (!pack) return pack.error();
       const ExampleReport report = test_rule_examples(*pack);
       if (report.failures.empty()) continue;
       const auto& f = report.failures.front();
-      return Diagnostic{.code = "rule-example",
-                        .message = fmt::format("rule `{}`: {}{}", f.rule_id, f.message,
-                                               report.failures.size() > 1
-                                                   ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1)
-                                                   : ""),
-                        .file = f.file, .line = f.line,
-                        .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+      return Diagnostic{
+          .code = "rule-example",
+          .message = fmt::format("rule `{}`: {}{}", f.rule_id, f.message,
+                                 report.failures.size() > 1
+                                     ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1)
+                                     : ""),
+          .file = f.file,
+          .line = f.line,
+          .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
     }
   }
   return compile(std::move(specs));
@@ -369,9 +394,9 @@ std::string RulePack::version_hash() const { return impl_->hash; }
 std::string RulePack::dump(bool patterns_only) const {
   std::string out;
   if (patterns_only) {
-    // The regexes of the one pass (the sets), one per line as `rg -f` reads them (for benchmarks). ripgrep joins the lines into one
-    // regex, where the same group name twice is an error, so named groups become plain groups; and
-    // it refuses `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
+    // The regexes of the one pass (the sets), one per line as `rg -f` reads them (for benchmarks). ripgrep joins the
+    // lines into one regex, where the same group name twice is an error, so named groups become plain groups; and it
+    // refuses `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
     std::set<std::string> seen;
     static const RE2 named_group(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
     static const RE2 not_newline(R"(\[\^\\n\])");
@@ -387,7 +412,8 @@ std::string RulePack::dump(bool patterns_only) const {
     }
     return out;
   }
-  const auto in_set = std::count_if(impl_->patterns.begin(), impl_->patterns.end(), [](const Pattern& p) { return p.in_set; });
+  const auto in_set =
+      std::count_if(impl_->patterns.begin(), impl_->patterns.end(), [](const Pattern& p) { return p.in_set; });
   out += fmt::format("rulepack rules={} enabled={} patterns={} in_sets={} signals={}\n", impl_->infos.size(),
                      impl_->rules.size(), impl_->patterns.size(), in_set, impl_->signals.size());
   for (const auto& rule : impl_->rules) {
@@ -402,10 +428,10 @@ std::string RulePack::dump(bool patterns_only) const {
     signal("match", rule.match_signal);
     signal("weak", rule.weak_signal);
     if (s.count) {
-      out += fmt::format("  count at_least={}{} within={} per={}\n",
-                         s.count->percent > 0 ? fmt::format("{}%", s.count->percent) : std::to_string(s.count->at_least),
-                         "", s.count->within ? format_duration(*s.count->within) : "-",
-                         s.count->per_worker ? "worker" : "job");
+      out += fmt::format(
+          "  count at_least={}{} within={} per={}\n",
+          s.count->percent > 0 ? fmt::format("{}%", s.count->percent) : std::to_string(s.count->at_least), "",
+          s.count->within ? format_duration(*s.count->within) : "-", s.count->per_worker ? "worker" : "job");
     }
     if (s.after) {
       signal("after", rule.after_signal);
@@ -416,7 +442,8 @@ std::string RulePack::dump(bool patterns_only) const {
       signal("absent", rule.absent_signal);
       signal("absent_after", rule.absent_after_signal);
       out += fmt::format("  absent within={} needs_logs=[{}] when={} unless={}\n", format_duration(s.absent->within),
-                         fmt::join(s.absent->needs_logs, ", "), render_tests(s.absent->when), render_tests(s.absent->unless));
+                         fmt::join(s.absent->needs_logs, ", "), render_tests(s.absent->when),
+                         render_tests(s.absent->unless));
     }
     if (!s.when.empty()) out += fmt::format("  when {}\n", render_tests(s.when));
     if (!s.unless.empty()) out += fmt::format("  unless {}\n", render_tests(s.unless));

@@ -36,8 +36,8 @@ struct CompiledCondition {
     ConditionSpec::Kind kind;
     Field field;
     std::string label_key;
-    int pattern = -1;                  // kRegex
-    std::vector<std::string> names;    // kOneOf
+    int pattern = -1;                // kRegex
+    std::vector<std::string> names;  // kOneOf
     Severity min_severity = Severity::kDefault;
     std::vector<int> children;
     std::vector<FactTest> capture_tests;  // kCaptureTest
@@ -50,9 +50,9 @@ enum class SignalRole : uint8_t { kEvidence, kWeak, kAfter, kAbsentMarker, kAbse
 struct Signal {
   CompiledCondition condition;
   SignalRole role = SignalRole::kEvidence;
-  int rule = -1;                       // index into CompiledPack::rules (-1 for observers)
+  int rule = -1;  // index into CompiledPack::rules (-1 for observers)
   ObserverKind observer = ObserverKind::kNone;
-  std::vector<int> capture_patterns;   // patterns with named groups (evidence signals)
+  std::vector<int> capture_patterns;  // patterns with named groups (evidence signals)
 };
 
 struct CompiledRule {
@@ -69,16 +69,16 @@ struct CompiledRule {
 namespace gpudiag {
 
 struct RulePack::Impl {
-  std::vector<RuleInfo> infos;                  // every rule, sorted by id (disabled ones too)
-  std::vector<detail::CompiledRule> rules;      // enabled rules, sorted by id
+  std::vector<RuleInfo> infos;              // every rule, sorted by id (disabled ones too)
+  std::vector<detail::CompiledRule> rules;  // enabled rules, sorted by id
   std::vector<detail::Pattern> patterns;
   std::vector<detail::Signal> signals;
   // One set for the message and the exception fields: it runs over each; a pattern written for one
   // field ignores what it finds in the other. (One set compiles once and shares its DFA cache.)
   std::unique_ptr<RE2::Set> text_set;
-  std::vector<int> set_patterns;                // set index → pattern index
+  std::vector<int> set_patterns;  // set index → pattern index
   std::vector<std::vector<int>> signals_by_pattern;
-  std::vector<int> always_signals;              // signals without a trigger pattern
+  std::vector<int> always_signals;  // signals without a trigger pattern
   std::string hash;
 
   int rule_index(std::string_view id) const;

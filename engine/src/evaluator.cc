@@ -1,14 +1,15 @@
 #include "evaluator.h"
-#include "value_test.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <set>
+
+#include "value_test.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -131,7 +132,8 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
         size_t lo = 0;
         for (size_t hi = 0; hi < g.size(); ++hi) {
           while (g[hi].at != kNoTime && g[lo].at != kNoTime && g[hi].at - g[lo].at > *c.within) ++lo;
-          if (amount(g, lo, hi + 1) >= c.at_least) std::fill(in.begin() + static_cast<ptrdiff_t>(lo), in.begin() + static_cast<ptrdiff_t>(hi) + 1, 1);
+          if (amount(g, lo, hi + 1) >= c.at_least)
+            std::fill(in.begin() + static_cast<ptrdiff_t>(lo), in.begin() + static_cast<ptrdiff_t>(hi) + 1, 1);
         }
         for (size_t i = 0; i < g.size(); ++i) {
           if (in[i]) kept.push_back(g[i]);
@@ -177,7 +179,8 @@ std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
   if (start == kNoTime) return std::nullopt;
   const Timestamp horizon = start + a.within;
   const auto& x = acc_.signals[rule.absent_signal].refs;
-  const bool present = std::any_of(x.begin(), x.end(), [&](const HitRef& h) { return h.at == kNoTime || h.at <= horizon; });
+  const bool present =
+      std::any_of(x.begin(), x.end(), [&](const HitRef& h) { return h.at == kNoTime || h.at <= horizon; });
   if (present) return std::nullopt;
   if (acc_.latest == kNoTime || acc_.latest < horizon) {
     inconclusive(rule, fmt::format("the export ends {} after the check starts ({}); it needs {}",
@@ -226,8 +229,9 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   if (via == "match" && rule.weak_signal >= 0 && !qualifying.empty()) {
     std::set<std::pair<uint32_t, uint64_t>> weak;
     for (const auto& h : acc_.signals[rule.weak_signal].refs) weak.emplace(h.input, h.line);
-    const bool only_weak = std::all_of(qualifying.begin(), qualifying.end(),
-                                       [&](const HitRef& h) { return weak.count({h.input, h.line}) > 0; });
+    const bool only_weak = std::all_of(qualifying.begin(), qualifying.end(), [&](const HitRef& h) {
+      return weak.count({h.input, h.line}) > 0;
+    });
     if (only_weak) {
       f.confidence *= 0.5;
       f.confidence_note = "only weak evidence";
@@ -241,7 +245,10 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     FindingFix ff{fix.id,
                   fill_placeholders(fix.action, f.captures, acc_.facts, f.count, nworkers),
                   fill_placeholders(fix.why, f.captures, acc_.facts, f.count, nworkers),
-                  fix.weight, false, {}, fix.doc};
+                  fix.weight,
+                  false,
+                  {},
+                  fix.doc};
     const auto& demote = rule.spec.fix_demote_tests[i];
     if (!demote.empty() && test_all(demote, acc_.facts) == Tri::kTrue) {
       ff.demoted = true;
@@ -250,7 +257,8 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
         const FactValue* v = acc_.facts.get(t.fact);
         std::string from = v ? v->source : "?";
         if (v && v->input >= 0 && static_cast<size_t>(v->input) < acc_.input_paths.size()) {
-          from += fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->input]).filename().string(), v->line);
+          from +=
+              fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->input]).filename().string(), v->line);
         }
         why.push_back(fmt::format("{} is {} (from the {})", t.fact, v ? v->value : "?", from));
       }
@@ -362,7 +370,8 @@ void evaluate_rules(const JobAccumulator& acc, Diagnosis& out) {
   // The job: the one with most entries; the others are listed.
   std::vector<std::pair<uint64_t, std::string>> jobs;
   for (const auto& [id, n] : acc.job_ids) jobs.emplace_back(n, id);
-  std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::sort(jobs.begin(), jobs.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   if (!jobs.empty()) out.job.id = jobs.front().second;
   for (size_t i = 1; i < jobs.size(); ++i) out.job.other_ids.push_back(jobs[i].second);
   out.job.name = acc.job_name;

@@ -17,8 +17,8 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));
   }
   if (!hit.record) return;
-  evidence.emplace_back(ref, Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before),
-                                      std::move(hit.after)});
+  evidence.emplace_back(
+      ref, Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)});
   if (evidence.size() > kEarliest + kLatest) {
     // Keep the kEarliest earliest and the kLatest latest of everything seen so far.
     std::sort(evidence.begin(), evidence.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });

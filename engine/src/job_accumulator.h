@@ -32,9 +32,9 @@ inline bool earlier(const HitRef& a, const HitRef& b) {
 }
 
 struct SignalHits {
-  static constexpr size_t kMaxRefs = 100'000;   // beyond this, counts stay exact but refs are sampled
-  static constexpr size_t kEarliest = 8;        // evidence kept: the earliest …
-  static constexpr size_t kLatest = 2;          // … and the latest entries
+  static constexpr size_t kMaxRefs = 100'000;  // beyond this, counts stay exact but refs are sampled
+  static constexpr size_t kEarliest = 8;       // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;         // … and the latest entries
   std::vector<HitRef> refs;
   uint64_t total = 0;
   std::vector<std::pair<HitRef, Evidence>> evidence;
@@ -74,7 +74,7 @@ class JobAccumulator {
   DuplicateFilter dedup;
 
  private:
-  std::vector<uint64_t> lines_;   // newlines seen so far, per input
+  std::vector<uint64_t> lines_;  // newlines seen so far, per input
   std::vector<uint8_t> is_dup_;
 };
 

@@ -153,8 +153,10 @@ void apply_environment(std::string_view env, std::string_view side, JobFacts& fa
   static const RE2 python(R"(python(\d\.\d+))");
   static const RE2 beam(R"(_sdk:(\d+\.\d+\.\d+))");
   std::string v;
-  if (RE2::PartialMatch(env, python, &v)) facts.set(fmt::format("python_version_{}", side), v, source, FactPriority::kLogLine);
-  if (RE2::PartialMatch(env, beam, &v)) facts.set(fmt::format("beam_version_{}", side), v, source, FactPriority::kLogLine);
+  if (RE2::PartialMatch(env, python, &v))
+    facts.set(fmt::format("python_version_{}", side), v, source, FactPriority::kLogLine);
+  if (RE2::PartialMatch(env, beam, &v))
+    facts.set(fmt::format("beam_version_{}", side), v, source, FactPriority::kLogLine);
 }
 
 std::string capture(const Hit& hit, std::string_view name) {
@@ -201,13 +203,17 @@ void apply_accelerator(std::string_view accelerator, JobFacts& facts, const Fact
     const size_t colon = token.find(':');
     const std::string_view key = token.substr(0, colon);
     const std::string_view value = colon == std::string_view::npos ? std::string_view{} : token.substr(colon + 1);
-    if (key == "type") facts.set("gpu_type", std::string(value), source, priority);
-    else if (key == "count" && is_number(value)) facts.set("gpu_count", std::string(value), source, priority);
+    if (key == "type")
+      facts.set("gpu_type", std::string(value), source, priority);
+    else if (key == "count" && is_number(value))
+      facts.set("gpu_count", std::string(value), source, priority);
     else if (key == "install-nvidia-driver") {
       driver = true;
       if (!value.empty()) facts.set("driver_version", std::string(value), source, priority);
-    } else if (key == "use_nvidia_mps") mps = true;
-    else if (key == "provisioning_model" && (value == "FLEX_START" || value == "flex_start" || value == "flex-start")) flex = true;
+    } else if (key == "use_nvidia_mps")
+      mps = true;
+    else if (key == "provisioning_model" && (value == "FLEX_START" || value == "flex_start" || value == "flex-start"))
+      flex = true;
     pos = end + 1;
   }
   facts.set("driver_install_requested", driver ? "true" : "false", source, priority);
@@ -259,7 +265,8 @@ void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& 
     facts.set("runner_v2", "true", source, priority);
   }
   if (const auto* v = find({"streaming"})) {
-    if (is_true(v->text) || is_false(v->text)) facts.set("streaming", is_true(v->text) ? "true" : "false", source, priority);
+    if (is_true(v->text) || is_false(v->text))
+      facts.set("streaming", is_true(v->text) ? "true" : "false", source, priority);
   }
   struct OptionFact {
     std::string_view fact;
@@ -271,7 +278,9 @@ void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& 
       {"disk_size_gb", {"disk_size_gb", "diskSizeGb", ""}, true},
       {"num_workers", {"num_workers", "numWorkers", ""}, true},
       {"max_num_workers", {"max_num_workers", "maxNumWorkers", ""}, true},
-      {"number_of_worker_harness_threads", {"number_of_worker_harness_threads", "numberOfWorkerHarnessThreads", ""}, true},
+      {"number_of_worker_harness_threads",
+       {"number_of_worker_harness_threads", "numberOfWorkerHarnessThreads", ""},
+       true},
       {"sdk_container_image", {"sdk_container_image", "worker_harness_container_image", "sdkContainerImage"}, false},
   }};
   for (const auto& of : kOptionFacts) {
@@ -294,7 +303,9 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
   simdjson::dom::element root;
   auto err = parser.load(path).get(root);
   const auto bad = [&](std::string message) {
-    return Diagnostic{.code = "job-file", .message = std::move(message), .file = path,
+    return Diagnostic{.code = "job-file",
+                      .message = std::move(message),
+                      .file = path,
                       .help = "pass the output of `gcloud dataflow jobs describe JOB --full --format=json`"};
   };
   if (err) return bad(fmt::format("cannot read the job description: {}", simdjson::error_message(err)));
@@ -323,13 +334,17 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
         std::string_view s;
         int64_t n;
         bool b;
-        if (!value.get_string().get(s)) v.text = std::string(s);
-        else if (!value.get_int64().get(n)) v.text = std::to_string(n);
-        else if (!value.get_bool().get(b)) v.text = b ? "True" : "False";
+        if (!value.get_string().get(s))
+          v.text = std::string(s);
+        else if (!value.get_int64().get(n))
+          v.text = std::to_string(n);
+        else if (!value.get_bool().get(b))
+          v.text = b ? "True" : "False";
         else if (value.is_array()) {
           v.items = strings(value);
           v.is_list = true;
-        } else continue;
+        } else
+          continue;
         // serviceOptions/experiments from the environment are the effective ones; keep them.
         if (options.count(std::string(key)) == 0) options[std::string(key)] = std::move(v);
       }
@@ -370,8 +385,8 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
 }
 
 void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out) {
-  const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log),
-                          static_cast<int>(hit.where.input), hit.where.line};
+  const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log), static_cast<int>(hit.where.input),
+                          hit.where.line};
   switch (kind) {
     case ObserverKind::kPipelineOptions: {
       const std::string_view text = hit.text;

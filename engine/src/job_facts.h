@@ -30,7 +30,7 @@ struct FactValue {
   std::string value;
   std::string source;
   FactPriority priority = FactPriority::kLogLine;
-  int input = -1;       // set when the source is a log entry
+  int input = -1;  // set when the source is a log entry
   uint64_t line = 0;
 };
 
@@ -48,8 +48,8 @@ class JobFacts {
 // {'runner': 'DataflowRunner', 'streaming': True, 'experiments': ['use_runner_v2'], 'sub': <obj at 0x7f>}
 // Values are kept as text; lists become their items. Cropped or odd text yields what parsed before it.
 struct PythonValue {
-  std::string text;                 // a scalar's text ("True", "4", "DataflowRunner")
-  std::vector<std::string> items;   // a list's or tuple's items
+  std::string text;                // a scalar's text ("True", "4", "DataflowRunner")
+  std::vector<std::string> items;  // a list's or tuple's items
   bool is_list = false;
 };
 std::map<std::string, PythonValue> parse_python_dict(std::string_view text);

@@ -17,11 +17,11 @@ using Captures = std::vector<std::pair<std::string, std::string>>;
 // One record satisfying one signal.
 struct Hit {
   int signal = -1;
-  size_t entry_index = 0;          // within its chunk (to drop duplicates when merging)
+  size_t entry_index = 0;  // within its chunk (to drop duplicates when merging)
   Timestamp at = kNoTime;
   std::string worker;
   std::string sdk_worker;
-  SourceLocation where;            // line is chunk-relative until merged
+  SourceLocation where;  // line is chunk-relative until merged
   Captures captures;
   std::optional<KeptRecord> record;  // evidence keeps the entry itself (and an absence's start)
   std::string log;                   // observers: the entry's log …

@@ -40,14 +40,18 @@ inline constexpr std::array kObservers = {
                 R"(beam_python(?P<python>[23]\.[0-9]+)_sdk:(?P<beam>[0-9]+\.[0-9]+\.[0-9]+))"},
     ObserverDef{ObserverKind::kEnvironmentMismatch, "text",
                 R"(Submission environment: (?P<launch>[^ ]+?)\.? Runtime environment: (?P<runtime>[^ ]+?)\.?(?:\s|$))"},
-    ObserverDef{ObserverKind::kGpuDevice, "text",
-                R"(Created (?:TensorFlow )?device [^ ]*GPU:[0-9]|Found device [0-9]+ with properties|physical_device:GPU:[0-9])"},
-    ObserverDef{ObserverKind::kDriverInstalled, "text",
-                R"((?i)Installing GPU driver version (?P<version>[0-9][0-9.]*)|DRIVER_VERSION:(?P<version2>[0-9][0-9.]*))"},
-    ObserverDef{ObserverKind::kWorkerCount, "message",
-                R"(Starting (?P<start>[0-9]+) workers|Autoscaling: (?:Raised|Reduced|Resized) the number of workers to (?P<to>[0-9]+)|Autoscaling: Resized worker pool from [0-9]+ to (?P<resized>[0-9]+))"},
-    ObserverDef{ObserverKind::kPhase, "message",
-                R"(Starting [0-9]+ workers|Workers have started successfully|Executing operation|Workflow failed|Worker pool stopped|Stopping worker pool|Cleaning up\.|Cancel request is committed|Finished draining)"},
+    ObserverDef{
+        ObserverKind::kGpuDevice, "text",
+        R"(Created (?:TensorFlow )?device [^ ]*GPU:[0-9]|Found device [0-9]+ with properties|physical_device:GPU:[0-9])"},
+    ObserverDef{
+        ObserverKind::kDriverInstalled, "text",
+        R"((?i)Installing GPU driver version (?P<version>[0-9][0-9.]*)|DRIVER_VERSION:(?P<version2>[0-9][0-9.]*))"},
+    ObserverDef{
+        ObserverKind::kWorkerCount, "message",
+        R"(Starting (?P<start>[0-9]+) workers|Autoscaling: (?:Raised|Reduced|Resized) the number of workers to (?P<to>[0-9]+)|Autoscaling: Resized worker pool from [0-9]+ to (?P<resized>[0-9]+))"},
+    ObserverDef{
+        ObserverKind::kPhase, "message",
+        R"(Starting [0-9]+ workers|Workers have started successfully|Executing operation|Workflow failed|Worker pool stopped|Stopping worker pool|Cleaning up\.|Cancel request is committed|Finished draining)"},
 };
 
 }  // namespace gpudiag::detail

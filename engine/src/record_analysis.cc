@@ -1,6 +1,6 @@
 // RecordAnalysis: the same matching and reasoning as analyze(), for records handed over one by one.
-#include "gpudiag/analyzer.h"
 #include "evaluator.h"
+#include "gpudiag/analyzer.h"
 #include "job_accumulator.h"
 #include "record_matcher.h"
 

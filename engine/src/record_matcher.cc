@@ -1,27 +1,43 @@
 #include "record_matcher.h"
-#include "value_test.h"
 
 #include <algorithm>
+
+#include "value_test.h"
 
 namespace gpudiag::detail {
 
 std::string_view field_value(const LogRecord& r, Field f, std::string_view label_key) {
   switch (f) {
-    case Field::kMessage: return r.message;
-    case Field::kException: return r.exception;
-    case Field::kLog: return r.log;
-    case Field::kSeverity: return severity_name(r.severity);
-    case Field::kWorker: return r.worker;
-    case Field::kLogger: return r.logger;
-    case Field::kThread: return r.thread;
-    case Field::kStep: return r.step;
-    case Field::kSdkWorker: return r.sdk_worker;
-    case Field::kJobId: return r.job_id;
-    case Field::kJobName: return r.job_name;
-    case Field::kRegion: return r.region;
-    case Field::kResourceType: return r.resource_type;
-    case Field::kLabel: return r.label(label_key);
-    case Field::kText: return r.message;
+    case Field::kMessage:
+      return r.message;
+    case Field::kException:
+      return r.exception;
+    case Field::kLog:
+      return r.log;
+    case Field::kSeverity:
+      return severity_name(r.severity);
+    case Field::kWorker:
+      return r.worker;
+    case Field::kLogger:
+      return r.logger;
+    case Field::kThread:
+      return r.thread;
+    case Field::kStep:
+      return r.step;
+    case Field::kSdkWorker:
+      return r.sdk_worker;
+    case Field::kJobId:
+      return r.job_id;
+    case Field::kJobName:
+      return r.job_name;
+    case Field::kRegion:
+      return r.region;
+    case Field::kResourceType:
+      return r.resource_type;
+    case Field::kLabel:
+      return r.label(label_key);
+    case Field::kText:
+      return r.message;
   }
   return {};
 }
@@ -167,7 +183,8 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
       const size_t begin = text.rfind('\n', at);
       const size_t end = text.find('\n', at);
       std::string_view line = text.substr(begin == std::string_view::npos ? 0 : begin + 1);
-      line = line.substr(0, end == std::string_view::npos ? std::string_view::npos : end - (begin == std::string_view::npos ? 0 : begin + 1));
+      line = line.substr(0, end == std::string_view::npos ? std::string_view::npos
+                                                          : end - (begin == std::string_view::npos ? 0 : begin + 1));
       return std::string(line.substr(0, 2000));
     }
   }
@@ -176,8 +193,8 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
 
 bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out) {
   const bool first_only =
-      s.role == SignalRole::kAbsentStart ||
-      (s.role == SignalRole::kObserver && s.observer != ObserverKind::kPhase && s.observer != ObserverKind::kWorkerCount);
+      s.role == SignalRole::kAbsentStart || (s.role == SignalRole::kObserver && s.observer != ObserverKind::kPhase &&
+                                             s.observer != ObserverKind::kWorkerCount);
   if (!first_only) return true;
   // Facts take the first value seen and an absence starts at its earliest entry, so a chunk needs
   // one hit of such a signal: the first in input order, or the earliest in time for an absence.

@@ -36,12 +36,12 @@ class RecordMatcher {
 
   const RulePack::Impl& pack_;
   std::vector<int> set_hits_;
-  std::vector<uint32_t> pattern_stamp_;   // == stamp_: matched by a set for this record
-  std::vector<uint32_t> lazy_stamp_;      // == stamp_: lazily evaluated for this record …
-  std::vector<uint8_t> lazy_value_;       // … with this result
+  std::vector<uint32_t> pattern_stamp_;  // == stamp_: matched by a set for this record
+  std::vector<uint32_t> lazy_stamp_;     // == stamp_: lazily evaluated for this record …
+  std::vector<uint8_t> lazy_value_;      // … with this result
   std::vector<uint32_t> signal_stamp_;
   std::vector<int> candidates_;
-  std::vector<int64_t> first_hit_;        // per signal: index in out.hits of the chunk's kept hit, or -1
+  std::vector<int64_t> first_hit_;  // per signal: index in out.hits of the chunk's kept hit, or -1
   uint32_t stamp_ = 0;
   uint64_t dfa_fallbacks_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).

@@ -32,16 +32,19 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
     if (names.size() == 1 && names[0].rfind(">=", 0) == 0) {
       c.kind = ConditionSpec::Kind::kSeverityAtLeast;
       auto s = parse_severity(std::string_view(names[0]).substr(2));
-      if (!s) error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", names[0].substr(2)),
-                    "DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY");
+      if (!s)
+        error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", names[0].substr(2)),
+              "DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY");
       c.min_severity = s.value_or(Severity::kDefault);
       return c;
     }
     c.kind = ConditionSpec::Kind::kOneOf;
     for (auto& n : names) {
       auto s = parse_severity(n);
-      if (!s) error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", n));
-      else c.names.emplace_back(severity_name(*s));
+      if (!s)
+        error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", n));
+      else
+        c.names.emplace_back(severity_name(*s));
     }
     return c;
   }
@@ -83,7 +86,7 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
     if (key.scalar == "all" || key.scalar == "any" || key.scalar == "not") {
       ConditionSpec group;
       group.at = key.at;
-      group.kind = key.scalar == "all" ? ConditionSpec::Kind::kAll
+      group.kind = key.scalar == "all"   ? ConditionSpec::Kind::kAll
                    : key.scalar == "any" ? ConditionSpec::Kind::kAny
                                          : ConditionSpec::Kind::kNot;
       if (value.is_seq()) {
@@ -115,9 +118,9 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
 std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view where, bool captures) {
   std::vector<FactTest> tests;
   if (!n.is_map()) {
-    error(n.at, "rule-facts",
-          fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
-          captures ? "e.g. `python_launch: '!= {python_worker}'`" : "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
+    error(n.at, "rule-facts", fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
+          captures ? "e.g. `python_launch: '!= {python_worker}'`"
+                   : "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
     return tests;
   }
   const auto trim = [](std::string_view s) {
@@ -165,12 +168,10 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
         continue;
       }
     } else {
-      static constexpr std::array kOps = {std::pair{std::string_view{"<="}, FactTest::Op::kLe},
-                                          std::pair{std::string_view{">="}, FactTest::Op::kGe},
-                                          std::pair{std::string_view{"=="}, FactTest::Op::kEq},
-                                          std::pair{std::string_view{"!="}, FactTest::Op::kNe},
-                                          std::pair{std::string_view{"<"}, FactTest::Op::kLt},
-                                          std::pair{std::string_view{">"}, FactTest::Op::kGt}};
+      static constexpr std::array kOps = {
+          std::pair{std::string_view{"<="}, FactTest::Op::kLe}, std::pair{std::string_view{">="}, FactTest::Op::kGe},
+          std::pair{std::string_view{"=="}, FactTest::Op::kEq}, std::pair{std::string_view{"!="}, FactTest::Op::kNe},
+          std::pair{std::string_view{"<"}, FactTest::Op::kLt},  std::pair{std::string_view{">"}, FactTest::Op::kGt}};
       bool found = false;
       for (const auto& [sym, op] : kOps) {
         if (v.substr(0, sym.size()) == sym) {
@@ -208,7 +209,6 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
   }
   return tests;
 }
-
 
 std::string_view field_name(Field f) {
   if (f == Field::kLabel) return "label";

@@ -3,9 +3,9 @@
 // example must not.
 #include <fmt/format.h>
 
+#include "compiled_pack.h"
 #include "gpudiag/analyzer.h"
 #include "rule_spec.h"
-#include "compiled_pack.h"
 
 namespace gpudiag {
 namespace {
@@ -70,8 +70,8 @@ ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only) {
       for (const auto& [name, value] : example.captures) {
         if (finding == nullptr) break;
         auto it = finding->captures.find(name);
-        const bool ok = it != finding->captures.end() &&
-                        std::find(it->second.begin(), it->second.end(), value) != it->second.end();
+        const bool ok =
+            it != finding->captures.end() && std::find(it->second.begin(), it->second.end(), value) != it->second.end();
         if (!ok) {
           fail(fmt::format("capture `{}` should be `{}`, got `{}`", name, value,
                            it == finding->captures.end() ? "nothing" : fmt::format("{}", fmt::join(it->second, ", "))));

@@ -1,9 +1,10 @@
 // Reads one rule file into a RuleSpec: the rule's keys, its fixes and its examples (docs/rules.md is
 // the language reference). Conditions and fact tests are in rule_conditions.cc.
+#include "rule_reader.h"
+
 #include <cctype>
 
 #include "fact_catalog.h"
-#include "rule_reader.h"
 
 namespace gpudiag::detail {
 
@@ -32,7 +33,8 @@ bool is_kebab_id(std::string_view id) {
 }
 
 void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
-  static constexpr auto kFixKeys = std::to_array<std::string_view>({"id", "action", "why", "weight", "demote_if", "doc"});
+  static constexpr auto kFixKeys =
+      std::to_array<std::string_view>({"id", "action", "why", "weight", "demote_if", "doc"});
   static constexpr auto kDocKeys = std::to_array<std::string_view>({"title", "section", "url"});
   if (!n.is_seq() || n.items.empty()) {
     error(n.at, "rule-fixes", "`fixes` is a list with at least one fix");
@@ -93,8 +95,8 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
 }
 
 std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
-  static constexpr auto kRecordKeys = std::to_array<std::string_view>({"message", "exception", "log", "severity", "worker",
-                                             "logger", "sdk_worker", "step", "at", "captures", "facts"});
+  static constexpr auto kRecordKeys = std::to_array<std::string_view>(
+      {"message", "exception", "log", "severity", "worker", "logger", "sdk_worker", "step", "at", "captures", "facts"});
   ExampleRecord r;
   if (n.is_scalar()) {
     r.message = n.scalar;
@@ -110,16 +112,23 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
     if (key == "captures" || key == "facts") continue;
     auto s = scalar(v, key);
     if (!s) continue;
-    if (key == "message") r.message = *s;
-    else if (key == "exception") r.exception = *s;
-    else if (key == "log") r.log = *s;
+    if (key == "message")
+      r.message = *s;
+    else if (key == "exception")
+      r.exception = *s;
+    else if (key == "log")
+      r.log = *s;
     else if (key == "severity") {
       if (!parse_severity(*s)) error(v.at, "rule-severity", fmt::format("`{}` is not a log severity", *s));
       r.severity = *s;
-    } else if (key == "worker") r.worker = *s;
-    else if (key == "logger") r.logger = *s;
-    else if (key == "sdk_worker") r.sdk_worker = *s;
-    else if (key == "step") r.step = *s;
+    } else if (key == "worker")
+      r.worker = *s;
+    else if (key == "logger")
+      r.logger = *s;
+    else if (key == "sdk_worker")
+      r.sdk_worker = *s;
+    else if (key == "step")
+      r.step = *s;
     else if (key == "at") {
       auto d = parse_duration(*s);
       if (!d) error(v.at, "rule-duration", fmt::format("`{}` is not a duration", *s), "write e.g. 0m, 90s, 2h");
@@ -150,7 +159,8 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
       if (records != nullptr) {
         static constexpr auto kMultiKeys = std::to_array<std::string_view>({"records", "facts", "captures"});
         check_keys(item, kMultiKeys, "an example");
-        if (!records->is_seq()) error(records->at, "rule-example", "`records` is a list of entries");
+        if (!records->is_seq())
+          error(records->at, "rule-example", "`records` is a list of entries");
         else {
           for (const auto& r : records->items) {
             if (auto rec = example_record(r)) ex.records.push_back(std::move(*rec));
@@ -161,16 +171,19 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
       }
       if (item.is_map()) {
         if (const Node* facts = item.get("facts")) {
-          if (!facts->is_map()) error(facts->at, "rule-example", "`facts` is a mapping of fact names to values");
+          if (!facts->is_map())
+            error(facts->at, "rule-example", "`facts` is a mapping of fact names to values");
           else {
             for (const auto& [fk, fv] : facts->entries) {
-              if (find_fact(fk.scalar) == nullptr) error(fk.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", fk.scalar));
+              if (find_fact(fk.scalar) == nullptr)
+                error(fk.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", fk.scalar));
               if (auto s = scalar(fv, fk.scalar)) ex.facts[fk.scalar] = *s;
             }
           }
         }
         if (const Node* caps = item.get("captures")) {
-          if (!caps->is_map()) error(caps->at, "rule-example", "`captures` is a mapping of group names to values");
+          if (!caps->is_map())
+            error(caps->at, "rule-example", "`captures` is a mapping of group names to values");
           else {
             for (const auto& [ck, cv] : caps->entries) {
               if (auto s = scalar(cv, ck.scalar)) ex.captures[ck.scalar] = *s;
@@ -185,16 +198,18 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
       rule.examples.push_back(std::move(ex));
     }
   }
-  const bool has_match = std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return e.expect_match; });
-  const bool has_no_match = std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return !e.expect_match; });
+  const bool has_match =
+      std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return e.expect_match; });
+  const bool has_no_match =
+      std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return !e.expect_match; });
   if (!has_match) error(n.at, "rule-example", "a rule needs at least one `match` example");
   if (!has_no_match) error(n.at, "rule-example", "a rule needs at least one `no_match` example (a near miss)");
 }
 
 std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (!root.is_map()) {
-    error(root.at.line ? root.at : Position{1, 1}, "rule-file", "a rule file holds one rule: a mapping with `id`, `title`, …",
-          "see docs/rules.md");
+    error(root.at.line ? root.at : Position{1, 1}, "rule-file",
+          "a rule file holds one rule: a mapping with `id`, `title`, …", "see docs/rules.md");
     return std::nullopt;
   }
   // `id` + `enabled: false` alone switches a rule off (in a --rules directory).
@@ -212,7 +227,8 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   rule.info.file = file_.path;
   rule.info.line = root.at.line;
   rule.info.builtin = builtin_;
-  for (std::string_view required : {"id", "title", "family", "severity", "confidence", "description", "fixes", "examples", "sources"}) {
+  for (std::string_view required :
+       {"id", "title", "family", "severity", "confidence", "description", "fixes", "examples", "sources"}) {
     if (root.get(required) == nullptr) {
       error(root.at.line ? root.at : Position{1, 1}, "rule-missing-key", fmt::format("the rule has no `{}`", required),
             "see docs/rules.md for the keys a rule needs");
@@ -223,8 +239,9 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   }
   if (const Node* v = root.get("id")) {
     rule.info.id = scalar(*v, "id").value_or("");
-    if (!is_kebab_id(rule.info.id)) error(v->at, "rule-id", fmt::format("rule id `{}` is not kebab-case", rule.info.id),
-                                          "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
+    if (!is_kebab_id(rule.info.id))
+      error(v->at, "rule-id", fmt::format("rule id `{}` is not kebab-case", rule.info.id),
+            "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
   }
   if (const Node* v = root.get("title")) rule.info.title = scalar(*v, "title").value_or("");
   if (const Node* v = root.get("description")) {
@@ -245,7 +262,8 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (const Node* v = root.get("severity")) {
     auto s = scalar(*v, "severity").value_or("");
     auto impact = parse_impact(s);
-    if (!impact) error(v->at, "rule-severity", fmt::format("rule severity `{}` is not info, warning, error or critical", s));
+    if (!impact)
+      error(v->at, "rule-severity", fmt::format("rule severity `{}` is not info, warning, error or critical", s));
     rule.info.severity = impact.value_or(Impact::kWarning);
   }
   if (const Node* v = root.get("confidence")) {
@@ -267,7 +285,8 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (const Node* v = root.get("corroborated_by")) rule.corroborated_by = string_list(*v, "corroborated_by");
   if (const Node* v = root.get("sources")) {
     rule.info.sources = string_list(*v, "sources");
-    if (rule.info.sources.empty()) error(v->at, "rule-sources", "`sources` must say where the signature text came from");
+    if (rule.info.sources.empty())
+      error(v->at, "rule-sources", "`sources` must say where the signature text came from");
   }
   if (const Node* v = root.get("match")) rule.match = condition(*v);
   if (const Node* v = root.get("weak")) rule.weak = condition(*v);
@@ -275,14 +294,19 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (const Node* v = root.get("unless")) rule.unless = fact_tests(*v, "unless");
   if (const Node* v = root.get("if_unknown")) {
     auto s = scalar(*v, "if_unknown").value_or("");
-    if (s == "skip") rule.if_unknown = IfUnknown::kSkip;
-    else if (s == "inconclusive") rule.if_unknown = IfUnknown::kInconclusive;
-    else if (s == "fire") rule.if_unknown = IfUnknown::kFire;
-    else error(v->at, "rule-type", "`if_unknown` is skip, inconclusive or fire");
+    if (s == "skip")
+      rule.if_unknown = IfUnknown::kSkip;
+    else if (s == "inconclusive")
+      rule.if_unknown = IfUnknown::kInconclusive;
+    else if (s == "fire")
+      rule.if_unknown = IfUnknown::kFire;
+    else
+      error(v->at, "rule-type", "`if_unknown` is skip, inconclusive or fire");
   }
   if (const Node* v = root.get("count")) {
     static constexpr auto kCountKeys = std::to_array<std::string_view>({"at_least", "within", "per", "distinct"});
-    if (!v->is_map()) error(v->at, "rule-count", "`count` is a mapping: at_least, within, per");
+    if (!v->is_map())
+      error(v->at, "rule-count", "`count` is a mapping: at_least, within, per");
     else {
       check_keys(*v, kCountKeys, "count");
       CountSpec c;
@@ -291,10 +315,12 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
         char* end = nullptr;
         if (!s.empty() && s.back() == '%') {
           c.percent = std::strtod(s.c_str(), &end);
-          if (end != s.c_str() + s.size() - 1 || !(c.percent > 0 && c.percent <= 100)) error(a->at, "rule-count", "a relative count is 1% to 100%");
+          if (end != s.c_str() + s.size() - 1 || !(c.percent > 0 && c.percent <= 100))
+            error(a->at, "rule-count", "a relative count is 1% to 100%");
         } else {
           const long n = std::strtol(s.c_str(), &end, 10);
-          if (s.empty() || *end != '\0' || n < 1) error(a->at, "rule-count", "`at_least` is a whole number ≥ 1 or a percentage");
+          if (s.empty() || *end != '\0' || n < 1)
+            error(a->at, "rule-count", "`at_least` is a whole number ≥ 1 or a percentage");
           c.at_least = static_cast<uint64_t>(std::max(1L, n));
         }
       }
@@ -316,7 +342,8 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   }
   if (const Node* v = root.get("after")) {
     static constexpr auto kAfterKeys = std::to_array<std::string_view>({"match", "within", "min", "same"});
-    if (!v->is_map() || v->get("match") == nullptr) error(v->at, "rule-after", "`after` needs `match` (and optionally within, same)");
+    if (!v->is_map() || v->get("match") == nullptr)
+      error(v->at, "rule-after", "`after` needs `match` (and optionally within, same)");
     else {
       check_keys(*v, kAfterKeys, "after");
       AfterSpec a;
@@ -332,7 +359,8 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
     }
   }
   if (const Node* v = root.get("absent")) {
-    static constexpr auto kAbsentKeys = std::to_array<std::string_view>({"match", "after", "within", "needs_logs", "when", "unless"});
+    static constexpr auto kAbsentKeys =
+        std::to_array<std::string_view>({"match", "after", "within", "needs_logs", "when", "unless"});
     if (!v->is_map() || v->get("match") == nullptr || v->get("within") == nullptr) {
       error(v->at, "rule-absent", "`absent` needs `match` and `within` (and optionally after, needs_logs, when)");
     } else {
@@ -352,7 +380,6 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (errors_ > 0) return std::nullopt;
   return rule;
 }
-
 
 RE2::Options pattern_options() {
   RE2::Options o;
@@ -375,11 +402,20 @@ std::optional<int64_t> parse_duration(std::string_view text) {
     if (digits == 0 || pos >= text.size()) return std::nullopt;
     int64_t unit = 0;
     switch (text[pos++]) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      default: return std::nullopt;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      default:
+        return std::nullopt;
     }
     total += n * unit;
   }

@@ -17,19 +17,25 @@
 
 namespace gpudiag::detail {
 
-inline constexpr auto kRuleKeys = std::to_array<std::string_view>({
-    "id", "title", "family", "severity", "confidence", "description", "enabled", "explains",
-    "match", "count", "after", "absent", "when", "unless", "if_unknown", "corroborated_by", "weak", "fixes",
-    "examples", "sources"});
-inline constexpr auto kFamilies = std::to_array<std::string_view>({"capacity", "flex-start", "startup", "gpu-software",
-                                  "runtime", "configuration", "symptom", "export"});
+inline constexpr auto kRuleKeys = std::to_array<std::string_view>(
+    {"id",         "title",           "family", "severity", "confidence", "description", "enabled",
+     "explains",   "match",           "count",  "after",    "absent",     "when",        "unless",
+     "if_unknown", "corroborated_by", "weak",   "fixes",    "examples",   "sources"});
+inline constexpr auto kFamilies = std::to_array<std::string_view>(
+    {"capacity", "flex-start", "startup", "gpu-software", "runtime", "configuration", "symptom", "export"});
 inline constexpr std::array kFieldKeys = {
-    std::pair{std::string_view{"text"}, Field::kText},     std::pair{std::string_view{"message"}, Field::kMessage},
-    std::pair{std::string_view{"exception"}, Field::kException}, std::pair{std::string_view{"log"}, Field::kLog},
-    std::pair{std::string_view{"severity"}, Field::kSeverity}, std::pair{std::string_view{"worker"}, Field::kWorker},
-    std::pair{std::string_view{"logger"}, Field::kLogger}, std::pair{std::string_view{"thread"}, Field::kThread},
-    std::pair{std::string_view{"step"}, Field::kStep},     std::pair{std::string_view{"sdk_worker"}, Field::kSdkWorker},
-    std::pair{std::string_view{"job_id"}, Field::kJobId},  std::pair{std::string_view{"job_name"}, Field::kJobName},
+    std::pair{std::string_view{"text"}, Field::kText},
+    std::pair{std::string_view{"message"}, Field::kMessage},
+    std::pair{std::string_view{"exception"}, Field::kException},
+    std::pair{std::string_view{"log"}, Field::kLog},
+    std::pair{std::string_view{"severity"}, Field::kSeverity},
+    std::pair{std::string_view{"worker"}, Field::kWorker},
+    std::pair{std::string_view{"logger"}, Field::kLogger},
+    std::pair{std::string_view{"thread"}, Field::kThread},
+    std::pair{std::string_view{"step"}, Field::kStep},
+    std::pair{std::string_view{"sdk_worker"}, Field::kSdkWorker},
+    std::pair{std::string_view{"job_id"}, Field::kJobId},
+    std::pair{std::string_view{"job_name"}, Field::kJobName},
     std::pair{std::string_view{"region"}, Field::kRegion},
     std::pair{std::string_view{"resource_type"}, Field::kResourceType},
 };
@@ -55,16 +61,19 @@ std::string suggestion(std::string_view word, const Names& names) {
 
 class RuleReader {
  public:
-  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags)
-      : file_(file), builtin_(builtin), diags_(diags) {}
+  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags) : file_(file), builtin_(builtin), diags_(diags) {}
 
   std::optional<RuleSpec> read(const Node& root);
 
  private:
   void error(const Position& at, std::string code, std::string message, std::string help = {}) {
-    diags_.push_back(Diagnostic{.code = std::move(code), .message = std::move(message), .file = file_.path,
-                                .line = at.line, .column = at.column,
-                                .source_line = source_line(file_.text, at.line), .help = std::move(help)});
+    diags_.push_back(Diagnostic{.code = std::move(code),
+                                .message = std::move(message),
+                                .file = file_.path,
+                                .line = at.line,
+                                .column = at.column,
+                                .source_line = source_line(file_.text, at.line),
+                                .help = std::move(help)});
     ++errors_;
   }
 

@@ -1,6 +1,8 @@
 // The validated form of a rule file, before compilation. Internal to engine.
 #pragma once
 
+#include <re2/re2.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -11,8 +13,6 @@
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_tree.h"
-
-#include <re2/re2.h>
 
 namespace gpudiag::detail {
 
@@ -40,12 +40,12 @@ struct ConditionSpec {
   enum class Kind : uint8_t { kAll, kAny, kNot, kRegex, kOneOf, kSeverityAtLeast, kCaptureTest };
   Kind kind = Kind::kAll;
   Field field = Field::kText;
-  std::string label_key;                 // Field::kLabel
-  std::string regex;                     // kRegex
-  std::shared_ptr<const RE2> compiled;   // kRegex: compiled once by the loader, reused by the pack
-  std::vector<std::string> names;        // kOneOf: log names or severity names
+  std::string label_key;                // Field::kLabel
+  std::string regex;                    // kRegex
+  std::shared_ptr<const RE2> compiled;  // kRegex: compiled once by the loader, reused by the pack
+  std::vector<std::string> names;       // kOneOf: log names or severity names
   Severity min_severity = Severity::kDefault;
-  std::vector<ConditionSpec> children;   // kAll, kAny, kNot (kNot: none of them holds)
+  std::vector<ConditionSpec> children;         // kAll, kAny, kNot (kNot: none of them holds)
   std::vector<struct FactTest> capture_tests;  // kCaptureTest: tests on the groups this condition captured
   Position at;
 };
@@ -53,12 +53,12 @@ struct ConditionSpec {
 // A test on a job fact (in `when`, `unless`, `demote_if`) or on a captured group (`captures:`).
 struct FactTest {
   enum class Op : uint8_t { kIs, kEq, kNe, kLt, kLe, kGt, kGe, kSearch, kKnown, kUnknown, kAny };
-  std::string fact;               // the fact or group name ("" for kAny)
+  std::string fact;  // the fact or group name ("" for kAny)
   Op op = Op::kIs;
-  bool expect_bool = true;        // kIs
-  std::string operand;            // a number, a regex (kSearch), or a fact name (operand_is_fact)
+  bool expect_bool = true;  // kIs
+  std::string operand;      // a number, a regex (kSearch), or a fact name (operand_is_fact)
   bool operand_is_fact = false;
-  std::string text;               // as written, for dumps and explanations
+  std::string text;  // as written, for dumps and explanations
   Position at;
   std::vector<std::vector<FactTest>> any;  // kAny: groups of tests, one group must hold entirely
 };
@@ -68,7 +68,7 @@ struct CountSpec {
   double percent = 0;             // > 0: relative to workers seen ("50%")
   std::optional<int64_t> within;  // nanoseconds
   bool per_worker = false;
-  std::string distinct;           // "" (count entries), "worker" or "sdk_worker" (count distinct values)
+  std::string distinct;  // "" (count entries), "worker" or "sdk_worker" (count distinct values)
 };
 
 struct AfterSpec {

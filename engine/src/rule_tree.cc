@@ -9,7 +9,7 @@
 namespace gpudiag::detail {
 namespace {
 
-constexpr size_t kMaxNodes = 200'000;   // a real rule file has a few hundred
+constexpr size_t kMaxNodes = 200'000;  // a real rule file has a few hundred
 constexpr int kMaxDepth = 64;
 
 Position position_of(const YAML::Mark& m) {
@@ -36,7 +36,8 @@ class TreeBuilder {
         break;
       case YAML::NodeType::Map:
         n.kind = Node::Kind::kMap;
-        for (const auto& kv : y) n.entries.push_back(Node::Entry{build(kv.first, depth + 1), build(kv.second, depth + 1)});
+        for (const auto& kv : y)
+          n.entries.push_back(Node::Entry{build(kv.first, depth + 1), build(kv.second, depth + 1)});
         break;
       default:
         n.kind = Node::Kind::kNull;
@@ -66,7 +67,8 @@ std::optional<Position> too_deep(const std::string& text) {
       if (c == quote) quote = 0;
       continue;
     }
-    if (c == '\'' || c == '"') quote = c;
+    if (c == '\'' || c == '"')
+      quote = c;
     else if (c == '[' || c == '{') {
       if (++depth > kMaxDepth) return Position{line, column};
     } else if ((c == ']' || c == '}') && depth > 0) {
@@ -98,8 +100,11 @@ std::string source_line(const std::string& text, uint64_t line) {
 
 Result<Node> parse_yaml(const std::string& text, const std::string& path) {
   if (auto at = too_deep(text)) {
-    return Diagnostic{.code = "rule-yaml", .message = fmt::format("nested more than {} levels deep", kMaxDepth),
-                      .file = path, .line = at->line, .column = at->column,
+    return Diagnostic{.code = "rule-yaml",
+                      .message = fmt::format("nested more than {} levels deep", kMaxDepth),
+                      .file = path,
+                      .line = at->line,
+                      .column = at->column,
                       .source_line = source_line(text, at->line)};
   }
   try {
@@ -107,12 +112,19 @@ Result<Node> parse_yaml(const std::string& text, const std::string& path) {
     return TreeBuilder().build(root, 0);
   } catch (const YAML::Exception& e) {
     const Position at = position_of(e.mark);
-    return Diagnostic{.code = "rule-yaml", .message = e.msg, .file = path, .line = at.line, .column = at.column,
-                      .source_line = source_line(text, at.line), .help = "rule files are YAML (see docs/rules.md)"};
+    return Diagnostic{.code = "rule-yaml",
+                      .message = e.msg,
+                      .file = path,
+                      .line = at.line,
+                      .column = at.column,
+                      .source_line = source_line(text, at.line),
+                      .help = "rule files are YAML (see docs/rules.md)"};
   } catch (const std::length_error& e) {
     return Diagnostic{.code = "rule-yaml",
                       .message = fmt::format("the YAML expands to {} (aliases?)", e.what()),
-                      .file = path, .line = 1, .column = 1,
+                      .file = path,
+                      .line = 1,
+                      .column = 1,
                       .help = "rule files need no YAML aliases; write each rule out in full"};
   } catch (const std::exception& e) {
     return Diagnostic{.code = "rule-yaml", .message = e.what(), .file = path};
@@ -222,9 +234,10 @@ Result<Node> tree_from_json(std::string_view json, const std::string& path) {
   auto err = parser.parse(simdjson::padded_string(json)).get(root);
   if (!err) err = read_tree(root, n, 0);
   if (err) {
-    return Diagnostic{.code = "rule-embedded", .message = fmt::format("embedded rule tree is damaged: {}",
-                                                                      simdjson::error_message(err)),
-                      .file = path, .help = "rebuild gpudiag"};
+    return Diagnostic{.code = "rule-embedded",
+                      .message = fmt::format("embedded rule tree is damaged: {}", simdjson::error_message(err)),
+                      .file = path,
+                      .help = "rebuild gpudiag"};
   }
   return n;
 }

@@ -18,12 +18,12 @@ struct Position {
 struct Node {
   enum class Kind : uint8_t { kNull, kScalar, kSequence, kMap };
   Kind kind = Kind::kNull;
-  std::string scalar;      // kScalar
-  bool quoted = false;     // a quoted scalar ('…' or "…"): never a boolean or number
+  std::string scalar;   // kScalar
+  bool quoted = false;  // a quoted scalar ('…' or "…"): never a boolean or number
   Position at;
   struct Entry;
-  std::vector<Node> items;                          // kSequence
-  std::vector<Entry> entries;                       // kMap: key node, value node (in file order)
+  std::vector<Node> items;     // kSequence
+  std::vector<Entry> entries;  // kMap: key node, value node (in file order)
 
   bool is_map() const { return kind == Kind::kMap; }
   bool is_seq() const { return kind == Kind::kSequence; }

@@ -51,11 +51,16 @@ Tri run_test(const FactTest& t, const ValueLookup& lookup) {
   const auto b = to_number(operand);
   if (a && b) {
     switch (t.op) {
-      case FactTest::Op::kLt: return as_tri(*a < *b);
-      case FactTest::Op::kLe: return as_tri(*a <= *b);
-      case FactTest::Op::kGt: return as_tri(*a > *b);
-      case FactTest::Op::kGe: return as_tri(*a >= *b);
-      default: break;
+      case FactTest::Op::kLt:
+        return as_tri(*a < *b);
+      case FactTest::Op::kLe:
+        return as_tri(*a <= *b);
+      case FactTest::Op::kGt:
+        return as_tri(*a > *b);
+      case FactTest::Op::kGe:
+        return as_tri(*a >= *b);
+      default:
+        break;
     }
   }
   return Tri::kUnknown;  // an order test on text that is not a number

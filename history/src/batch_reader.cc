@@ -8,7 +8,8 @@ namespace {
 // (insertId, timestamp) hashed; 0 when the entry has no insertId (it cannot be told apart).
 uint64_t entry_fingerprint(const LogRecord& r) {
   if (r.insert_id.empty()) return 0;
-  const uint64_t h = std::hash<std::string_view>{}(r.insert_id) ^ (static_cast<uint64_t>(r.timestamp) * 0x9E3779B97F4A7C15ull);
+  const uint64_t h =
+      std::hash<std::string_view>{}(r.insert_id) ^ (static_cast<uint64_t>(r.timestamp) * 0x9E3779B97F4A7C15ull);
   return h == 0 ? 1 : h;
 }
 
@@ -53,18 +54,22 @@ void BatchReader::read_all() {
     for (size_t i = 0; i < paths_.size() && open; ++i) {
       Batch batch{.input = i, .records = {}, .summary = std::nullopt};
       uint64_t duplicates = 0;
-      auto summary = read_export(paths_[i], [&](const LogRecord& r) {
-        if (!open) return;  // the consumer stopped: finish the input quickly
-        if (seen.seen(entry_fingerprint(r))) {
-          ++duplicates;
-          return;
-        }
-        batch.records.emplace_back(r).set_where(SourceLocation{static_cast<uint32_t>(i), r.where.line, r.where.offset});
-        if (batch.records.size() == kBatchRecords) {
-          open = push(std::move(batch));
-          batch = Batch{.input = i, .records = {}, .summary = std::nullopt};
-        }
-      }, limits_);
+      auto summary = read_export(
+          paths_[i],
+          [&](const LogRecord& r) {
+            if (!open) return;  // the consumer stopped: finish the input quickly
+            if (seen.seen(entry_fingerprint(r))) {
+              ++duplicates;
+              return;
+            }
+            batch.records.emplace_back(r).set_where(
+                SourceLocation{static_cast<uint32_t>(i), r.where.line, r.where.offset});
+            if (batch.records.size() == kBatchRecords) {
+              open = push(std::move(batch));
+              batch = Batch{.input = i, .records = {}, .summary = std::nullopt};
+            }
+          },
+          limits_);
       if (summary) {
         summary->duplicates = duplicates;
         summary->analysed -= duplicates;

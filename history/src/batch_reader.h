@@ -47,7 +47,7 @@ class BatchReader {
   bool done_ = false;      // the thread has pushed its last batch
   bool stopping_ = false;  // the consumer went away
   std::exception_ptr failure_;
-  std::thread thread_;     // last: starts once everything above is ready
+  std::thread thread_;  // last: starts once everything above is ready
 };
 
 }  // namespace gpudiag::detail

@@ -28,7 +28,8 @@ uint64_t update_full_text(const Database& db) {
   db.exec(detail::kFullTextDdl);
   const int64_t through = db.single_int("SELECT coalesce((SELECT value FROM meta WHERE key = ?1), 0)", kFullTextMark);
   const int64_t added = db.execute(
-      "INSERT INTO entry_fts (rowid, message, exception) SELECT id, message, exception FROM entry WHERE id > ?1", through);
+      "INSERT INTO entry_fts (rowid, message, exception) SELECT id, message, exception FROM entry WHERE id > ?1",
+      through);
   db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, (SELECT coalesce(max(id), 0) FROM entry))",
              kFullTextMark);
   return static_cast<uint64_t>(added);
@@ -131,15 +132,16 @@ Result<IngestSummary> HistoryStore::ingest(const std::vector<std::string>& paths
     }
     writer.write_jobs(db);
     if (!options.full_text) {
-      out.full_text_note =
-          table_exists(db, "entry_fts")
-              ? fmt::format("the full-text index was not updated (--no-fts): {} entries are not in it yet; "
-                            "the next ingest without --no-fts adds them",
-                            unindexed(db))
-              : "no full-text index (--no-fts): the next ingest without --no-fts builds it";
+      out.full_text_note = table_exists(db, "entry_fts")
+                               ? fmt::format(
+                                     "the full-text index was not updated (--no-fts): {} entries are not in it yet; "
+                                     "the next ingest without --no-fts adds them",
+                                     unindexed(db))
+                               : "no full-text index (--no-fts): the next ingest without --no-fts builds it";
     } else if (!impl_->full_text) {
-      out.full_text_note = "this SQLite has no FTS5, so there is no full-text index: entries are stored without "
-                           "one (search them with LIKE, or use a SQLite built with FTS5, as Debian's is)";
+      out.full_text_note =
+          "this SQLite has no FTS5, so there is no full-text index: entries are stored without "
+          "one (search them with LIKE, or use a SQLite built with FTS5, as Debian's is)";
     } else {
       out.full_text_indexed = update_full_text(db);
     }

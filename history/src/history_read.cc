@@ -21,7 +21,9 @@ RunSummary read_run(const Statement& s) {
   RunSummary r;
   r.id = s.int64(0);
   r.pipeline = s.text(1);
-  r.job = JobInfo{.id = std::string(s.text(2)), .name = std::string(s.text(3)), .project = std::string(s.text(4)),
+  r.job = JobInfo{.id = std::string(s.text(2)),
+                  .name = std::string(s.text(3)),
+                  .project = std::string(s.text(4)),
                   .region = std::string(s.text(5))};
   r.start = parse_time(s.text(6));
   r.end = parse_time(s.text(7));
@@ -93,8 +95,10 @@ RunSummary load_run(const Database& db, int64_t run_id) {
   Statement s = db.prepare(fmt::format("SELECT {} FROM run WHERE id = ?1", kRunColumns));
   s.bind(1, run_id);
   if (!s.step()) {
-    throw DbError{Diagnostic{.code = "no-such-run", .message = fmt::format("no run {} is recorded", run_id),
-                             .file = db.path(), .help = "`gpudiag history` lists the runs with their numbers"}};
+    throw DbError{Diagnostic{.code = "no-such-run",
+                             .message = fmt::format("no run {} is recorded", run_id),
+                             .file = db.path(),
+                             .help = "`gpudiag history` lists the runs with their numbers"}};
   }
   RunSummary run = read_run(s);
   Statement findings = db.prepare("SELECT rule_id, fingerprint, severity FROM finding WHERE run_id = ?1 ORDER BY rank");
@@ -127,8 +131,10 @@ Result<std::vector<PipelineHistory>> HistoryStore::history(const std::string& pi
                                                detail::recurrence(runs, key, runs.runs.size())});
       }
       std::sort(h.findings.begin(), h.findings.end(), [](const FindingRecurrence& a, const FindingRecurrence& b) {
-        if (a.history.last_seen.run != b.history.last_seen.run) return a.history.last_seen.run > b.history.last_seen.run;
-        if (a.history.runs_affected != b.history.runs_affected) return a.history.runs_affected > b.history.runs_affected;
+        if (a.history.last_seen.run != b.history.last_seen.run)
+          return a.history.last_seen.run > b.history.last_seen.run;
+        if (a.history.runs_affected != b.history.runs_affected)
+          return a.history.runs_affected > b.history.runs_affected;
         return a.fingerprint < b.fingerprint;
       });
       out.push_back(std::move(h));

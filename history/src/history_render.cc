@@ -23,7 +23,10 @@ std::string seen_text(const RunRef& ref) {
 
 void write_time(JsonWriter& w, std::string_view key, Timestamp t) {
   w.key(key);
-  if (t == kNoTime) w.null(); else w.value(format_rfc3339(t));
+  if (t == kNoTime)
+    w.null();
+  else
+    w.value(format_rfc3339(t));
 }
 
 void write_run(JsonWriter& w, const RunSummary& r, bool deterministic) {
@@ -116,8 +119,9 @@ std::string render_reclassified_text(const std::vector<Reclassified>& runs, cons
     }
     if (!r.changed()) continue;
     ++changed;
-    lines += fmt::format("  run #{} ({}, job {}): {} → {}\n", r.run.id, terminal_safe(r.run.pipeline),
-                         terminal_safe(r.run.job.id), detail::verdict_name(r.run.verdict), detail::verdict_name(r.verdict));
+    lines +=
+        fmt::format("  run #{} ({}, job {}): {} → {}\n", r.run.id, terminal_safe(r.run.pipeline),
+                    terminal_safe(r.run.job.id), detail::verdict_name(r.run.verdict), detail::verdict_name(r.verdict));
     lines += fmt::format("      then: {}\n      now:  {}\n", terminal_safe(r.run.summary), terminal_safe(r.summary));
     for (const auto& id : r.appeared) lines += fmt::format("      + {}\n", id);
     for (const auto& id : r.disappeared) lines += fmt::format("      - {}\n", id);
@@ -126,9 +130,10 @@ std::string render_reclassified_text(const std::vector<Reclassified>& runs, cons
                                 runs.size() - without == 1 ? "" : "s", rule_pack, changed);
   out += lines;
   if (without > 0) {
-    out += fmt::format("{} run{} could not be judged again: none of {} job's entries are stored "
-                       "(store them with `gpudiag ingest EXPORT --db …`).\n",
-                       without, without == 1 ? "" : "s", without == 1 ? "its" : "their");
+    out += fmt::format(
+        "{} run{} could not be judged again: none of {} job's entries are stored "
+        "(store them with `gpudiag ingest EXPORT --db …`).\n",
+        without, without == 1 ? "" : "s", without == 1 ? "its" : "their");
   }
   return out;
 }

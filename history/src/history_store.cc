@@ -30,8 +30,8 @@ int check_foreign_or_newer(const Database& db) {
   s.step();
   const int64_t version = s.int64(0), application = s.int64(1), tables = s.int64(2);
   const auto refuse = [&](std::string code, std::string message, std::string help) {
-    throw DbError{Diagnostic{.code = std::move(code), .message = std::move(message), .file = db.path(),
-                             .help = std::move(help)}};
+    throw DbError{
+        Diagnostic{.code = std::move(code), .message = std::move(message), .file = db.path(), .help = std::move(help)}};
   };
   if (application != 0 && application != detail::kApplicationId) {
     refuse("db-foreign", fmt::format("not a gpudiag history database (its application id is {:#x})", application),
@@ -77,7 +77,10 @@ int64_t insert_run(const Database& db, const RankedReport& report, const std::st
       rule_pack, entries, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))sql");
   const std::string start = detail::db_time(d.start), end = detail::db_time(d.end), at = detail::db_time(detail::now());
   s.bind(1, pipeline).bind(2, d.job.id).bind(3, d.job.name).bind(4, d.job.project).bind(5, d.job.region);
-  s.bind_or_null(6, start).bind_or_null(7, end).bind(8, detail::verdict_name(report.verdict)).bind(9, report.verdict_line);
+  s.bind_or_null(6, start)
+      .bind_or_null(7, end)
+      .bind(8, detail::verdict_name(report.verdict))
+      .bind(9, report.verdict_line);
   s.bind(10, d.rule_pack_hash).bind(11, d.entries).bind(12, at);
   if (replace_id != 0) s.bind(13, replace_id);
   s.run();
@@ -99,7 +102,10 @@ void insert_findings(const Database& db, const RankedReport& report, int64_t run
     finding.bind(1, run_id).bind(2, f.rule_id).bind(3, f.fingerprint).bind(4, rf.rank).bind(5, f.title);
     finding.bind(6, f.family).bind(7, impact_name(f.severity)).bind(8, f.confidence).bind(9, f.count);
     finding.bind_or_null(10, first).bind_or_null(11, last).bind(12, static_cast<uint64_t>(f.workers.size()));
-    if (rf.caused_by) finding.bind(13, report.findings[*rf.caused_by].finding->rule_id); else finding.bind_null(13);
+    if (rf.caused_by)
+      finding.bind(13, report.findings[*rf.caused_by].finding->rule_id);
+    else
+      finding.bind_null(13);
     finding.run();
     for (size_t i = 0; i < f.evidence.size() && i < kEvidencePerFinding; ++i) {
       const LogRecord& r = f.evidence[i].entry.record();
@@ -129,7 +135,9 @@ Result<HistoryStore> HistoryStore::open(const std::string& path, const StoreOpti
   return detail::guarded([&]() -> HistoryStore {
     std::error_code ec;
     if ((options.read_only || !options.create) && !std::filesystem::exists(path, ec)) {
-      throw DbError{Diagnostic{.code = "db-missing", .message = "no history database here", .file = path,
+      throw DbError{Diagnostic{.code = "db-missing",
+                               .message = "no history database here",
+                               .file = path,
                                .help = "record runs with --db, or store entries with `gpudiag ingest --db`"}};
     }
     const int flags = options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -160,8 +168,8 @@ Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const s
     out.pipeline = pipeline;
     int64_t replace_id = 0;
     if (!d.job.id.empty()) {
-      replace_id = db.single_int("SELECT coalesce(max(id), 0) FROM run WHERE pipeline = ?1 AND job_id = ?2", pipeline,
-                                 d.job.id);
+      replace_id =
+          db.single_int("SELECT coalesce(max(id), 0) FROM run WHERE pipeline = ?1 AND job_id = ?2", pipeline, d.job.id);
     }
     if (replace_id != 0) {
       db.execute("DELETE FROM finding WHERE run_id = ?1", replace_id);
@@ -172,7 +180,8 @@ Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const s
     const detail::PipelineRuns runs = detail::load_pipeline(db, pipeline, out.id);
     out.runs_recorded = runs.runs.size();
     for (const RankedFinding& rf : report.findings) {
-      out.findings.push_back(detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
+      out.findings.push_back(
+          detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
     }
     tx.commit();
     return out;

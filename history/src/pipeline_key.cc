@@ -13,17 +13,20 @@ namespace gpudiag {
 namespace {
 
 bool all_of(std::string_view t, int (*pred)(int)) {
-  return !t.empty() && std::all_of(t.begin(), t.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
+  return !t.empty() &&
+         std::all_of(t.begin(), t.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
 }
 int is_hex(int c) { return std::isdigit(c) || (c >= 'a' && c <= 'f'); }
-bool has_digit(std::string_view t) { return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }); }
+bool has_digit(std::string_view t) {
+  return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
 
 // A date or a time: 4+ digits ("0426123456", "20240101", "2024"), or "20240101t120000".
 bool is_stamp(std::string_view t) {
   if (t.size() >= 4 && all_of(t, ::isdigit)) return true;
   const size_t sep = t.find('t');
-  return sep >= 6 && sep != std::string_view::npos && all_of(t.substr(0, sep), ::isdigit) &&
-         t.size() - sep - 1 >= 4 && all_of(t.substr(sep + 1), ::isdigit);
+  return sep >= 6 && sep != std::string_view::npos && all_of(t.substr(0, sep), ::isdigit) && t.size() - sep - 1 >= 4 &&
+         all_of(t.substr(sep + 1), ::isdigit);
 }
 // A random id: 6+ hex digits with at least one digit ("5f3e2a1b", "a1b2c3d"). "a100" is not one.
 bool is_random(std::string_view t) { return t.size() >= 6 && all_of(t, is_hex) && has_digit(t); }

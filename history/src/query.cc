@@ -23,8 +23,10 @@ Diagnostic sql_problem(std::string code, std::string message, std::string_view s
 
 QueryValue cell(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
-    case SQLITE_INTEGER: return {QueryValue::Type::kInteger, std::to_string(sqlite3_column_int64(stmt, col))};
-    case SQLITE_FLOAT: return {QueryValue::Type::kReal, fmt::format("{}", sqlite3_column_double(stmt, col))};
+    case SQLITE_INTEGER:
+      return {QueryValue::Type::kInteger, std::to_string(sqlite3_column_int64(stmt, col))};
+    case SQLITE_FLOAT:
+      return {QueryValue::Type::kReal, fmt::format("{}", sqlite3_column_double(stmt, col))};
     case SQLITE_TEXT: {
       const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
       return {QueryValue::Type::kText, std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt, col)))};
@@ -35,7 +37,8 @@ QueryValue cell(sqlite3_stmt* stmt, int col) {
       for (int i = 0; i < sqlite3_column_bytes(stmt, col); ++i) hex += fmt::format("{:02x}", p[i]);
       return {QueryValue::Type::kBlob, std::move(hex)};
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 
@@ -57,8 +60,8 @@ Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const
     if (raw == nullptr) throw detail::DbError{sql_problem("query-empty", "no SQL statement was given", sql, -1)};
     const std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
     if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
-      throw detail::DbError{sql_problem("query-several", "give one statement at a time", sql,
-                                        static_cast<int>(tail - sql.data()))};
+      throw detail::DbError{
+          sql_problem("query-several", "give one statement at a time", sql, static_cast<int>(tail - sql.data()))};
     }
     if (sqlite3_stmt_readonly(raw) == 0) {
       throw detail::DbError{sql_problem("query-writes", fmt::format("gpudiag query only reads ({})", in), sql, 0,

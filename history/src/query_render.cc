@@ -16,7 +16,8 @@ constexpr size_t kMaxCellChars = 100;
 
 // Characters, not bytes: UTF-8 continuation bytes do not count.
 size_t width(std::string_view s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string table_cell(const QueryValue& v) {
@@ -58,11 +59,15 @@ std::string json_string(std::string_view s) {
 
 std::string json_value(const QueryValue& v) {
   switch (v.type) {
-    case QueryValue::Type::kNull: return "null";
-    case QueryValue::Type::kInteger: return v.text;
-    case QueryValue::Type::kReal: return std::isfinite(std::stod(v.text)) ? v.text : "null";
+    case QueryValue::Type::kNull:
+      return "null";
+    case QueryValue::Type::kInteger:
+      return v.text;
+    case QueryValue::Type::kReal:
+      return std::isfinite(std::stod(v.text)) ? v.text : "null";
     case QueryValue::Type::kText:
-    case QueryValue::Type::kBlob: return json_string(v.text);
+    case QueryValue::Type::kBlob:
+      return json_string(v.text);
   }
   return "null";
 }
@@ -109,8 +114,12 @@ void QueryPrinter::row(const std::vector<std::string>& columns, const std::vecto
   if (count_++ == 0) start(columns);
   std::string line;
   switch (format_) {
-    case Format::kTable: rows_.push_back(values); return;
-    case Format::kCsv: write_(csv_line(values)); return;
+    case Format::kTable:
+      rows_.push_back(values);
+      return;
+    case Format::kCsv:
+      write_(csv_line(values));
+      return;
     case Format::kJson:
       line = count_ == 1 ? "\n    {" : ",\n    {";
       for (size_t i = 0; i < values.size(); ++i) {
@@ -153,7 +162,8 @@ void QueryPrinter::finish(const std::vector<std::string>& columns) {
     std::string line;
     for (size_t i = 0; i < cells[r].size(); ++i) {
       const auto type = rows_[r][i].type;
-      line += (i ? gap : "") + pad(cells[r][i], i, type == QueryValue::Type::kInteger || type == QueryValue::Type::kReal);
+      line +=
+          (i ? gap : "") + pad(cells[r][i], i, type == QueryValue::Type::kInteger || type == QueryValue::Type::kReal);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";

@@ -14,9 +14,9 @@ namespace {
 
 // The text fields of a record, in the order the query below selects them from its fifth column on.
 constexpr std::array<std::string_view LogRecord::*, 12> kTextColumns{
-    &LogRecord::log,     &LogRecord::worker,    &LogRecord::sdk_worker, &LogRecord::job_id,
-    &LogRecord::step,    &LogRecord::logger,    &LogRecord::message,    &LogRecord::exception,
-    &LogRecord::insert_id, &LogRecord::job_name, &LogRecord::project,   &LogRecord::region};
+    &LogRecord::log,       &LogRecord::worker,   &LogRecord::sdk_worker, &LogRecord::job_id,
+    &LogRecord::step,      &LogRecord::logger,   &LogRecord::message,    &LogRecord::exception,
+    &LogRecord::insert_id, &LogRecord::job_name, &LogRecord::project,    &LogRecord::region};
 
 std::set<std::string> rule_ids(const std::vector<RunFinding>& findings) {
   std::set<std::string> ids;

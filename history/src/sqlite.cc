@@ -13,7 +13,7 @@ namespace {
 struct FailureKind {
   std::array<int, 3> sqlite_codes;  // primary result codes (0 = unused)
   std::string_view code;
-  std::string_view message;         // followed by what was being done and SQLite's own words
+  std::string_view message;  // followed by what was being done and SQLite's own words
   std::string_view help;
 };
 
@@ -21,13 +21,19 @@ constexpr std::string_view kCheckFolder =
     "check the file's and its folder's permissions (SQLite also writes FILE-wal and FILE-shm beside it)";
 
 constexpr std::array<FailureKind, 5> kFailures{{
-    {{SQLITE_BUSY, SQLITE_LOCKED, 0}, "db-locked", "the database is locked by another process",
+    {{SQLITE_BUSY, SQLITE_LOCKED, 0},
+     "db-locked",
+     "the database is locked by another process",
      "another gpudiag (or sqlite3) is writing it; try again, or wait longer with --db-timeout"},
-    {{SQLITE_NOTADB, SQLITE_CORRUPT, 0}, "db-corrupt", "not a gpudiag database, or a corrupt one",
+    {{SQLITE_NOTADB, SQLITE_CORRUPT, 0},
+     "db-corrupt",
+     "not a gpudiag database, or a corrupt one",
      "it was left as it is; move it aside to start a new history (sqlite3's .recover may save its content)"},
     {{SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH}, "db-read-only", "the database cannot be written", kCheckFolder},
     {{SQLITE_CANTOPEN, 0, 0}, "db-cannot-open", "the database cannot be opened", kCheckFolder},
-    {{SQLITE_FULL, 0, 0}, "db-full", "the disk is full",
+    {{SQLITE_FULL, 0, 0},
+     "db-full",
+     "the disk is full",
      "nothing of this write was kept; free some space, or prune the history (gpudiag history prune)"},
 }};
 
@@ -56,7 +62,8 @@ Statement& Statement::bind(int i, double v) {
 
 Statement& Statement::bind(int i, std::string_view text) {
   // A non-null pointer even for "", so that "" stays an empty string rather than NULL.
-  const int rc = sqlite3_bind_text64(stmt_, i, text.empty() ? "" : text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8);
+  const int rc =
+      sqlite3_bind_text64(stmt_, i, text.empty() ? "" : text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8);
   if (rc != SQLITE_OK) fail(rc);
   return *this;
 }
@@ -112,7 +119,8 @@ Database::Database(const std::string& path, int flags, int busy_timeout_ms) : pa
 
 Statement Database::prepare(std::string_view sql) const {
   sqlite3_stmt* stmt = nullptr;
-  const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  const int rc =
+      sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
   if (rc != SQLITE_OK) fail(rc, fmt::format("preparing `{}`", sql.substr(0, 60)));
   return Statement(stmt, path_);
 }

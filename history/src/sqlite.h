@@ -43,8 +43,8 @@ class Statement {
   // NULL for "" (absent fields) and kNoTime-like sentinels.
   Statement& bind_or_null(int i, std::string_view text) { return text.empty() ? bind_null(i) : bind(i, text); }
 
-  bool step();       // true: a row is ready; false: done. Throws DbError otherwise.
-  void run();        // step() to the end, then reset() for reuse
+  bool step();  // true: a row is ready; false: done. Throws DbError otherwise.
+  void run();   // step() to the end, then reset() for reuse
   void reset();
 
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }

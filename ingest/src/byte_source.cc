@@ -16,8 +16,7 @@ namespace gpudiag::detail {
 namespace {
 
 Diagnostic io_error(const std::string& path, std::string message, std::string help = {}) {
-  return Diagnostic{.code = "input-unreadable", .message = std::move(message), .file = path,
-                    .help = std::move(help)};
+  return Diagnostic{.code = "input-unreadable", .message = std::move(message), .file = path, .help = std::move(help)};
 }
 
 // A file descriptor read in large blocks. Stdin is read the same way.
@@ -82,8 +81,11 @@ class GzipSource final : public ByteSource {
 
  private:
   Diagnostic make_error(std::string code, std::string message, std::string help = {}) const {
-    return Diagnostic{.code = std::move(code), .message = std::move(message), .file = path_,
-                      .byte = static_cast<int64_t>(decompressed_), .help = std::move(help)};
+    return Diagnostic{.code = std::move(code),
+                      .message = std::move(message),
+                      .file = path_,
+                      .byte = static_cast<int64_t>(decompressed_),
+                      .help = std::move(help)};
   }
 
   Diagnostic take_error() {
@@ -135,14 +137,12 @@ class GzipSource final : public ByteSource {
       stream_ended_ = true;
       // Bytes left in the input buffer belong to the next member (or are garbage).
       if (zs_.avail_in > 0) {
-        pending_.assign(reinterpret_cast<char*>(zs_.next_in),
-                        reinterpret_cast<char*>(zs_.next_in) + zs_.avail_in);
+        pending_.assign(reinterpret_cast<char*>(zs_.next_in), reinterpret_cast<char*>(zs_.next_in) + zs_.avail_in);
         compressed_ -= zs_.avail_in;
         zs_.avail_in = 0;
       }
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      return make_error("gzip-corrupt",
-                        fmt::format("gzip data is corrupt ({})", zs_.msg ? zs_.msg : "inflate error"),
+      return make_error("gzip-corrupt", fmt::format("gzip data is corrupt ({})", zs_.msg ? zs_.msg : "inflate error"),
                         "the entries before the damage were analysed");
     }
     if (decompressed_ > limits_.max_decompressed_bytes) {
@@ -152,8 +152,8 @@ class GzipSource final : public ByteSource {
     }
     if (decompressed_ > (64ull << 20) && decompressed_ / std::max<uint64_t>(compressed_, 1) > limits_.max_gzip_ratio) {
       return make_error("gzip-bomb",
-                        fmt::format("gzip input expands more than {}:1 ({} bytes from {})",
-                                    limits_.max_gzip_ratio, decompressed_, compressed_),
+                        fmt::format("gzip input expands more than {}:1 ({} bytes from {})", limits_.max_gzip_ratio,
+                                    decompressed_, compressed_),
                         "real log exports compress about 10:1; this looks like a gzip bomb");
     }
     return std::nullopt;
@@ -184,8 +184,7 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
                       errno == ENOENT ? "check the path; use - to read stdin" : "");
     }
     if (S_ISDIR(st.st_mode)) {
-      return io_error(path, "is a directory, not an export file",
-                      "pass the export files inside it, e.g. DIR/*.json");
+      return io_error(path, "is a directory, not an export file", "pass the export files inside it, e.g. DIR/*.json");
     }
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return io_error(path, fmt::format("cannot open: {}", std::strerror(errno)));
@@ -205,8 +204,8 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
     got += *r;
   }
   head.resize(got);
-  const bool gzip = got == 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-                    static_cast<unsigned char>(head[1]) == 0x8b;
+  const bool gzip =
+      got == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b;
   if (gzip) {
     return std::unique_ptr<ByteSource>(std::make_unique<GzipSource>(std::move(raw), path, limits, std::move(head)));
   }
@@ -250,7 +249,8 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
   const size_t size = static_cast<size_t>(st.st_size);
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   ::madvise(map, size, MADV_SEQUENTIAL);
-  return std::shared_ptr<MappedFile>(new MappedFile(static_cast<const char*>(map), size, (size + page - 1) / page * page));
+  return std::shared_ptr<MappedFile>(
+      new MappedFile(static_cast<const char*>(map), size, (size + page - 1) / page * page));
 }
 
 MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }

@@ -28,8 +28,8 @@ struct ChunkParser::Impl {
 
  private:
   void parse_spans(const Chunk& chunk, const RecordFn& on_record, ChunkReport& report);
-  bool deliver(od::object object, const Chunk& chunk, size_t index, const RecordFn& on_record,
-               ChunkReport& report, std::string& error);
+  bool deliver(od::object object, const Chunk& chunk, size_t index, const RecordFn& on_record, ChunkReport& report,
+               std::string& error);
 };
 
 namespace {
@@ -55,13 +55,17 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, size_t in
   record.where.offset = chunk.base_offset + spans[index].begin;
   report.fingerprints[index] = entry_reader.fingerprint();
   for (auto& note : entry_reader.notes()) {
-    report.problems.push_back(ChunkProblem{.entry_index = index, .newlines_before = spans[index].line,
-                                           .offset_in_chunk = spans[index].begin, .skipped_entry = false,
+    report.problems.push_back(ChunkProblem{.entry_index = index,
+                                           .newlines_before = spans[index].line,
+                                           .offset_in_chunk = spans[index].begin,
+                                           .skipped_entry = false,
                                            .message = std::move(note)});
   }
   if (status == detail::EntryStatus::kNotALogEntry) {
-    report.problems.push_back(ChunkProblem{.entry_index = index, .newlines_before = spans[index].line,
-                                           .offset_in_chunk = spans[index].begin, .skipped_entry = true,
+    report.problems.push_back(ChunkProblem{.entry_index = index,
+                                           .newlines_before = spans[index].line,
+                                           .offset_in_chunk = spans[index].begin,
+                                           .skipped_entry = true,
                                            .message = "not a LogEntry: no payload, logName or timestamp"});
     return true;
   }
@@ -86,11 +90,12 @@ void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_recor
       if (err == simdjson::INCORRECT_TYPE) {
         od::json_type type;
         (void)doc.type().get(type);
-        error = fmt::format("the entry is a JSON {}, not a LogEntry object",
-                            type == od::json_type::array    ? "array"
-                            : type == od::json_type::string ? "string"
-                            : type == od::json_type::number ? "number"
-                            : type == od::json_type::boolean ? "boolean" : "null");
+        error =
+            fmt::format("the entry is a JSON {}, not a LogEntry object", type == od::json_type::array     ? "array"
+                                                                         : type == od::json_type::string  ? "string"
+                                                                         : type == od::json_type::number  ? "number"
+                                                                         : type == od::json_type::boolean ? "boolean"
+                                                                                                          : "null");
       } else if (!err) {
         ok = deliver(object, chunk, i, on_record, report, error);
       }
@@ -103,7 +108,10 @@ void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_recor
                               err == simdjson::EMPTY;
       const bool truncated = incomplete && chunk.ends_input && i + 1 == spans.size();
       report.problems.push_back(ChunkProblem{
-          .entry_index = i, .newlines_before = spans[i].line, .offset_in_chunk = span.begin, .skipped_entry = true,
+          .entry_index = i,
+          .newlines_before = spans[i].line,
+          .offset_in_chunk = span.begin,
+          .skipped_entry = true,
           .message = truncated ? fmt::format("the input ends inside this entry (a truncated export?): {}", error)
                                : fmt::format("malformed entry skipped: {} (starts `{}`)", error,
                                              excerpt(chunk.data(), span.begin, span.end))});
@@ -150,8 +158,6 @@ ChunkParser::~ChunkParser() = default;
 ChunkParser::ChunkParser(ChunkParser&&) noexcept = default;
 ChunkParser& ChunkParser::operator=(ChunkParser&&) noexcept = default;
 
-ChunkReport ChunkParser::parse(const Chunk& chunk, const RecordFn& on_record) {
-  return impl_->parse(chunk, on_record);
-}
+ChunkReport ChunkParser::parse(const Chunk& chunk, const RecordFn& on_record) { return impl_->parse(chunk, on_record); }
 
 }  // namespace gpudiag

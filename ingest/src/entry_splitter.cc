@@ -51,8 +51,8 @@ class SpanCollector {
         .newlines_before = count_newlines(data_, 0, begin),
         .offset_in_chunk = begin,
         .skipped_entry = true,
-        .message = fmt::format("{}: `{}{}`", what, std::string_view(data_ + begin, shown),
-                               end - begin > shown ? "…" : ""),
+        .message =
+            fmt::format("{}: `{}{}`", what, std::string_view(data_ + begin, shown), end - begin > shown ? "…" : ""),
     });
     const uint64_t line = count_newlines(data_, 0, begin);
     spans_.push_back({begin, begin, line});  // an empty span: the entry that was lost
@@ -209,8 +209,7 @@ uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::v
   return split_structural(data, size, chunk, out);
 }
 
-size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner,
-                size_t& scanned) {
+size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner, size_t& scanned) {
   if (shape.shape == ExportShape::kNdjson) {
     const void* nl = memrchr(data, '\n', size);
     return nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) + 1 : 0;

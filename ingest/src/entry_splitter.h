@@ -61,8 +61,7 @@ uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::v
 // Where the reader may cut `data` so the chunk holds whole entries: one past the end of the last
 // complete entry, or 0 when there is none. `scanner` carries state for the structural mode and has
 // already seen [0, scanned) — it continues from there.
-size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner,
-                size_t& scanned);
+size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner, size_t& scanned);
 
 // The first entry boundary in `data` (used to resynchronise after an oversized entry): one past
 // it, or 0 when there is none yet. `scanner` continues across calls as in find_cut.

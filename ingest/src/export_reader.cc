@@ -29,10 +29,14 @@ std::string_view describe_first_char(char c) {
 
 std::string_view shape_name(ExportShape s) {
   switch (s) {
-    case ExportShape::kArray: return "array";
-    case ExportShape::kNdjson: return "ndjson";
-    case ExportShape::kSequence: return "json-seq";
-    case ExportShape::kUnknown: break;
+    case ExportShape::kArray:
+      return "array";
+    case ExportShape::kNdjson:
+      return "ndjson";
+    case ExportShape::kSequence:
+      return "json-seq";
+    case ExportShape::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -61,19 +65,19 @@ struct Buffer {
 };
 
 struct ExportReader::Impl {
-  std::unique_ptr<detail::ByteSource> source;     // read mode: a file, stdin or gzip
-  std::shared_ptr<detail::MappedFile> mapped;     // mapped mode: a regular file, zero-copy
+  std::unique_ptr<detail::ByteSource> source;  // read mode: a file, stdin or gzip
+  std::shared_ptr<detail::MappedFile> mapped;  // mapped mode: a regular file, zero-copy
   ReadLimits limits;
   InputSummary summary;
-  Chunk shape;                      // the fields every chunk of this input shares
-  Buffer buf;                       // bytes read and not yet handed out in a chunk (mapped: only size)
-  uint64_t buf_offset = 0;          // absolute offset of the first byte not yet in a chunk
-  uint64_t pending_newlines = 0;    // dropped newlines to report on the next chunk
+  Chunk shape;                    // the fields every chunk of this input shares
+  Buffer buf;                     // bytes read and not yet handed out in a chunk (mapped: only size)
+  uint64_t buf_offset = 0;        // absolute offset of the first byte not yet in a chunk
+  uint64_t pending_newlines = 0;  // dropped newlines to report on the next chunk
   uint64_t sequence = 0;
   bool eof = false;
   bool finished = false;
   detail::StructuralScanner scanner{0};
-  size_t scanned = 0;               // bytes of buf the structural scanner has already seen
+  size_t scanned = 0;  // bytes of buf the structural scanner has already seen
 
   // The bytes not yet handed out: the read buffer, or the mapped file from buf_offset on.
   const char* window() const { return mapped ? mapped->data() + buf_offset : buf.begin(); }
@@ -150,34 +154,40 @@ Status ExportReader::Impl::detect(const std::string& path) {
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(data[i]); };
   if (size >= 2 && ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) ||
                     (byte(0) != 0 && byte(1) == 0) || (byte(0) == 0 && byte(1) != 0))) {
-    return Diagnostic{.code = "input-utf16", .message = "the input is UTF-16 (or starts with NUL bytes), not UTF-8 JSON",
-                      .file = path, .byte = 0,
+    return Diagnostic{.code = "input-utf16",
+                      .message = "the input is UTF-16 (or starts with NUL bytes), not UTF-8 JSON",
+                      .file = path,
+                      .byte = 0,
                       .help = "convert it first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.json"};
   }
   if (size >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF) {
     consume(3);
     data = window();
     size = buf.size;
-    summary.add_problem({.line = 1, .offset = 0, .skipped_entry = false,
-                         .message = "a UTF-8 byte-order mark was skipped"});
+    summary.add_problem(
+        {.line = 1, .offset = 0, .skipped_entry = false, .message = "a UTF-8 byte-order mark was skipped"});
   }
   size_t pos = 0;
   while (pos < size && is_blank(data[pos])) ++pos;
   if (pos == size) {
     finished = true;  // empty or blank: no entries, which the summary shows
-    summary.add_problem({.line = 0, .offset = 0, .skipped_entry = false,
-                         .message = size == 0 ? "the input is empty: no entries"
-                                              : "the input holds only whitespace: no entries"});
+    summary.add_problem(
+        {.line = 0,
+         .offset = 0,
+         .skipped_entry = false,
+         .message = size == 0 ? "the input is empty: no entries" : "the input holds only whitespace: no entries"});
     return Ok{};
   }
   const char first = data[pos];
   if (first != '[' && first != '{') {
     const uint64_t line = 1 + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
-    return Diagnostic{.code = "input-not-json",
-                      .message = fmt::format("expected a JSON array or objects of log entries, found {}",
-                                             describe_first_char(first)),
-                      .file = path, .line = line, .byte = static_cast<int64_t>(pos),
-                      .help = "export with `gcloud logging read … --format=json`, or pass a Cloud Storage sink shard"};
+    return Diagnostic{
+        .code = "input-not-json",
+        .message = fmt::format("expected a JSON array or objects of log entries, found {}", describe_first_char(first)),
+        .file = path,
+        .line = line,
+        .byte = static_cast<int64_t>(pos),
+        .help = "export with `gcloud logging read … --format=json`, or pass a Cloud Storage sink shard"};
   }
 
   // Where does the first entry open, and where does it close?
@@ -235,8 +245,7 @@ Status ExportReader::Impl::detect(const std::string& path) {
     const size_t close_line = line_start(brace);
     size_t close_end = brace + 1;
     while (close_end < buf.size && data[close_end] != '\n') ++close_end;
-    pretty = brace - close_line == indent &&
-             detail::is_close_line(data + close_line, close_end - close_line, indent);
+    pretty = brace - close_line == indent && detail::is_close_line(data + close_line, close_end - close_line, indent);
   }
   shape.pretty = pretty;
   shape.close_indent = indent;
@@ -247,7 +256,9 @@ Status ExportReader::Impl::detect(const std::string& path) {
 void ExportReader::Impl::drop_oversized_entry() {
   // The entry at buf[0] is larger than the limit: report it, then throw bytes away until the next
   // entry boundary, counting newlines so that later line numbers stay right.
-  summary.add_problem({.line = 0, .offset = static_cast<int64_t>(buf_offset), .skipped_entry = true,
+  summary.add_problem({.line = 0,
+                       .offset = static_cast<int64_t>(buf_offset),
+                       .skipped_entry = true,
                        .message = fmt::format("an entry larger than {} MiB was skipped (byte {})",
                                               limits.max_entry_bytes >> 20, buf_offset)});
   ++summary.entries;

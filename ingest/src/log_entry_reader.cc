@@ -28,12 +28,18 @@ inline bool key_is(od::raw_json_string key, const char (&camel)[N], const char (
 
 std::string_view type_name(od::json_type t) {
   switch (t) {
-    case od::json_type::array: return "an array";
-    case od::json_type::object: return "an object";
-    case od::json_type::number: return "a number";
-    case od::json_type::string: return "a string";
-    case od::json_type::boolean: return "a boolean";
-    case od::json_type::null: return "null";
+    case od::json_type::array:
+      return "an array";
+    case od::json_type::object:
+      return "an object";
+    case od::json_type::number:
+      return "a number";
+    case od::json_type::string:
+      return "a string";
+    case od::json_type::boolean:
+      return "a boolean";
+    case od::json_type::null:
+      return "null";
   }
   return "unknown";
 }
@@ -195,12 +201,18 @@ error_code LogEntryReader::read_json_payload(od::object payload) {
       if (auto err = read_message_value(value, record_.exception)) return err;
       continue;
     }
-    if (key_is(key, "logger")) target = &record_.logger;
-    else if (key_is(key, "thread")) target = &record_.thread;
-    else if (key_is(key, "step")) target = &record_.step;
-    else if (key_is(key, "portability_worker_id")) target = &record_.sdk_worker;
-    else if (key_is(key, "worker") && record_.worker.empty()) target = &record_.worker;
-    else if (key_is(key, "job") && record_.job_id.empty()) target = &record_.job_id;
+    if (key_is(key, "logger"))
+      target = &record_.logger;
+    else if (key_is(key, "thread"))
+      target = &record_.thread;
+    else if (key_is(key, "step"))
+      target = &record_.step;
+    else if (key_is(key, "portability_worker_id"))
+      target = &record_.sdk_worker;
+    else if (key_is(key, "worker") && record_.worker.empty())
+      target = &record_.worker;
+    else if (key_is(key, "job") && record_.job_id.empty())
+      target = &record_.job_id;
     if (target == nullptr) continue;
     std::string_view text;
     if (auto err = value.get_string().get(text)) {

@@ -1,17 +1,16 @@
+#include "gpudiag/log_record.h"
+
 #include <array>
 #include <cstring>
-
-#include "gpudiag/log_record.h"
 
 namespace gpudiag {
 namespace {
 
 // Every string view of a LogRecord, so copying and rebasing never misses a field.
 constexpr std::array kViewFields = {
-    &LogRecord::log,      &LogRecord::message,  &LogRecord::exception,   &LogRecord::worker,
-    &LogRecord::logger,   &LogRecord::thread,   &LogRecord::step,        &LogRecord::sdk_worker,
-    &LogRecord::insert_id, &LogRecord::job_id,  &LogRecord::job_name,    &LogRecord::project,
-    &LogRecord::region,   &LogRecord::resource_type,
+    &LogRecord::log,      &LogRecord::message, &LogRecord::exception,  &LogRecord::worker,        &LogRecord::logger,
+    &LogRecord::thread,   &LogRecord::step,    &LogRecord::sdk_worker, &LogRecord::insert_id,     &LogRecord::job_id,
+    &LogRecord::job_name, &LogRecord::project, &LogRecord::region,     &LogRecord::resource_type,
 };
 
 template <typename Fn>

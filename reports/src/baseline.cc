@@ -94,9 +94,13 @@ class BaselineReader {
  private:
   void error(const YAML::Mark& at, std::string code, std::string message, std::string_view help = kHelp) {
     const uint64_t line = at.line >= 0 ? static_cast<uint64_t>(at.line) + 1 : 0;
-    problems_.push_back(Diagnostic{.code = std::move(code), .message = std::move(message), .file = std::string(file_),
-                                   .line = line, .column = at.column >= 0 ? static_cast<uint64_t>(at.column) + 1 : 0,
-                                   .source_line = line > 0 ? line_of(text_, line) : "", .help = std::string(help)});
+    problems_.push_back(Diagnostic{.code = std::move(code),
+                                   .message = std::move(message),
+                                   .file = std::string(file_),
+                                   .line = line,
+                                   .column = at.column >= 0 ? static_cast<uint64_t>(at.column) + 1 : 0,
+                                   .source_line = line > 0 ? line_of(text_, line) : "",
+                                   .help = std::string(help)});
   }
 
   template <size_t N>
@@ -173,9 +177,12 @@ Result<Baseline> parse_baseline(std::string_view text, std::string_view file) {
 
 std::string_view baseline_state_name(BaselineState s) {
   switch (s) {
-    case BaselineState::kSuppressing: return "suppressing";
-    case BaselineState::kExpired: return "expired";
-    case BaselineState::kUnused: return "unused";
+    case BaselineState::kSuppressing:
+      return "suppressing";
+    case BaselineState::kExpired:
+      return "expired";
+    case BaselineState::kUnused:
+      return "unused";
   }
   return "unused";
 }

@@ -22,15 +22,33 @@ std::string escape_markup(std::string_view text, Markup markup) {
   const bool attribute = markup == Markup::kXmlAttribute;
   for_each_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
-      case '&': out += "&amp;"; return;
-      case '<': out += "&lt;"; return;
-      case '>': out += "&gt;"; return;  // also keeps "]]>" out of XML text
-      case '"': out += "&quot;"; return;
-      case '\'': out += markup == Markup::kHtml ? "&#39;" : "&apos;"; return;
-      case '\n': out += attribute ? "&#10;" : "\n"; return;
-      case '\t': out += attribute ? "&#9;" : "\t"; return;
-      case 0xFFFE: case 0xFFFF: out += markup == Markup::kHtml ? std::string(ch) : "\xEF\xBF\xBD"; return;
-      default: break;
+      case '&':
+        out += "&amp;";
+        return;
+      case '<':
+        out += "&lt;";
+        return;
+      case '>':
+        out += "&gt;";
+        return;  // also keeps "]]>" out of XML text
+      case '"':
+        out += "&quot;";
+        return;
+      case '\'':
+        out += markup == Markup::kHtml ? "&#39;" : "&apos;";
+        return;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        return;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        return;
+      case 0xFFFE:
+      case 0xFFFF:
+        out += markup == Markup::kHtml ? std::string(ch) : "\xEF\xBF\xBD";
+        return;
+      default:
+        break;
     }
     const std::string shown = visible_control(cp);  // XML 1.0 has no way to write C0 controls at all
     out += shown.empty() ? std::string(ch) : shown;
@@ -111,12 +129,23 @@ std::string workflow_command_escape(std::string_view text, bool property) {
   out.reserve(text.size() + 16);
   for_each_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
-      case '%': out += "%25"; return;
-      case '\r': out += "%0D"; return;
-      case '\n': out += "%0A"; return;
-      case ':': out += property ? "%3A" : ":"; return;
-      case ',': out += property ? "%2C" : ","; return;
-      default: break;
+      case '%':
+        out += "%25";
+        return;
+      case '\r':
+        out += "%0D";
+        return;
+      case '\n':
+        out += "%0A";
+        return;
+      case ':':
+        out += property ? "%3A" : ":";
+        return;
+      case ',':
+        out += property ? "%2C" : ",";
+        return;
+      default:
+        break;
     }
     const std::string shown = visible_control(cp);
     out += shown.empty() ? std::string(ch) : shown;

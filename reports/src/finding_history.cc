@@ -25,9 +25,9 @@ std::string history_summary(const RankedReport& report) {
   size_t known = 0;
   for (const auto& rf : report.findings) known += rf.history && rf.history->known ? 1 : 0;
   const size_t fresh = report.findings.size() - known;
-  return fmt::format("run #{} of pipeline {} ({} run{} recorded): {} new finding{}, {} known{}", run.run,
-                     run.pipeline, run.runs_recorded, run.runs_recorded == 1 ? "" : "s", fresh, fresh == 1 ? "" : "s",
-                     known, run.new_only ? "; only new findings trip the gate" : "");
+  return fmt::format("run #{} of pipeline {} ({} run{} recorded): {} new finding{}, {} known{}", run.run, run.pipeline,
+                     run.runs_recorded, run.runs_recorded == 1 ? "" : "s", fresh, fresh == 1 ? "" : "s", known,
+                     run.new_only ? "; only new findings trip the gate" : "");
 }
 
 namespace detail {
@@ -40,7 +40,10 @@ void write_run_ref(JsonWriter& w, const RunRef& ref) {
   w.begin_object();
   w.field("run", ref.run).field("job_id", ref.job_id);
   w.key("time");
-  if (ref.time == kNoTime) w.null(); else w.value(format_rfc3339(ref.time));
+  if (ref.time == kNoTime)
+    w.null();
+  else
+    w.value(format_rfc3339(ref.time));
   w.end_object();
 }
 

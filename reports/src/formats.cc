@@ -34,13 +34,20 @@ std::optional<OutputFormat> output_format_for_path(std::string_view path) {
 std::string render(OutputFormat format, const RankedReport& report, const std::vector<RuleInfo>& rules,
                    const RenderOptions& options) {
   switch (format) {
-    case OutputFormat::kText: return render_text(report, options);
-    case OutputFormat::kJson: return render_json(report, options);
-    case OutputFormat::kMarkdown: return render_markdown(report, options);
-    case OutputFormat::kHtml: return render_html(report, options);
-    case OutputFormat::kJunit: return render_junit(report, rules, options);
-    case OutputFormat::kSarif: return render_sarif(report, rules, options);
-    case OutputFormat::kGithub: return render_github(report, options);
+    case OutputFormat::kText:
+      return render_text(report, options);
+    case OutputFormat::kJson:
+      return render_json(report, options);
+    case OutputFormat::kMarkdown:
+      return render_markdown(report, options);
+    case OutputFormat::kHtml:
+      return render_html(report, options);
+    case OutputFormat::kJunit:
+      return render_junit(report, rules, options);
+    case OutputFormat::kSarif:
+      return render_sarif(report, rules, options);
+    case OutputFormat::kGithub:
+      return render_github(report, options);
   }
   return {};
 }

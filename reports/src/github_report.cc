@@ -47,7 +47,8 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       continue;
     }
     ++shown[level];
-    std::string message = fmt::format("#{} {} ({}), confidence {:.0f}%", rf.rank, f.title, f.rule_id, f.confidence * 100);
+    std::string message =
+        fmt::format("#{} {} ({}), confidence {:.0f}%", rf.rank, f.title, f.rule_id, f.confidence * 100);
     if (rf.caused_by) message += fmt::format("; a symptom of #{}", report.findings[*rf.caused_by].rank);
     if (rf.history) message += fmt::format("; {}", history_note(*rf.history));
     message += fmt::format("\n{}", f.via == "facts" ? "found from the job's configuration"
@@ -61,7 +62,8 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       line = r.where.line;
       message += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
     }
-    if (!rf.fixes.empty()) message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
+    if (!rf.fixes.empty())
+      message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
     out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
   }
   if (report.baseline) {
@@ -73,12 +75,14 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
     }
   }
   if (!left_out.empty()) {
-    out += annotation("notice", "", 0, "gpudiag: more findings",
-                      fmt::format("{} more not annotated (GitHub shows {} per level): {}. The Markdown summary lists them all "
-                                  "(gpudiag gate --format md >> \"$GITHUB_STEP_SUMMARY\").",
-                                  left_out.size(), kPerLevel, fmt::join(left_out, ", ")));
+    out += annotation(
+        "notice", "", 0, "gpudiag: more findings",
+        fmt::format("{} more not annotated (GitHub shows {} per level): {}. The Markdown summary lists them all "
+                    "(gpudiag gate --format md >> \"$GITHUB_STEP_SUMMARY\").",
+                    left_out.size(), kPerLevel, fmt::join(left_out, ", ")));
   }
-  if (suppressed > 0) out += fmt::format("gpudiag: {} suppressed by the baseline\n", detail::plural(suppressed, "finding", "findings"));
+  if (suppressed > 0)
+    out += fmt::format("gpudiag: {} suppressed by the baseline\n", detail::plural(suppressed, "finding", "findings"));
   if (o.fail_on) out += fmt::format("gpudiag: gate {}\n", terminal_safe(detail::gate_line(report, *o.fail_on)));
   return out;
 }

@@ -17,8 +17,8 @@ namespace gpudiag {
 namespace {
 
 using detail::plural;
-using detail::upper;
 using detail::time_span;
+using detail::upper;
 
 constexpr size_t kMessageBytes = 3000;  // one evidence message
 constexpr size_t kContextBytes = 240;   // a neighbouring entry's first line
@@ -99,7 +99,8 @@ std::string doc_link(const DocLink& doc) {
 void header(std::string& out, const RankedReport& report, const RenderOptions& o) {
   const Diagnosis& d = *report.diagnosis;
   out += R"(<header><p class="kicker">gpudiag post-mortem</p>)";
-  out += fmt::format("<h1>{}</h1>", esc(d.job.name.empty() ? (d.job.id.empty() ? "Unknown job" : d.job.id) : d.job.name));
+  out +=
+      fmt::format("<h1>{}</h1>", esc(d.job.name.empty() ? (d.job.id.empty() ? "Unknown job" : d.job.id) : d.job.name));
   out += R"(<dl class="meta">)";
   const auto row = [&](std::string_view name, const std::string& value) {
     if (!value.empty()) out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, value);
@@ -113,21 +114,23 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   row("Time span", esc(time_span(d.start, d.end)));
   std::string inputs;
   for (const auto& in : d.inputs) {
-    inputs += fmt::format("{}<code>{}</code> ({})", inputs.empty() ? "" : ", ", esc(display_path(in.path, o.deterministic)),
-                          shape_name(in.shape));
+    inputs += fmt::format("{}<code>{}</code> ({})", inputs.empty() ? "" : ", ",
+                          esc(display_path(in.path, o.deterministic)), shape_name(in.shape));
   }
   row(d.inputs.size() == 1 ? "Input" : "Inputs", inputs);
   row("Entries", fmt::format("{}: {} analysed, {} skipped, {}", d.entries, d.analysed, d.skipped,
                              plural(d.duplicates, "duplicate", "duplicates")));
   out += "</dl>";
-  out += fmt::format(R"(<div class="verdict {}" id="verdict">{})", detail::verdict_name(report.verdict), esc(report.verdict_line));
+  out += fmt::format(R"(<div class="verdict {}" id="verdict">{})", detail::verdict_name(report.verdict),
+                     esc(report.verdict_line));
   if (!report.fixes.empty() && !report.fixes.front().demoted) {
     out += fmt::format("<p>First thing to try: {}</p>", esc(report.fixes.front().action));
   }
   if (o.fail_on) out += fmt::format("<p>Gate: {}</p>", esc(detail::gate_line(report, *o.fail_on)));
   out += "</div>";
-  out += R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
-         R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";
+  out +=
+      R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
+      R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";
 }
 
 void timeline(std::string& out, const RankedReport& report) {
@@ -142,17 +145,20 @@ void timeline(std::string& out, const RankedReport& report) {
   for (std::string_view state : {"submitted", "starting", "running", "failed", "stopping", "stopped"}) {
     out += fmt::format(R"(<span><i class="state-{0}"></i>{0}</span>)", state);
   }
-  out += "<span>workers: the count the job messages announce (a target)</span>"
-         "<span>● a finding, pinned where it first appeared; its bar spans first to last entry</span></p>";
+  out +=
+      "<span>workers: the count the job messages announce (a target)</span>"
+      "<span>● a finding, pinned where it first appeared; its bar spans first to last entry</span></p>";
   out += R"(<h3>The job's story</h3><ol class="story">)";
   for (const auto& e : detail::story_events(report)) {
     const std::string when = e.at == kNoTime ? "—" : format_rfc3339(e.at).substr(11, 8) + "Z";
     if (e.finding_rank > 0) {
-      out += fmt::format(R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
-                         impact_name(e.severity), when, e.finding_rank, esc(e.label), esc(e.detail));
+      out += fmt::format(
+          R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
+          impact_name(e.severity), when, e.finding_rank, esc(e.label), esc(e.detail));
     } else {
-      out += fmt::format(R"(<li><time class="mono">{}</time><span>{} <span class="muted small">— {}</span></span></li>)", when,
-                         esc(upper(e.label.substr(0, 1)) + e.label.substr(1)), esc(crop_middle(e.detail, 200)));
+      out +=
+          fmt::format(R"(<li><time class="mono">{}</time><span>{} <span class="muted small">— {}</span></span></li>)",
+                      when, esc(upper(e.label.substr(0, 1)) + e.label.substr(1)), esc(crop_middle(e.detail, 200)));
     }
   }
   out += "</ol></section>";
@@ -162,9 +168,9 @@ void timeline(std::string& out, const RankedReport& report) {
 void context_row(std::string& out, const Diagnosis& d, const LogRecord& r, const RenderOptions& o) {
   const std::string path = detail::input_path(d, r, o.deterministic);
   const std::string name = path.substr(path.rfind('/') + 1);  // the file name is enough next to the evidence
-  out += fmt::format(R"(<div class="ctx"><span>{}:{}</span><span>{}</span><span>{}</span><span>{}</span></div>)", esc(name),
-                     r.where.line, r.timestamp == kNoTime ? "" : format_rfc3339(r.timestamp).substr(11), esc(r.log),
-                     esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
+  out += fmt::format(R"(<div class="ctx"><span>{}:{}</span><span>{}</span><span>{}</span><span>{}</span></div>)",
+                     esc(name), r.where.line, r.timestamp == kNoTime ? "" : format_rfc3339(r.timestamp).substr(11),
+                     esc(r.log), esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
 }
 
 // The message with the matched line marked; only the matched line when `whole` is false.
@@ -173,7 +179,8 @@ std::string marked_message(const Evidence& e, bool whole) {
   const std::string text = crop_middle(detail::entry_text(e.entry.record()), kMessageBytes);
   const size_t at = e.matched_line.empty() ? std::string::npos : text.find(e.matched_line);
   if (at == std::string::npos) return esc(text);
-  return esc(text.substr(0, at)) + "<mark>" + esc(e.matched_line) + "</mark>" + esc(text.substr(at + e.matched_line.size()));
+  return esc(text.substr(0, at)) + "<mark>" + esc(e.matched_line) + "</mark>" +
+         esc(text.substr(at + e.matched_line.size()));
 }
 
 // Evidence entries with their neighbours in the input, earlier ones above and later ones below
@@ -181,16 +188,18 @@ std::string marked_message(const Evidence& e, bool whole) {
 // shown whole; the others only by the line that matched.
 void evidence(std::string& out, const Diagnosis& d, const Finding& f, const RenderOptions& o) {
   if (f.evidence.empty()) return;
-  out += fmt::format(R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
-                     plural(f.count, "entry", "entries"),
-                     f.count > f.evidence.size() ? fmt::format(" ({} kept: the earliest and the latest)", f.evidence.size()) : "");
+  out += fmt::format(
+      R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
+      plural(f.count, "entry", "entries"),
+      f.count > f.evidence.size() ? fmt::format(" ({} kept: the earliest and the latest)", f.evidence.size()) : "");
   for (size_t i = 0; i < f.evidence.size(); ++i) {
     const Evidence& e = f.evidence[i];
     const LogRecord& r = e.entry.record();
     std::vector<const LogRecord*> earlier, later;
     for (const auto* side : {&e.before, &e.after}) {
       for (const auto& k : *side) {
-        const bool before = k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
+        const bool before =
+            k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
         (before ? earlier : later).push_back(&k.record());
       }
     }
@@ -199,9 +208,10 @@ void evidence(std::string& out, const Diagnosis& d, const Finding& f, const Rend
     std::stable_sort(later.begin(), later.end(), by_time);
     out += R"(<div class="evidence">)";
     for (const auto* k : earlier) context_row(out, d, *k, o);
-    std::string head = fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
-                                   r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp),
-                                   severity_name(r.severity), esc(r.log.empty() ? "-" : r.log));
+    std::string head =
+        fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
+                    r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp), severity_name(r.severity),
+                    esc(r.log.empty() ? "-" : r.log));
     if (!r.worker.empty()) head += " · " + esc(r.worker);
     if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
     out += fmt::format(R"(<div class="hit-head">{}</div><pre>{}</pre>)", head, marked_message(e, i == 0));
@@ -212,8 +222,9 @@ void evidence(std::string& out, const Diagnosis& d, const Finding& f, const Rend
 
 std::string finding_facts(const Finding& f) {
   if (f.via == "facts") return "found from the job's configuration";
-  std::string s = fmt::format("{}, {}", f.via == "absence" ? "found by what is missing" : plural(f.count, "entry", "entries"),
-                              time_span(f.first_seen, f.last_seen));
+  std::string s =
+      fmt::format("{}, {}", f.via == "absence" ? "found by what is missing" : plural(f.count, "entry", "entries"),
+                  time_span(f.first_seen, f.last_seen));
   if (!f.workers.empty()) s += ", " + plural(f.workers.size(), "worker", "workers");
   return s;
 }
@@ -221,18 +232,21 @@ std::string finding_facts(const Finding& f) {
 void finding(std::string& out, const RankedReport& report, size_t index, const RenderOptions& o) {
   const RankedFinding& rf = report.findings[index];
   const Finding& f = *rf.finding;
-  out += fmt::format(R"(<article class="finding sev-{}{}{}" id="f-{}">)", impact_name(f.severity), rf.depth > 0 ? " symptom" : "",
-                     rf.suppressed ? " suppressed" : "", rf.rank);
-  out += fmt::format(R"(<h3>{}. <span class="badge">{}</span> {}</h3>)", rf.rank, upper(impact_name(f.severity)), esc(f.title));
-  out += fmt::format(R"(<div class="facts"><code>{}</code> · confidence {:.0f}%{} · {}{}</div>)", esc(f.rule_id),
-                     f.confidence * 100, f.confidence_note.empty() ? "" : fmt::format(" ({})", esc(f.confidence_note)),
-                     esc(finding_facts(f)),
-                     rf.caused_by ? fmt::format(R"( · a symptom of <a href="#f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank) : "");
+  out += fmt::format(R"(<article class="finding sev-{}{}{}" id="f-{}">)", impact_name(f.severity),
+                     rf.depth > 0 ? " symptom" : "", rf.suppressed ? " suppressed" : "", rf.rank);
+  out += fmt::format(R"(<h3>{}. <span class="badge">{}</span> {}</h3>)", rf.rank, upper(impact_name(f.severity)),
+                     esc(f.title));
+  out += fmt::format(
+      R"(<div class="facts"><code>{}</code> · confidence {:.0f}%{} · {}{}</div>)", esc(f.rule_id), f.confidence * 100,
+      f.confidence_note.empty() ? "" : fmt::format(" ({})", esc(f.confidence_note)), esc(finding_facts(f)),
+      rf.caused_by ? fmt::format(R"( · a symptom of <a href="#f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank)
+                   : "");
   if (rf.baseline_entry) {
     const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
-    out += fmt::format(R"(<p class="note">{} (<code>{}:{}</code>){}</p>)",
-                       rf.suppressed ? "Suppressed by the baseline" : "In the baseline but expired on " + esc(e.expires),
-                       esc(report.baseline->file), e.line, rf.suppressed ? ": " + esc(e.reason) : "; it counts again");
+    out +=
+        fmt::format(R"(<p class="note">{} (<code>{}:{}</code>){}</p>)",
+                    rf.suppressed ? "Suppressed by the baseline" : "In the baseline but expired on " + esc(e.expires),
+                    esc(report.baseline->file), e.line, rf.suppressed ? ": " + esc(e.reason) : "; it counts again");
   }
   if (rf.history) {
     out += fmt::format(R"(<p class="note history-{}">History: {}</p>)", rf.history->known ? "known" : "new",
@@ -244,13 +258,15 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     if (!rf.fixes.empty()) {
       out += R"(<p class="small"><strong>Fixes for this finding, best first:</strong></p><ol class="small doc">)";
       for (const auto& fix : rf.fixes) {
-        out += fmt::format("<li>{}{} — {}</li>", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "", doc_link(fix.doc));
+        out += fmt::format("<li>{}{} — {}</li>", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "",
+                           doc_link(fix.doc));
       }
       out += "</ol>";
     }
   } else if (!f.evidence.empty()) {
     const LogRecord& r = f.evidence.front().entry.record();
-    out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)", esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
+    out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)",
+                       esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
                        esc(crop_middle(detail::key_line(f.evidence.front()), kContextBytes)));
   }
   // Symptoms fold inside their cause.
@@ -290,7 +306,8 @@ void workers(std::string& out, const RankedReport& report) {
     for (const auto& rf : report.findings) {
       const auto& w = rf.finding->workers;
       const bool hit = std::binary_search(w.begin(), w.end(), name);
-      out += hit ? fmt::format(R"(<td class="hit sev-{}" title="{}">●</td>)", impact_name(rf.finding->severity), esc(rf.finding->rule_id))
+      out += hit ? fmt::format(R"(<td class="hit sev-{}" title="{}">●</td>)", impact_name(rf.finding->severity),
+                               esc(rf.finding->rule_id))
                  : "<td></td>";
     }
     out += "</tr>";
@@ -300,18 +317,21 @@ void workers(std::string& out, const RankedReport& report) {
     out += fmt::format(R"(<p class="small muted">… and {} more workers (the JSON report lists them per finding).</p>)",
                        names.size() - kMaxWorkerRows);
   }
-  out += R"(<p class="small muted">Columns are findings by rank; findings from job messages or configuration name no worker.</p></section>)";
+  out +=
+      R"(<p class="small muted">Columns are findings by rank; findings from job messages or configuration name no worker.</p></section>)";
 }
 
 void fixes(std::string& out, const RankedReport& report) {
   out += R"(<section id="fixes"><h2>Fixes, best first</h2>)";
-  if (report.fixes.empty()) out += R"(<p class="muted">Nothing to fix.</p>)";
-  else out += R"(<ol class="fixes doc">)";
+  if (report.fixes.empty())
+    out += R"(<p class="muted">Nothing to fix.</p>)";
+  else
+    out += R"(<ol class="fixes doc">)";
   for (const auto& fix : report.fixes) {
     out += fmt::format("<li><strong>{}</strong>{}", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "");
     for (const auto& why : fix.reasons) out += fmt::format("<br>{}", esc(why));
-    out += fmt::format(R"(<br><span class="small muted">{}</span> · <span class="small">{}</span></li>)", esc(fix.rank_reason),
-                       doc_link(fix.doc));
+    out += fmt::format(R"(<br><span class="small muted">{}</span> · <span class="small">{}</span></li>)",
+                       esc(fix.rank_reason), doc_link(fix.doc));
   }
   if (!report.fixes.empty()) out += "</ol>";
   out += "</section>";
@@ -325,27 +345,32 @@ void skipped(std::string& out, const RankedReport& report, const RenderOptions& 
   } else {
     out += "<p>Not findings: the export cannot tell.</p><ul>";
     for (const auto& i : d.inconclusive) {
-      out += fmt::format("<li><strong>{}</strong> (<code>{}</code>): {}</li>", esc(i.title), esc(i.rule_id), esc(i.reason));
+      out += fmt::format("<li><strong>{}</strong> (<code>{}</code>): {}</li>", esc(i.title), esc(i.rule_id),
+                         esc(i.reason));
     }
     out += "</ul>";
   }
-  out += fmt::format("<p>{} read: {} analysed, {} skipped as malformed, {} ignored as {}.{}</p>", plural(d.entries, "entry", "entries"),
-                     d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "a duplicate" : "duplicates",
+  out += fmt::format("<p>{} read: {} analysed, {} skipped as malformed, {} ignored as {}.{}</p>",
+                     plural(d.entries, "entry", "entries"), d.analysed, d.skipped, d.duplicates,
+                     d.duplicates == 1 ? "a duplicate" : "duplicates",
                      d.duplicates_windowed ? " Duplicates far apart in this huge input may have been missed." : "");
   size_t shown = 0;
   std::string items;
   for (const auto& e : d.input_errors) {
-    items += fmt::format("<li><code>{}</code>: error: {}</li>", esc(display_path(e.file, o.deterministic)), esc(e.message));
+    items +=
+        fmt::format("<li><code>{}</code>: error: {}</li>", esc(display_path(e.file, o.deterministic)), esc(e.message));
   }
   for (const auto& in : d.inputs) {
     const std::string path = display_path(in.path, o.deterministic);
     for (const auto& p : in.problems) {
       if (shown++ >= kProblemsShown) break;
-      items += fmt::format("<li><code>{}</code>{}: {}{}</li>", esc(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
-                           p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "", p.skipped_entry ? "skipped: " : "", esc(p.message));
+      items += fmt::format(
+          "<li><code>{}</code>{}: {}{}</li>", esc(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
+          p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "", p.skipped_entry ? "skipped: " : "", esc(p.message));
     }
     if (in.problems_total > in.problems.size()) {
-      items += fmt::format("<li><code>{}</code>: … and {} more problems</li>", esc(path), in.problems_total - in.problems.size());
+      items += fmt::format("<li><code>{}</code>: … and {} more problems</li>", esc(path),
+                           in.problems_total - in.problems.size());
     }
   }
   if (!items.empty()) out += "<h3>Input problems</h3><ul class=\"small\">" + items + "</ul>";
@@ -355,9 +380,10 @@ void skipped(std::string& out, const RankedReport& report, const RenderOptions& 
                        plural(b.suppressed, "finding", "findings"), b.stale(), b.stale() == 1 ? "entry" : "entries");
     out += "<ul class=\"small\">";
     for (const auto& e : b.entries) {
-      out += fmt::format("<li><code>{}:{}</code> <code>{}</code> — {}{}</li>", esc(b.file), e.entry.line, esc(e.entry.rule_id),
-                         baseline_state_name(e.state),
-                         e.state == BaselineState::kSuppressing ? ": " + esc(e.entry.reason) : ": " + esc(detail::stale_reason(e)));
+      out += fmt::format(
+          "<li><code>{}:{}</code> <code>{}</code> — {}{}</li>", esc(b.file), e.entry.line, esc(e.entry.rule_id),
+          baseline_state_name(e.state),
+          e.state == BaselineState::kSuppressing ? ": " + esc(e.entry.reason) : ": " + esc(detail::stale_reason(e)));
     }
     out += "</ul>";
   }
@@ -389,9 +415,9 @@ std::string render_html(const RankedReport& report, const RenderOptions& o) {
   out += '\n';
   skipped(out, report, o);
   // Version and rule-pack hash are left out of deterministic output, so goldens survive releases.
-  out += fmt::format("\n<footer>gpudiag{}</footer>\n</main></body></html>\n",
-                     o.deterministic ? ""
-                                     : fmt::format(" {} · rule pack <code>{}</code>", esc(o.version), esc(d.rule_pack_hash)));
+  out += fmt::format(
+      "\n<footer>gpudiag{}</footer>\n</main></body></html>\n",
+      o.deterministic ? "" : fmt::format(" {} · rule pack <code>{}</code>", esc(o.version), esc(d.rule_pack_hash)));
   return out;
 }
 

@@ -1,13 +1,14 @@
 // The timeline SVG. Coordinates are in a 1000-unit-wide viewBox that scales with the page; text sizes
 // are estimated (no fonts are loaded, so nothing can be measured) and labels that would collide are
 // moved to another row or left to their <title> tooltip and the story list under the chart.
+#include "html_timeline.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 
 #include "gpudiag/formats.h"
-#include "html_timeline.h"
 #include "render_util.h"
 
 namespace gpudiag::detail {
@@ -43,8 +44,8 @@ std::string clock(Timestamp t, int64_t step_seconds, bool days) {
 }
 
 void axis(std::string& out, const Scale& sc, double bottom) {
-  static constexpr std::array<int64_t, 20> kSteps = {1,    2,    5,     10,    15,    30,    60,    120,   300,    600,
-                                                     900,  1800, 3600,  7200,  10800, 21600, 43200, 86400, 172800, 604800};
+  static constexpr std::array<int64_t, 20> kSteps = {1,   2,    5,    10,   15,    30,    60,    120,   300,    600,
+                                                     900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800};
   const int64_t span = (sc.t1 - sc.t0) / kSecond;
   int64_t step = kSteps.back();
   for (int64_t s : kSteps) {
@@ -58,7 +59,8 @@ void axis(std::string& out, const Scale& sc, double bottom) {
   const int64_t first = (sc.t0 / (step * kSecond) + 1) * step * kSecond;
   for (int64_t t = first; t <= sc.t1; t += step * kSecond) {
     const double x = sc.x(t);
-    out += fmt::format(R"(<line class="grid" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", fmt_x(x), kAxisY - 4, fmt_x(bottom));
+    out +=
+        fmt::format(R"(<line class="grid" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", fmt_x(x), kAxisY - 4, fmt_x(bottom));
     if (x > kGutter + 18 && x < kWidth - kRight - 18) {
       out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", fmt_x(x), kAxisY - 8,
                          clock(t, step, days));
@@ -71,7 +73,8 @@ std::string_view state_after(std::string_view phase, std::string_view state) {
   if (phase == "workers-starting") return state == "submitted" ? "starting" : state;
   if (phase == "workers-started") return state == "failed" ? state : "running";
   if (phase == "failed") return "failed";
-  if (phase == "stopping" || phase == "cleaning-up" || phase == "cancelling") return state == "failed" ? state : "stopping";
+  if (phase == "stopping" || phase == "cleaning-up" || phase == "cancelling")
+    return state == "failed" ? state : "stopping";
   if (phase == "stopped" || phase == "drained") return "stopped";
   return state;
 }
@@ -92,7 +95,8 @@ void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
     out += fmt::format(R"(<rect class="state-{}" x="{}" y="{}" width="{}" height="{}"><title>{}</title></rect>)",
                        changes[i].second, fmt_x(x0), kBandY, fmt_x(x1 - x0), kBandH, changes[i].second);
     if (x1 - x0 > static_cast<double>(changes[i].second.size()) * kCharWidth + 10) {
-      out += fmt::format(R"(<text class="state-text" x="{}" y="{}">{}</text>)", fmt_x(x0 + 5), kBandY + 17, changes[i].second);
+      out += fmt::format(R"(<text class="state-text" x="{}" y="{}">{}</text>)", fmt_x(x0 + 5), kBandY + 17,
+                         changes[i].second);
     }
   }
   // Milestones: a tick on the band and a label in the first row where it fits.
@@ -110,7 +114,8 @@ void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
     const double y = kMarkRowY + (row < 0 ? 0 : row) * kMarkRowH;
     out += fmt::format(R"(<g class="milestone"><title>{} — {}: {}</title>)", html_escape(format_rfc3339(e.at)),
                        html_escape(e.label), html_escape(e.detail));
-    out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", fmt_x(x), kBandY, fmt_x(row < 0 ? kBandY + kBandH + 4 : y - 10));
+    out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", fmt_x(x), kBandY,
+                       fmt_x(row < 0 ? kBandY + kBandH + 4 : y - 10));
     if (row >= 0) {
       out += fmt::format(R"(<text x="{}" y="{}">{}</text>)", fmt_x(left), y, html_escape(e.label));
       row_end[static_cast<size_t>(row)] = left + width;
@@ -122,8 +127,9 @@ void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
 void worker_lane(std::string& out, const Diagnosis& d, const Scale& sc) {
   uint32_t most = 0;
   for (const auto& p : d.worker_counts) most = std::max(most, p.workers);
-  out += fmt::format(R"(<text class="lane-label" x="8" y="{}">Workers<title>the worker count the job messages announce: a target, which workers may not have reached</title></text>)",
-                     kWorkersY + kWorkersH / 2 - 2);
+  out += fmt::format(
+      R"(<text class="lane-label" x="8" y="{}">Workers<title>the worker count the job messages announce: a target, which workers may not have reached</title></text>)",
+      kWorkersY + kWorkersH / 2 - 2);
   out += fmt::format(R"(<text class="tick" x="8" y="{}">as announced</text>)", kWorkersY + kWorkersH / 2 + 12);
   out += fmt::format(R"(<line class="baseline" x1="{0}" y1="{1}" x2="{2}" y2="{1}"/>)", kGutter, kWorkersY + kWorkersH,
                      kWidth - kRight);
@@ -132,8 +138,10 @@ void worker_lane(std::string& out, const Diagnosis& d, const Scale& sc) {
                        kWorkersY + kWorkersH / 2 + 4);
     return;
   }
-  out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>)", kGutter - 6, kWorkersY + 8, most);
-  out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="end">0</text>)", kGutter - 6, kWorkersY + kWorkersH);
+  out +=
+      fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>)", kGutter - 6, kWorkersY + 8, most);
+  out +=
+      fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="end">0</text>)", kGutter - 6, kWorkersY + kWorkersH);
   const auto y = [&](uint32_t n) { return kWorkersY + kWorkersH - kWorkersH * n / std::max(most, 1u); };
   std::string path = fmt::format("M{} {}", fmt_x(sc.x(d.worker_counts.front().at)), fmt_x(kWorkersY + kWorkersH));
   double last_label = -100;
@@ -141,8 +149,8 @@ void worker_lane(std::string& out, const Diagnosis& d, const Scale& sc) {
     const double x = sc.x(p.at);
     path += fmt::format(" H{} V{}", fmt_x(x), fmt_x(y(p.workers)));
     if (x - last_label > 16) {
-      out += fmt::format(R"(<text class="count" x="{}" y="{}">{}</text>)", fmt_x(x + 2), fmt_x(std::max(y(p.workers) - 3, kWorkersY + 8)),
-                         p.workers);
+      out += fmt::format(R"(<text class="count" x="{}" y="{}">{}</text>)", fmt_x(x + 2),
+                         fmt_x(std::max(y(p.workers) - 3, kWorkersY + 8)), p.workers);
       last_label = x;
     }
   }
@@ -160,7 +168,8 @@ void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc
     out += fmt::format(R"(<a href="#f-{}"><text class="lane-label{}" x="{}" y="{}">{}</text></a>)", rf.rank,
                        rf.suppressed ? " suppressed" : "", 8 + rf.depth * 10, y + 4, html_escape(label));
     out += fmt::format(R"(<line class="lane" x1="{0}" y1="{1}" x2="{2}" y2="{1}"/>)", kGutter, y, kWidth - kRight);
-    const std::string tip = html_escape(fmt::format("#{} {} — {}", rf.rank, f.title, time_span(f.first_seen, f.last_seen)));
+    const std::string tip =
+        html_escape(fmt::format("#{} {} — {}", rf.rank, f.title, time_span(f.first_seen, f.last_seen)));
     if (f.first_seen == kNoTime) {
       out += fmt::format(R"(<text class="none" x="{}" y="{}">{}<title>{}</title></text>)", kGutter + 6, y + 4,
                          f.via == "facts" ? "from the job's configuration" : "no time", tip);
@@ -172,7 +181,8 @@ void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc
     out += fmt::format(R"(<rect class="span" x="{}" y="{}" width="{}" height="6" rx="3"/>)", fmt_x(x0), y - 3,
                        fmt_x(std::max(x1 - x0, 6.0)));
     out += fmt::format(R"(<circle class="pin" cx="{}" cy="{}" r="9"/>)", fmt_x(x0), y);
-    out += fmt::format(R"(<text class="pin-text" x="{}" y="{}" text-anchor="middle">{}</text></a>)", fmt_x(x0), y + 4, rf.rank);
+    out += fmt::format(R"(<text class="pin-text" x="{}" y="{}" text-anchor="middle">{}</text></a>)", fmt_x(x0), y + 4,
+                       rf.rank);
   }
 }
 
@@ -189,9 +199,9 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
   std::vector<StoryEvent> events;
   std::string_view previous;
   for (const auto& p : d.phases) {
-    if (p.phase == previous || (p.phase == "running" && std::any_of(events.begin(), events.end(), [](const StoryEvent& e) {
-                                  return e.label == "running";
-                                }))) {
+    if (p.phase == previous ||
+        (p.phase == "running" &&
+         std::any_of(events.begin(), events.end(), [](const StoryEvent& e) { return e.label == "running"; }))) {
       continue;
     }
     previous = p.phase;
@@ -204,7 +214,7 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
       const LogRecord& r = f.evidence.front().entry.record();
       where = r.worker.empty() ? std::string(r.log) : fmt::format("{} on {}", r.log, r.worker);
     }
-    std::string detail = f.via == "facts" ? "found from the job's configuration"
+    std::string detail = f.via == "facts"     ? "found from the job's configuration"
                          : f.via == "absence" ? "found by what is missing"
                                               : plural(f.count, "entry", "entries");
     if (f.last_seen != kNoTime && f.last_seen != f.first_seen) detail += ", the last at " + format_rfc3339(f.last_seen);

@@ -13,9 +13,9 @@ namespace gpudiag::detail {
 // A moment in the job's story: a phase change or a finding first seen.
 struct StoryEvent {
   Timestamp at = kNoTime;
-  std::string label;       // "workers started", "#1 GPU ran out of memory first seen" (raw text)
-  std::string detail;      // the job message, or where the finding was seen (raw text)
-  int finding_rank = 0;    // > 0 for findings
+  std::string label;     // "workers started", "#1 GPU ran out of memory first seen" (raw text)
+  std::string detail;    // the job message, or where the finding was seen (raw text)
+  int finding_rank = 0;  // > 0 for findings
   Impact severity = Impact::kInfo;
 };
 

@@ -1,7 +1,7 @@
 // The JSON report, schema "gpudiag.report/v1" (docs/json-schema.md): the contract CI scripts and
 // other tools rely on. Fields are only ever added within v1.
-#include "gpudiag/report.h"
 #include "finding_history.h"
+#include "gpudiag/report.h"
 #include "json_writer.h"
 
 namespace gpudiag {
@@ -13,7 +13,10 @@ constexpr size_t kMaxEvidenceMessage = 4096;
 
 void write_time(JsonWriter& w, std::string_view key, Timestamp t) {
   w.key(key);
-  if (t == kNoTime) w.null(); else w.value(format_rfc3339(t));
+  if (t == kNoTime)
+    w.null();
+  else
+    w.value(format_rfc3339(t));
 }
 
 void write_doc(JsonWriter& w, const DocLink& doc) {
@@ -73,7 +76,9 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.field("rule_pack", d.rule_pack_hash);
   }
   w.end_object();
-  w.field("verdict", report.verdict == Verdict::kOk ? "ok" : report.verdict == Verdict::kWarning ? "warning" : "failed");
+  w.field("verdict", report.verdict == Verdict::kOk        ? "ok"
+                     : report.verdict == Verdict::kWarning ? "warning"
+                                                           : "failed");
   w.field("summary", report.verdict_line);
 
   w.key("job").begin_object();
@@ -86,7 +91,10 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.end_object();
 
   w.key("totals").begin_object();
-  w.field("entries", d.entries).field("analysed", d.analysed).field("skipped", d.skipped).field("duplicates", d.duplicates);
+  w.field("entries", d.entries)
+      .field("analysed", d.analysed)
+      .field("skipped", d.skipped)
+      .field("duplicates", d.duplicates);
   w.field("duplicates_windowed", d.duplicates_windowed);
   w.end_object();
 
@@ -96,14 +104,20 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.field("path", display_path(in.path, o.deterministic));
     w.field("format", shape_name(in.shape));
     w.field("gzip", in.gzip);
-    w.field("entries", in.entries).field("analysed", in.analysed).field("skipped", in.skipped).field("duplicates", in.duplicates);
+    w.field("entries", in.entries)
+        .field("analysed", in.analysed)
+        .field("skipped", in.skipped)
+        .field("duplicates", in.duplicates);
     w.field("problems_total", in.problems_total);
     w.key("problems").begin_array();
     for (const auto& p : in.problems) {
       w.begin_object();
       w.field("line", p.line);
       w.key("byte");
-      if (p.offset >= 0) w.value(static_cast<int64_t>(p.offset)); else w.null();
+      if (p.offset >= 0)
+        w.value(static_cast<int64_t>(p.offset));
+      else
+        w.null();
       w.field("skipped", p.skipped_entry);
       w.field("message", p.message);
       w.end_object();
@@ -166,7 +180,10 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     }
     w.end_array();
     w.key("caused_by");
-    if (rf.caused_by) w.value(report.findings[*rf.caused_by].finding->rule_id); else w.null();
+    if (rf.caused_by)
+      w.value(report.findings[*rf.caused_by].finding->rule_id);
+    else
+      w.null();
     w.key("symptoms").begin_array();
     for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
     w.end_array();

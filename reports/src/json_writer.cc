@@ -10,13 +10,41 @@ void JsonWriter::escape_to(std::string& out, std::string_view s) {
   out += '"';
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"') { out += "\\\""; ++i; continue; }
-    if (c == '\\') { out += "\\\\"; ++i; continue; }
-    if (c == '\n') { out += "\\n"; ++i; continue; }
-    if (c == '\r') { out += "\\r"; ++i; continue; }
-    if (c == '\t') { out += "\\t"; ++i; continue; }
-    if (c < 0x20 || c == 0x7F) { out += fmt::format("\\u{:04x}", c); ++i; continue; }
-    if (c < 0x80) { out += static_cast<char>(c); ++i; continue; }
+    if (c == '"') {
+      out += "\\\"";
+      ++i;
+      continue;
+    }
+    if (c == '\\') {
+      out += "\\\\";
+      ++i;
+      continue;
+    }
+    if (c == '\n') {
+      out += "\\n";
+      ++i;
+      continue;
+    }
+    if (c == '\r') {
+      out += "\\r";
+      ++i;
+      continue;
+    }
+    if (c == '\t') {
+      out += "\\t";
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7F) {
+      out += fmt::format("\\u{:04x}", c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
     // Validate one UTF-8 sequence; anything broken becomes U+FFFD.
     size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     bool ok = n > 0 && i + n <= s.size();

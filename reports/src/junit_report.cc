@@ -22,24 +22,27 @@ std::string attr(std::string_view s) { return xml_escape(s, true); }
 std::string failure_body(const RankedReport& report, const RankedFinding& rf, const RenderOptions& o) {
   const Diagnosis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
-  std::string body = fmt::format("{} ({}), {} severity, confidence {:.0f}%\n", f.title, f.rule_id, impact_name(f.severity),
-                                 f.confidence * 100);
+  std::string body = fmt::format("{} ({}), {} severity, confidence {:.0f}%\n", f.title, f.rule_id,
+                                 impact_name(f.severity), f.confidence * 100);
   if (rf.caused_by) {
     const Finding& cause = *report.findings[*rf.caused_by].finding;
     body += fmt::format("A symptom of #{} {} ({}).\n", report.findings[*rf.caused_by].rank, cause.title, cause.rule_id);
   }
-  body += fmt::format("{}: {}\n", f.via == "facts" ? "found from the job's configuration" : plural(f.count, "entry", "entries"),
+  body += fmt::format("{}: {}\n",
+                      f.via == "facts" ? "found from the job's configuration" : plural(f.count, "entry", "entries"),
                       detail::time_span(f.first_seen, f.last_seen));
   if (!f.workers.empty()) body += fmt::format("workers: {}\n", fmt::join(f.workers, ", "));
   if (!f.evidence.empty()) body += "\nEvidence:\n";
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();
-    body += fmt::format("  {} {} {}{}\n    {}\n", detail::source_location(d, r, o.deterministic), format_rfc3339(r.timestamp),
-                        r.log, r.worker.empty() ? "" : fmt::format(" {}", r.worker), crop_middle(detail::key_line(e), kLineBytes));
+    body += fmt::format("  {} {} {}{}\n    {}\n", detail::source_location(d, r, o.deterministic),
+                        format_rfc3339(r.timestamp), r.log, r.worker.empty() ? "" : fmt::format(" {}", r.worker),
+                        crop_middle(detail::key_line(e), kLineBytes));
   }
   if (!rf.fixes.empty()) {
     const FindingFix& fix = rf.fixes.front();
-    body += fmt::format("\nFix: {}\n  why: {}\n  doc: {} › {} {}\n", fix.action, fix.why, fix.doc.title, fix.doc.section, fix.doc.url);
+    body += fmt::format("\nFix: {}\n  why: {}\n  doc: {} › {} {}\n", fix.action, fix.why, fix.doc.title,
+                        fix.doc.section, fix.doc.url);
   }
   return body;
 }
@@ -64,13 +67,15 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
     } else if (rf && rf->suppressed) {
       ++skipped;
       const BaselineEntry& e = report.baseline->entries[*rf->baseline_entry].entry;
-      cases += fmt::format(">\n      <skipped message=\"{}\">{}</skipped>\n    </testcase>\n",
-                           attr(fmt::format("accepted in the baseline ({}:{}): {}", report.baseline->file, e.line, e.reason)),
-                           xml_escape(failure_body(report, *rf, o)));
+      cases += fmt::format(
+          ">\n      <skipped message=\"{}\">{}</skipped>\n    </testcase>\n",
+          attr(fmt::format("accepted in the baseline ({}:{}): {}", report.baseline->file, e.line, e.reason)),
+          xml_escape(failure_body(report, *rf, o)));
     } else if (rf && counts_for_gate(*rf, threshold)) {
       ++failures;
-      cases += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n", attr(rf->finding->title),
-                           impact_name(rf->finding->severity), xml_escape(failure_body(report, *rf, o)));
+      cases += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                           attr(rf->finding->title), impact_name(rf->finding->severity),
+                           xml_escape(failure_body(report, *rf, o)));
     } else {
       cases += "/>\n";
     }
@@ -85,17 +90,19 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   }
   if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, *o.fail_on));
   std::string err_text;
-  for (const auto& e : d.input_errors) err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
+  for (const auto& e : d.input_errors)
+    err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
   for (const auto& in : d.inputs) {
     for (const auto& p : in.problems) {
-      err_text += fmt::format("{}:{}: {}{}\n", display_path(in.path, o.deterministic), p.line, p.skipped_entry ? "skipped: " : "", p.message);
+      err_text += fmt::format("{}:{}: {}{}\n", display_path(in.path, o.deterministic), p.line,
+                              p.skipped_entry ? "skipped: " : "", p.message);
     }
   }
   if (report.baseline) {
     for (const auto& e : report.baseline->entries) {
       if (e.state == BaselineState::kSuppressing) continue;
-      err_text += fmt::format("{}:{}: stale baseline entry for {}: {}\n", report.baseline->file, e.entry.line, e.entry.rule_id,
-                              detail::stale_reason(e));
+      err_text += fmt::format("{}:{}: stale baseline entry for {}: {}\n", report.baseline->file, e.entry.line,
+                              e.entry.rule_id, detail::stale_reason(e));
     }
   }
 
@@ -104,8 +111,10 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   if (!d.job.name.empty() || !d.job.id.empty()) name += " " + (d.job.name.empty() ? d.job.id : d.job.name);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
-      "<testsuite name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"0\">\n",
-      attr(name), stamp, attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size(), failures, skipped);
+      "<testsuite name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "skipped=\"{}\" time=\"0\">\n",
+      attr(name), stamp, attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size(), failures,
+      skipped);
   out += "  <properties>\n";
   const auto property = [&](std::string_view key, std::string_view value) {
     if (!value.empty()) out += fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", key, attr(value));
@@ -121,8 +130,8 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   property("job.region", d.job.region);
   out += "  </properties>\n";
   out += cases;
-  out += fmt::format("  <system-out>{}</system-out>\n  <system-err>{}</system-err>\n</testsuite>\n", xml_escape(out_text),
-                     xml_escape(err_text));
+  out += fmt::format("  <system-out>{}</system-out>\n  <system-err>{}</system-err>\n</testsuite>\n",
+                     xml_escape(out_text), xml_escape(err_text));
   return out;
 }
 

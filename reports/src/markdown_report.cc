@@ -10,24 +10,29 @@ namespace gpudiag {
 namespace {
 
 using detail::plural;
-using detail::upper;
 using detail::time_span;
+using detail::upper;
 
 constexpr size_t kLineBytes = 400;  // one log line in a code block
 constexpr size_t kProblemsShown = 20;
 
 std::string_view severity_icon(Impact i) {
   switch (i) {
-    case Impact::kCritical: return "🟣";
-    case Impact::kError: return "🔴";
-    case Impact::kWarning: return "🟡";
-    case Impact::kInfo: return "🔵";
+    case Impact::kCritical:
+      return "🟣";
+    case Impact::kError:
+      return "🔴";
+    case Impact::kWarning:
+      return "🟡";
+    case Impact::kInfo:
+      return "🔵";
   }
   return "";
 }
 
 std::string doc_link(const DocLink& doc) {
-  const std::string text = markdown_escape(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
+  const std::string text =
+      markdown_escape(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
   const std::string url = detail::safe_url(doc.url);
   return url.empty() ? text : fmt::format("[{}]({})", text, url);
 }
@@ -44,7 +49,8 @@ std::string baseline_note(const RankedReport& report, const RankedFinding& rf) {
   if (!rf.baseline_entry) return "";
   const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
   const std::string where = markdown_code_span(fmt::format("{}:{}", report.baseline->file, e.line));
-  if (!rf.suppressed) return fmt::format("> ⏰ In the baseline ({}) but expired on {}: not suppressed.\n\n", where, e.expires);
+  if (!rf.suppressed)
+    return fmt::format("> ⏰ In the baseline ({}) but expired on {}: not suppressed.\n\n", where, e.expires);
   return fmt::format("> 🔕 **Suppressed** by the baseline ({}): {}\n\n", where, markdown_escape(e.reason));
 }
 
@@ -52,12 +58,14 @@ std::string baseline_note(const RankedReport& report, const RankedFinding& rf) {
 std::string finding_head(const RankedReport& report, size_t index) {
   const RankedFinding& rf = report.findings[index];
   const Finding& f = *rf.finding;
-  std::string out = fmt::format("#### {}. {} {} — {}{}\n\n", rf.rank, severity_icon(f.severity), upper(impact_name(f.severity)),
-                                markdown_escape(f.title), rf.suppressed ? " (suppressed)" : "");
+  std::string out =
+      fmt::format("#### {}. {} {} — {}{}\n\n", rf.rank, severity_icon(f.severity), upper(impact_name(f.severity)),
+                  markdown_escape(f.title), rf.suppressed ? " (suppressed)" : "");
   out += fmt::format("{} · confidence {:.0f}% · {}\n\n", markdown_code_span(f.rule_id), f.confidence * 100,
                      markdown_escape(finding_stats(f)));
   out += baseline_note(report, rf);
-  if (rf.history) out += fmt::format("> {} {}\n\n", rf.history->known ? "🔁" : "🆕", markdown_escape(history_note(*rf.history)));
+  if (rf.history)
+    out += fmt::format("> {} {}\n\n", rf.history->known ? "🔁" : "🆕", markdown_escape(history_note(*rf.history)));
   out += markdown_escape(f.description) + "\n\n";
   if (!rf.symptoms.empty()) {
     out += "Symptoms folded under it:\n\n";
@@ -102,7 +110,8 @@ std::string fixes_section(const RankedReport& report) {
   if (report.fixes.empty()) return "";
   std::string out = "### Fixes, best first\n\n";
   for (const auto& fix : report.fixes) {
-    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(fix.action), fix.demoted ? " (already in place)" : "");
+    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(fix.action),
+                       fix.demoted ? " (already in place)" : "");
     for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_escape(why));
     std::string rules;
     for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);
@@ -114,8 +123,9 @@ std::string fixes_section(const RankedReport& report) {
 std::string baseline_section(const RankedReport& report) {
   if (!report.baseline) return "";
   const BaselineReview& b = *report.baseline;
-  std::string out = fmt::format("### Baseline {}\n\n{} suppressed, {} stale {}.\n\n", markdown_code_span(b.file),
-                                plural(b.suppressed, "finding", "findings"), b.stale(), b.stale() == 1 ? "entry" : "entries");
+  std::string out =
+      fmt::format("### Baseline {}\n\n{} suppressed, {} stale {}.\n\n", markdown_code_span(b.file),
+                  plural(b.suppressed, "finding", "findings"), b.stale(), b.stale() == 1 ? "entry" : "entries");
   for (const auto& e : b.entries) {
     if (e.state == BaselineState::kSuppressing) continue;
     out += fmt::format("- {} {} **{}**: {}\n", markdown_code_span(fmt::format("{}:{}", b.file, e.entry.line)),
@@ -130,22 +140,25 @@ std::string skipped_section(const Diagnosis& d, const RenderOptions& o) {
   if (!d.inconclusive.empty()) {
     out += "### Inconclusive\n\nNot findings: the export cannot tell.\n\n";
     for (const auto& i : d.inconclusive) {
-      out += fmt::format("- **{}** ({}): {}\n", markdown_escape(i.title), markdown_code_span(i.rule_id), markdown_escape(i.reason));
+      out += fmt::format("- **{}** ({}): {}\n", markdown_escape(i.title), markdown_code_span(i.rule_id),
+                         markdown_escape(i.reason));
     }
     out += "\n";
   }
   std::string problems;
   size_t shown = 0, total = d.input_errors.size();
   for (const auto& e : d.input_errors) {
-    problems += fmt::format("- {}: error: {}\n", markdown_code_span(display_path(e.file, o.deterministic)), markdown_escape(e.message));
+    problems += fmt::format("- {}: error: {}\n", markdown_code_span(display_path(e.file, o.deterministic)),
+                            markdown_escape(e.message));
   }
   for (const auto& in : d.inputs) {
     total += in.problems_total;
     for (const auto& p : in.problems) {
       if (shown++ >= kProblemsShown) break;
       const std::string path = display_path(in.path, o.deterministic);
-      problems += fmt::format("- {}: {}{}\n", markdown_code_span(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
-                              p.skipped_entry ? "skipped: " : "", markdown_escape(p.message));
+      problems +=
+          fmt::format("- {}: {}{}\n", markdown_code_span(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
+                      p.skipped_entry ? "skipped: " : "", markdown_escape(p.message));
     }
   }
   if (total > 0) {
@@ -159,18 +172,22 @@ std::string skipped_section(const Diagnosis& d, const RenderOptions& o) {
 
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
   const Diagnosis& d = *report.diagnosis;
-  const std::string_view icon = report.verdict == Verdict::kFailed ? "❌" : report.verdict == Verdict::kWarning ? "⚠️" : "✅";
+  const std::string_view icon = report.verdict == Verdict::kFailed    ? "❌"
+                                : report.verdict == Verdict::kWarning ? "⚠️"
+                                                                      : "✅";
   std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_escape(report.verdict_line));
   std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);
   if (!d.job.name.empty()) job += " **" + markdown_escape(d.job.name) + "**";
   if (!d.job.region.empty()) job += " in " + markdown_escape(d.job.region);
   if (!d.job.project.empty()) job += ", project " + markdown_escape(d.job.project);
-  head += fmt::format("{}  \n{} from {}: {} analysed, {} skipped, {} · {}\n\n", job, plural(d.entries, "entry", "entries"),
-                      plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped,
-                      plural(d.duplicates, "duplicate", "duplicates"), markdown_escape(time_span(d.start, d.end)));
+  head +=
+      fmt::format("{}  \n{} from {}: {} analysed, {} skipped, {} · {}\n\n", job, plural(d.entries, "entry", "entries"),
+                  plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped,
+                  plural(d.duplicates, "duplicate", "duplicates"), markdown_escape(time_span(d.start, d.end)));
   if (o.fail_on) {
     const bool tripped = trips_gate(report, *o.fail_on);
-    head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, *o.fail_on)));
+    head +=
+        fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, *o.fail_on)));
   }
 
   // Everything but evidence is always shown; evidence fills what room is left, best finding first.
@@ -180,11 +197,12 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   std::vector<Root> roots;
   for (size_t i = 0; i < report.findings.size(); ++i) {
     if (report.findings[i].depth > 0) continue;
-    roots.push_back({finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
+    roots.push_back(
+        {finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
   }
-  const std::string footer =
-      fmt::format("---\n<sub>gpudiag{}</sub>\n",
-                  o.deterministic ? "" : fmt::format(" {} · rule pack {}", o.version, markdown_escape(d.rule_pack_hash)));
+  const std::string footer = fmt::format(
+      "---\n<sub>gpudiag{}</sub>\n",
+      o.deterministic ? "" : fmt::format(" {} · rule pack {}", o.version, markdown_escape(d.rule_pack_hash)));
   const std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
   size_t fixed = head.size() + tail.size() + footer.size() + 200;
   for (const auto& r : roots) fixed += r.head.size() + r.fix.size();
@@ -192,7 +210,8 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
 
   std::string out = head;
   if (!roots.empty()) {
-    out += fmt::format("### Root causes, most likely first ({})\n\n", plural(report.findings.size(), "finding", "findings"));
+    out += fmt::format("### Root causes, most likely first ({})\n\n",
+                       plural(report.findings.size(), "finding", "findings"));
   }
   bool cut = false;
   for (const auto& r : roots) {
@@ -206,8 +225,9 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     out += r.fix;
   }
   if (cut) {
-    out += fmt::format("> ✂️ Evidence was cut to keep this summary under {} KB; the HTML and JSON reports have all of it.\n\n",
-                       o.markdown_max_bytes / 1000);
+    out += fmt::format(
+        "> ✂️ Evidence was cut to keep this summary under {} KB; the HTML and JSON reports have all of it.\n\n",
+        o.markdown_max_bytes / 1000);
   }
   out += tail;
   // Still too long (a great many findings): end at a heading that fits, where no element is open.
@@ -217,7 +237,9 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     const size_t section = out.rfind("\n### ", limit);
     if (at == std::string::npos || (section != std::string::npos && section > at)) at = section;
     out.resize(at == std::string::npos || at < head.size() ? head.size() : at + 1);  // the verdict always stays
-    out += "\n> ✂️ The rest was cut to keep this summary within its size; the HTML and JSON reports have all of it.\n\n";
+    out +=
+        "\n> ✂️ The rest was cut to keep this summary within its size; the HTML and JSON reports have all of "
+        "it.\n\n";
   }
   return out + footer;
 }

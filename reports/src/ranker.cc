@@ -13,10 +13,14 @@ namespace {
 
 double impact_weight(Impact i) {
   switch (i) {
-    case Impact::kCritical: return 4;
-    case Impact::kError: return 3;
-    case Impact::kWarning: return 2;
-    case Impact::kInfo: return 1;
+    case Impact::kCritical:
+      return 4;
+    case Impact::kError:
+      return 3;
+    case Impact::kWarning:
+      return 2;
+    case Impact::kInfo:
+      return 1;
   }
   return 1;
 }
@@ -139,7 +143,8 @@ RankedReport rank(const Diagnosis& d) {
       if (score > r.score) r.score = score;
       if (!fix.demoted) r.demoted = false;
       if (std::find(r.reasons.begin(), r.reasons.end(), fix.why) == r.reasons.end()) r.reasons.push_back(fix.why);
-      if (std::find(r.for_rules.begin(), r.for_rules.end(), f.rule_id) == r.for_rules.end()) r.for_rules.push_back(f.rule_id);
+      if (std::find(r.for_rules.begin(), r.for_rules.end(), f.rule_id) == r.for_rules.end())
+        r.for_rules.push_back(f.rule_id);
     }
   }
   std::stable_sort(report.fixes.begin(), report.fixes.end(), [](const RankedFix& a, const RankedFix& b) {
@@ -152,8 +157,8 @@ RankedReport rank(const Diagnosis& d) {
     if (r.demoted) {
       r.rank_reason = fmt::format("ranked last: {}", r.demoted_because);
     } else {
-      r.rank_reason = fmt::format("proposed for {}{}", fmt::join(r.for_rules, ", "),
-                                  r.for_rules.size() > 1 ? " (shared)" : "");
+      r.rank_reason =
+          fmt::format("proposed for {}{}", fmt::join(r.for_rules, ", "), r.for_rules.size() > 1 ? " (shared)" : "");
     }
   }
 

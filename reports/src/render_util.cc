@@ -39,7 +39,8 @@ std::string_view entry_text(const LogRecord& r) { return r.message.empty() ? r.e
 std::string_view first_line(std::string_view text) { return text.substr(0, text.find('\n')); }
 
 std::string_view key_line(const Evidence& e) {
-  std::string_view line = e.matched_line.empty() ? first_line(entry_text(e.entry.record())) : std::string_view(e.matched_line);
+  std::string_view line =
+      e.matched_line.empty() ? first_line(entry_text(e.entry.record())) : std::string_view(e.matched_line);
   while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
   return line;
@@ -47,9 +48,12 @@ std::string_view key_line(const Evidence& e) {
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::kOk: return "ok";
-    case Verdict::kWarning: return "warning";
-    case Verdict::kFailed: return "failed";
+    case Verdict::kOk:
+      return "ok";
+    case Verdict::kWarning:
+      return "warning";
+    case Verdict::kFailed:
+      return "failed";
   }
   return "ok";
 }
@@ -62,8 +66,8 @@ std::string safe_url(std::string_view url) {
   if (url.rfind("https://", 0) != 0 && url.rfind("http://", 0) != 0) return "";
   for (char c : url) {
     const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u >= 0x7F || c == '"' || c == '\'' || c == '<' || c == '>' || c == '(' || c == ')' ||
-        c == '`' || c == '\\' || c == '[' || c == ']' || c == '|') {
+    if (u <= 0x20 || u >= 0x7F || c == '"' || c == '\'' || c == '<' || c == '>' || c == '(' || c == ')' || c == '`' ||
+        c == '\\' || c == '[' || c == ']' || c == '|') {
       return "";
     }
   }
@@ -87,18 +91,21 @@ std::string gate_line(const RankedReport& report, Impact threshold) {
     return fmt::format("passed: no {}finding at or above {}{}{}", known > 0 ? "new " : "", impact_name(threshold),
                        suppressed, ignored);
   }
-  return fmt::format("tripped: {} at or above {} ({}){}{}", plural(failing.size(), known > 0 ? "new finding" : "finding",
-                                                                    known > 0 ? "new findings" : "findings"),
-                     impact_name(threshold), fmt::join(failing, ", "), suppressed, ignored);
+  return fmt::format(
+      "tripped: {} at or above {} ({}){}{}",
+      plural(failing.size(), known > 0 ? "new finding" : "finding", known > 0 ? "new findings" : "findings"),
+      impact_name(threshold), fmt::join(failing, ", "), suppressed, ignored);
 }
 
 std::string stale_reason(const BaselineEntryReview& e) {
   switch (e.state) {
-    case BaselineState::kSuppressing: return "";
+    case BaselineState::kSuppressing:
+      return "";
     case BaselineState::kExpired:
       return e.matched.empty() ? fmt::format("expired on {} and matches no finding; remove it", e.entry.expires)
                                : fmt::format("expired on {}; the finding it matches counts again", e.entry.expires);
-    case BaselineState::kUnused: return "matches no finding in this export; remove it once the problem is fixed";
+    case BaselineState::kUnused:
+      return "matches no finding in this export; remove it once the problem is fixed";
   }
   return "";
 }

@@ -7,8 +7,8 @@
 
 #include <map>
 
-#include "gpudiag/formats.h"
 #include "finding_history.h"
+#include "gpudiag/formats.h"
 #include "json_writer.h"
 #include "render_util.h"
 
@@ -26,8 +26,10 @@ std::string uri(std::string_view path) {
   std::string out = path.rfind('/', 0) == 0 ? "file://" : "";
   for (char c : path) {
     const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += c;
-    else out += fmt::format("%{:02X}", u);
+    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+      out += c;
+    else
+      out += fmt::format("%{:02X}", u);
   }
   return out;
 }
@@ -54,8 +56,9 @@ void location(JsonWriter& w, const Diagnosis& d, const Evidence& e, const Render
     w.end_object();
   }
   w.end_object();
-  text_object(w, "message", fmt::format("{} {} {}{}", format_rfc3339(r.timestamp), severity_name(r.severity), r.log,
-                                        r.worker.empty() ? "" : fmt::format(" on {}", r.worker)));
+  text_object(w, "message",
+              fmt::format("{} {} {}{}", format_rfc3339(r.timestamp), severity_name(r.severity), r.log,
+                          r.worker.empty() ? "" : fmt::format(" on {}", r.worker)));
   w.end_object();
 }
 
@@ -67,7 +70,8 @@ void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
   const std::string help_uri = rule.fixes.empty() ? "" : detail::safe_url(rule.fixes.front().doc.url);
   if (!help_uri.empty()) w.field("helpUri", help_uri);
   std::string help;
-  for (const auto& fix : rule.fixes) help += fmt::format("- {} ({} › {}: {})\n", fix.action, fix.doc.title, fix.doc.section, fix.doc.url);
+  for (const auto& fix : rule.fixes)
+    help += fmt::format("- {} ({} › {}: {})\n", fix.action, fix.doc.title, fix.doc.section, fix.doc.url);
   if (!help.empty()) text_object(w, "help", "Fixes, best first:\n" + help);
   w.key("defaultConfiguration").begin_object();
   w.field("enabled", rule.enabled).field("level", level(rule.severity));
@@ -86,7 +90,8 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf) 
                                                   : fmt::format("{}, {}.", detail::plural(f.count, "entry", "entries"),
                                                                 detail::time_span(f.first_seen, f.last_seen)));
   if (rf.caused_by) {
-    text += fmt::format(" A symptom of #{} {}.", report.findings[*rf.caused_by].rank, report.findings[*rf.caused_by].finding->rule_id);
+    text += fmt::format(" A symptom of #{} {}.", report.findings[*rf.caused_by].rank,
+                        report.findings[*rf.caused_by].finding->rule_id);
   }
   if (!f.evidence.empty()) text += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
   if (!rf.fixes.empty()) text += fmt::format("\nFix: {} ({})", rf.fixes.front().action, rf.fixes.front().doc.url);
@@ -99,8 +104,8 @@ void fingerprints(JsonWriter& w, std::string_view fingerprint) {
   w.end_object();
 }
 
-void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf, const std::map<std::string_view, size_t>& index,
-            const RenderOptions& o) {
+void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
+            const std::map<std::string_view, size_t>& index, const RenderOptions& o) {
   const Diagnosis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   w.begin_object();
@@ -156,10 +161,12 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
     if (!e.matched.empty()) continue;
     w.begin_object();
     w.field("ruleId", e.entry.rule_id);
-    if (auto it = index.find(e.entry.rule_id); it != index.end()) w.field("ruleIndex", static_cast<uint64_t>(it->second));
+    if (auto it = index.find(e.entry.rule_id); it != index.end())
+      w.field("ruleIndex", static_cast<uint64_t>(it->second));
     w.field("kind", "pass").field("level", "none");
-    text_object(w, "message", fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file,
-                                          e.entry.line, detail::stale_reason(e)));
+    text_object(w, "message",
+                fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file, e.entry.line,
+                            detail::stale_reason(e)));
     fingerprints(w, e.entry.fingerprint);
     w.field("baselineState", "absent");
     w.end_object();

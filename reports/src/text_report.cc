@@ -29,10 +29,14 @@ struct Style {
     std::string upper = label;
     std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
     switch (i) {
-      case Impact::kCritical: return wrap("1;35", upper);
-      case Impact::kError: return wrap("1;31", upper);
-      case Impact::kWarning: return wrap("1;33", upper);
-      case Impact::kInfo: return wrap("1;36", upper);
+      case Impact::kCritical:
+        return wrap("1;35", upper);
+      case Impact::kError:
+        return wrap("1;31", upper);
+      case Impact::kWarning:
+        return wrap("1;33", upper);
+      case Impact::kInfo:
+        return wrap("1;36", upper);
     }
     return upper;
   }
@@ -52,12 +56,14 @@ std::string wrap(std::string_view text, const std::string& indent, size_t width)
   std::string out, line;
   size_t line_chars = 0;
   const auto chars = [](std::string_view w) {
-    return static_cast<size_t>(std::count_if(w.begin(), w.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<size_t>(
+        std::count_if(w.begin(), w.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
   };
   size_t pos = 0;
   while (pos < text.size()) {
     const size_t space = text.find(' ', pos);
-    const std::string_view word = text.substr(pos, space == std::string_view::npos ? std::string_view::npos : space - pos);
+    const std::string_view word =
+        text.substr(pos, space == std::string_view::npos ? std::string_view::npos : space - pos);
     pos = space == std::string_view::npos ? text.size() : space + 1;
     if (word.empty()) continue;
     if (line_chars > 0 && indent.size() + line_chars + 1 + chars(word) > width) {
@@ -86,14 +92,18 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
                      st.bold(terminal_safe(f.title)), st.dim(fmt::format("({})", f.rule_id)), f.confidence * 100,
                      f.confidence_note.empty() ? "" : fmt::format(" — {}", f.confidence_note));
   if (rf.caused_by) {
-    out += fmt::format("{}{}\n", pad, st.dim(fmt::format("a symptom of #{} {}", report.findings[*rf.caused_by].rank,
-                                                           report.findings[*rf.caused_by].finding->rule_id)));
+    out += fmt::format("{}{}\n", pad,
+                       st.dim(fmt::format("a symptom of #{} {}", report.findings[*rf.caused_by].rank,
+                                          report.findings[*rf.caused_by].finding->rule_id)));
   }
   if (rf.baseline_entry) {
     const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
-    out += fmt::format("{}{}\n", pad, st.dim(rf.suppressed
-        ? fmt::format("suppressed by the baseline ({}:{}): {}", terminal_safe(report.baseline->file), e.line, terminal_safe(e.reason))
-        : fmt::format("in the baseline ({}:{}) but the entry expired on {}: not suppressed", terminal_safe(report.baseline->file), e.line, e.expires)));
+    out += fmt::format(
+        "{}{}\n", pad,
+        st.dim(rf.suppressed ? fmt::format("suppressed by the baseline ({}:{}): {}",
+                                           terminal_safe(report.baseline->file), e.line, terminal_safe(e.reason))
+                             : fmt::format("in the baseline ({}:{}) but the entry expired on {}: not suppressed",
+                                           terminal_safe(report.baseline->file), e.line, e.expires)));
   }
   if (rf.history) {
     const std::string note = fmt::format("history: {}", history_note(*rf.history));
@@ -112,15 +122,16 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
     const LogRecord& r = f.evidence[i].entry.record();
-    out += fmt::format("{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
-                       r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-                       st.dim(detail::source_location(d, r, o.deterministic)));
+    out += fmt::format(
+        "{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
+        r.worker.empty() ? "" : terminal_safe(r.worker) + " ", st.dim(detail::source_location(d, r, o.deterministic)));
     const std::string_view text = r.message.empty() ? r.exception : r.message;
     out += fmt::format("{}    {}\n", pad, excerpt(text));
     const std::string_view key = f.evidence[i].matched_line;
     if (!key.empty() && text.substr(0, text.find('\n')) != key) out += fmt::format("{}    {}\n", pad, excerpt(key));
   }
-  if (f.evidence.size() > shown) out += fmt::format("{}  … {} more kept in the JSON report\n", pad, f.evidence.size() - shown);
+  if (f.evidence.size() > shown)
+    out += fmt::format("{}  … {} more kept in the JSON report\n", pad, f.evidence.size() - shown);
   if (!rf.fixes.empty()) {
     const FindingFix& top = rf.fixes.front();
     out += fmt::format("{}fix: {}{}\n", pad, terminal_safe(top.action),
@@ -139,14 +150,15 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (!d.job.name.empty()) where += fmt::format(" ({})", terminal_safe(d.job.name));
   if (!d.job.region.empty()) where += fmt::format(" in {}", terminal_safe(d.job.region));
   if (!d.job.project.empty()) where += fmt::format(", project {}", terminal_safe(d.job.project));
-  out += fmt::format("{}{}{}\n", st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version)), job, where);
+  out +=
+      fmt::format("{}{}{}\n", st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version)), job, where);
   if (!d.job.other_ids.empty()) {
     out += fmt::format("  the export also holds {}; findings cover all of them\n",
                        plural(d.job.other_ids.size(), "other job", "other jobs"));
   }
-  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n",
-                     plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"), d.analysed,
-                     d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
+  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n", plural(d.entries, "entry", "entries"),
+                     plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped, d.duplicates,
+                     d.duplicates == 1 ? "" : "s",
                      d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
   out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
   const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", report.verdict_line)
@@ -159,7 +171,8 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   }
 
   if (!report.findings.empty()) {
-    out += fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
+    out +=
+        fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
     for (const auto& rf : report.findings) {
       if (rf.depth == 0) out += '\n';
       render_finding(out, report, rf, o, st);

@@ -17,15 +17,15 @@
 namespace gpudiag {
 
 struct Progress {
-  uint64_t bytes = 0;     // read so far (decompressed)
+  uint64_t bytes = 0;  // read so far (decompressed)
   uint64_t entries = 0;
   double seconds = 0;
 };
 
 struct AnalysisOptions {
-  unsigned threads = 0;              // 0: the cores available
-  std::string job_file;              // `gcloud dataflow jobs describe --full --format=json` output
-  std::string job_id;                // analyse only this job's entries ("" = all)
+  unsigned threads = 0;  // 0: the cores available
+  std::string job_file;  // `gcloud dataflow jobs describe --full --format=json` output
+  std::string job_id;    // analyse only this job's entries ("" = all)
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
 };

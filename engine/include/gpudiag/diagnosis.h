@@ -16,10 +16,10 @@ namespace gpudiag {
 // One fix proposed by one finding, with the job's facts applied.
 struct FindingFix {
   std::string id;
-  std::string action;        // placeholders filled
+  std::string action;  // placeholders filled
   std::string why;
   int weight = 50;
-  bool demoted = false;      // the job already does this
+  bool demoted = false;  // the job already does this
   std::string demoted_because;
   DocLink doc;
 };
@@ -28,29 +28,29 @@ struct FindingFix {
 // messages such as tracebacks, where the first line rarely says much).
 struct Evidence {
   KeptRecord entry;
-  std::string matched_line;         // "" when unknown
-  std::vector<KeptRecord> before;   // up to two entries just before it in the same input (file order)
-  std::vector<KeptRecord> after;    // … and just after it
+  std::string matched_line;        // "" when unknown
+  std::vector<KeptRecord> before;  // up to two entries just before it in the same input (file order)
+  std::vector<KeptRecord> after;   // … and just after it
 };
 
 struct Finding {
   std::string rule_id;
-  std::string title;         // placeholders filled
+  std::string title;  // placeholders filled
   std::string family;
   Impact severity = Impact::kWarning;
   double confidence = 0.5;
-  std::string confidence_note;   // why it differs from the rule's base confidence ("" = it does not)
+  std::string confidence_note;  // why it differs from the rule's base confidence ("" = it does not)
   std::string description;
-  std::string via;               // "match" (log entries) or "absence" (what is missing)
-  uint64_t count = 0;            // evidence entries (all of them, not only those kept)
+  std::string via;     // "match" (log entries) or "absence" (what is missing)
+  uint64_t count = 0;  // evidence entries (all of them, not only those kept)
   Timestamp first_seen = kNoTime;
   Timestamp last_seen = kNoTime;
-  std::vector<std::string> workers;  // distinct worker VMs of the evidence, sorted
-  std::vector<Evidence> evidence;    // a few, in time order: the earliest and the latest
+  std::vector<std::string> workers;                          // distinct worker VMs of the evidence, sorted
+  std::vector<Evidence> evidence;                            // a few, in time order: the earliest and the latest
   std::map<std::string, std::vector<std::string>> captures;  // named groups → distinct values
-  std::vector<FindingFix> fixes;     // in the rule's order; ranking happens in reports
-  std::vector<std::string> explains; // symptom rule ids this cause explains
-  std::string fingerprint;           // stable across runs of the same job family (rule + captures)
+  std::vector<FindingFix> fixes;                             // in the rule's order; ranking happens in reports
+  std::vector<std::string> explains;                         // symptom rule ids this cause explains
+  std::string fingerprint;  // stable across runs of the same job family (rule + captures)
 };
 
 // A check that could not be decided from this export (absence past its end, a log type missing).
@@ -63,15 +63,15 @@ struct Inconclusive {
 struct JobFact {
   std::string name;
   std::string value;
-  std::string source;   // what it came from: "job.json", "the export", "worker entry" …
-  int input = -1;       // for log entries: which input …
-  uint64_t line = 0;    // … and the line the entry starts on
+  std::string source;  // what it came from: "job.json", "the export", "worker entry" …
+  int input = -1;      // for log entries: which input …
+  uint64_t line = 0;   // … and the line the entry starts on
 };
 
 // A moment in the job's life, from job messages (for timelines).
 struct JobPhase {
   Timestamp at = kNoTime;
-  std::string phase;     // "workers-starting", "workers-started", "running", "failed", "stopped" …
+  std::string phase;  // "workers-starting", "workers-started", "running", "failed", "stopped" …
   std::string message;
 };
 
@@ -90,20 +90,20 @@ struct JobInfo {
 
 struct Diagnosis {
   JobInfo job;
-  Timestamp start = kNoTime;    // earliest entry
-  Timestamp end = kNoTime;      // latest entry
+  Timestamp start = kNoTime;  // earliest entry
+  Timestamp end = kNoTime;    // latest entry
   std::vector<InputSummary> inputs;
-  Diagnostics input_errors;     // inputs that could not be read at all (exit code 2)
+  Diagnostics input_errors;  // inputs that could not be read at all (exit code 2)
   uint64_t entries = 0;
   uint64_t analysed = 0;
   uint64_t skipped = 0;
   uint64_t duplicates = 0;
-  bool duplicates_windowed = false;  // de-duplication forgot the oldest entries (huge inputs)
+  bool duplicates_windowed = false;    // de-duplication forgot the oldest entries (huge inputs)
   std::vector<std::string> logs_seen;  // short log names present
   std::vector<Finding> findings;       // in rule-id order; reports rank them
   std::vector<Inconclusive> inconclusive;
-  std::vector<JobFact> facts;          // the known ones, by name
-  std::vector<JobPhase> phases;        // time order
+  std::vector<JobFact> facts;    // the known ones, by name
+  std::vector<JobPhase> phases;  // time order
   std::vector<WorkerCountPoint> worker_counts;
   std::string rule_pack_hash;
 };

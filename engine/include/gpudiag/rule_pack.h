@@ -36,7 +36,7 @@ struct FixInfo {
   std::string id;
   std::string action;  // may hold {placeholders}
   std::string why;
-  int weight = 50;     // 0–100
+  int weight = 50;        // 0–100
   std::string demote_if;  // the fact tests, rendered ("" = none)
   DocLink doc;
 };
@@ -52,7 +52,7 @@ struct RuleInfo {
   std::vector<std::string> explains;
   std::vector<FixInfo> fixes;
   std::vector<std::string> sources;
-  std::string file;        // the rule file it came from ("builtin:rules/…" for embedded ones)
+  std::string file;  // the rule file it came from ("builtin:rules/…" for embedded ones)
   uint64_t line = 0;
   bool enabled = true;
   bool builtin = true;
@@ -61,15 +61,15 @@ struct RuleInfo {
 // A rule file, as read from a directory (its YAML text) or embedded at build time (its tree,
 // already parsed and checked by gpudiag-rulec, so that loading it costs next to nothing).
 struct RuleFile {
-  std::string path;        // shown in diagnostics
-  std::string text;        // the YAML
-  std::string_view tree;   // the parsed tree (gpudiag-rulec's format); empty: parse `text`
+  std::string path;       // shown in diagnostics
+  std::string text;       // the YAML
+  std::string_view tree;  // the parsed tree (gpudiag-rulec's format); empty: parse `text`
 };
 
 struct RuleSources {
-  std::vector<RuleFile> builtin;      // usually builtin_rule_files()
-  std::vector<std::string> dirs;      // user rule directories, in order; later ones win
-  bool check_examples = true;         // refuse user rules whose examples fail (off for `rules test`)
+  std::vector<RuleFile> builtin;  // usually builtin_rule_files()
+  std::vector<std::string> dirs;  // user rule directories, in order; later ones win
+  bool check_examples = true;     // refuse user rules whose examples fail (off for `rules test`)
 };
 
 // The rule files compiled into this binary (rules/**/*.yaml at build time).

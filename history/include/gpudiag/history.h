@@ -55,14 +55,14 @@ struct RunFinding {
 struct RunSummary {
   int64_t id = 0;
   std::string pipeline;
-  JobInfo job;                 // id, name, project, region (other_ids are not stored)
-  Timestamp start = kNoTime;   // earliest and latest entry of the run's export
+  JobInfo job;                // id, name, project, region (other_ids are not stored)
+  Timestamp start = kNoTime;  // earliest and latest entry of the run's export
   Timestamp end = kNoTime;
   Verdict verdict = Verdict::kOk;
-  std::string summary;         // the verdict line
-  std::string rule_pack;       // RulePack::version_hash() of the pack that judged it
-  std::string recorded_at;     // RFC 3339 UTC, wall clock
-  bool accepted = false;       // `history accept`: its findings are part of the pipeline's baseline
+  std::string summary;               // the verdict line
+  std::string rule_pack;             // RulePack::version_hash() of the pack that judged it
+  std::string recorded_at;           // RFC 3339 UTC, wall clock
+  bool accepted = false;             // `history accept`: its findings are part of the pipeline's baseline
   std::vector<RunFinding> findings;  // in rank order
 };
 
@@ -70,15 +70,15 @@ struct RunSummary {
 struct FindingRecurrence {
   std::string rule_id;
   std::string fingerprint;
-  std::string title;           // from the latest run that had it
+  std::string title;  // from the latest run that had it
   Impact severity = Impact::kWarning;
-  FindingHistory history;      // runs affected out of recorded, first and last seen, streak, accepted
+  FindingHistory history;  // runs affected out of recorded, first and last seen, streak, accepted
 };
 
 struct PipelineHistory {
   std::string pipeline;
-  std::vector<RunSummary> runs;              // oldest first
-  std::vector<FindingRecurrence> findings;   // most recently seen first
+  std::vector<RunSummary> runs;             // oldest first
+  std::vector<FindingRecurrence> findings;  // most recently seen first
 };
 
 // The runs recorded when one run was added: its id and each finding's status, parallel to
@@ -86,8 +86,8 @@ struct PipelineHistory {
 struct RecordedRun {
   int64_t id = 0;
   std::string pipeline;
-  uint64_t runs_recorded = 0;                // of the pipeline, this one included
-  bool replaced = false;                     // the same job was recorded before; its run was rewritten
+  uint64_t runs_recorded = 0;  // of the pipeline, this one included
+  bool replaced = false;       // the same job was recorded before; its run was rewritten
   std::vector<FindingHistory> findings;
 };
 
@@ -96,9 +96,9 @@ struct RecordedRun {
 void annotate(RankedReport& report, const RecordedRun& run, bool new_only = false);
 
 struct PruneOptions {
-  std::optional<uint64_t> keep;              // keep the N latest runs of each pipeline
-  std::optional<int64_t> older_than_seconds; // drop runs (and ingested inputs) recorded before now − this
-  std::string pipeline;                      // only this pipeline ("" = all)
+  std::optional<uint64_t> keep;               // keep the N latest runs of each pipeline
+  std::optional<int64_t> older_than_seconds;  // drop runs (and ingested inputs) recorded before now − this
+  std::string pipeline;                       // only this pipeline ("" = all)
 };
 struct PruneResult {
   uint64_t runs = 0;
@@ -109,9 +109,9 @@ struct PruneResult {
 // One stored run judged again by the current rule pack over its stored entries.
 struct Reclassified {
   RunSummary run;
-  bool has_entries = false;          // false: none of its job's entries were ingested
+  bool has_entries = false;  // false: none of its job's entries were ingested
   uint64_t entries = 0;
-  Verdict verdict = Verdict::kOk;    // with the current pack
+  Verdict verdict = Verdict::kOk;  // with the current pack
   std::string summary;
   std::vector<std::string> appeared;     // rule ids found now but not then
   std::vector<std::string> disappeared;  // … and the other way round
@@ -119,7 +119,7 @@ struct Reclassified {
 };
 
 struct IngestOptions {
-  bool full_text = true;   // keep the FTS5 index on message and exception up to date
+  bool full_text = true;  // keep the FTS5 index on message and exception up to date
   ReadLimits limits;
 };
 
@@ -127,9 +127,9 @@ struct IngestSummary {
   std::vector<InputSummary> inputs;  // as analyze reports them: entries = stored + skipped + duplicates
   Diagnostics input_errors;          // inputs that could not be read at all (nothing of them stored)
   uint64_t stored = 0;
-  uint64_t bytes = 0;                // of JSON read (decompressed)
-  uint64_t full_text_indexed = 0;    // entries added to the FTS5 index by this ingest
-  std::string full_text_note;        // why the index was not updated ("" when it was)
+  uint64_t bytes = 0;              // of JSON read (decompressed)
+  uint64_t full_text_indexed = 0;  // entries added to the FTS5 index by this ingest
+  std::string full_text_note;      // why the index was not updated ("" when it was)
 };
 
 // One cell of a query result: SQLite's type and the value as text (integers and reals in decimal,

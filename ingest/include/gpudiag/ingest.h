@@ -31,17 +31,17 @@ namespace gpudiag {
 
 enum class ExportShape : uint8_t {
   kUnknown,
-  kArray,      // [ {…}, {…} ]  (gcloud logging read --format=json, Logs Explorer download)
-  kNdjson,     // one entry per line (Cloud Storage sink shards)
-  kSequence,   // concatenated JSON objects, e.g. pretty-printed by `jq '.[]'`
+  kArray,     // [ {…}, {…} ]  (gcloud logging read --format=json, Logs Explorer download)
+  kNdjson,    // one entry per line (Cloud Storage sink shards)
+  kSequence,  // concatenated JSON objects, e.g. pretty-printed by `jq '.[]'`
 };
 std::string_view shape_name(ExportShape s);  // "array", "ndjson", "json-seq", "unknown"
 
 // One problem in one input. Skipped entries are problems with `skipped_entry` set; others are notes
 // that did not cost an entry (a BOM, a duplicate key, a wrong field type that was tolerated).
 struct InputProblem {
-  uint64_t line = 0;        // 1-based line where the problem is (0 = whole input)
-  int64_t offset = -1;      // byte offset (decompressed)
+  uint64_t line = 0;    // 1-based line where the problem is (0 = whole input)
+  int64_t offset = -1;  // byte offset (decompressed)
   bool skipped_entry = false;
   std::string message;
 };
@@ -49,16 +49,16 @@ struct InputProblem {
 // What one input contributed. `entries` counts every entry found in it: analysed + skipped +
 // duplicates == entries, always.
 struct InputSummary {
-  std::string path;                 // as given ("-" for stdin)
+  std::string path;  // as given ("-" for stdin)
   ExportShape shape = ExportShape::kUnknown;
   bool gzip = false;
-  uint64_t bytes = 0;               // bytes of JSON read (after decompression)
+  uint64_t bytes = 0;  // bytes of JSON read (after decompression)
   uint64_t entries = 0;
   uint64_t analysed = 0;
   uint64_t skipped = 0;
   uint64_t duplicates = 0;
-  uint64_t problems_total = 0;      // problems seen; `problems` keeps only the first kMaxKept
-  std::string aborted;              // non-empty: reading stopped early for this reason (an input error)
+  uint64_t problems_total = 0;  // problems seen; `problems` keeps only the first kMaxKept
+  std::string aborted;          // non-empty: reading stopped early for this reason (an input error)
   std::vector<InputProblem> problems;
   static constexpr size_t kMaxKept = 100;
 
@@ -67,33 +67,33 @@ struct InputSummary {
 
 // Guards against hostile inputs. Exceeding one is a clear error, never a crash or an OOM.
 struct ReadLimits {
-  uint64_t max_entry_bytes = 256ull << 20;       // one entry larger than this is skipped
-  uint64_t max_gzip_ratio = 1000;                // decompressed / compressed, after the first 64 MiB
-  uint64_t max_decompressed_bytes = 64ull << 30; // per input
-  uint32_t chunk_bytes = 1u << 20;               // target chunk size
-  bool no_mmap = false;                          // read regular files instead of mapping them
+  uint64_t max_entry_bytes = 256ull << 20;        // one entry larger than this is skipped
+  uint64_t max_gzip_ratio = 1000;                 // decompressed / compressed, after the first 64 MiB
+  uint64_t max_decompressed_bytes = 64ull << 30;  // per input
+  uint32_t chunk_bytes = 1u << 20;                // target chunk size
+  bool no_mmap = false;                           // read regular files instead of mapping them
 };
 
 // A run of whole entries from one input, in a padded buffer ready for simdjson.
 struct Chunk {
   uint32_t input = 0;
-  uint64_t sequence = 0;           // 0, 1, 2 … within the input
-  uint64_t base_offset = 0;        // byte offset of data() in the decompressed input
+  uint64_t sequence = 0;     // 0, 1, 2 … within the input
+  uint64_t base_offset = 0;  // byte offset of data() in the decompressed input
   ExportShape shape = ExportShape::kUnknown;
-  uint32_t close_indent = 0;       // pretty-printed shapes: indent of an entry's closing brace
-  bool pretty = false;             // entries are delimited by their closing-brace lines
-  bool ends_input = false;         // the last chunk of its input
-  uint64_t newlines_before = 0;    // newlines in bytes the reader dropped just before this chunk
+  uint32_t close_indent = 0;             // pretty-printed shapes: indent of an entry's closing brace
+  bool pretty = false;                   // entries are delimited by their closing-brace lines
+  bool ends_input = false;               // the last chunk of its input
+  uint64_t newlines_before = 0;          // newlines in bytes the reader dropped just before this chunk
   std::shared_ptr<const char[]> buffer;  // holds size bytes, then at least simdjson's padding
   size_t size = 0;
-  size_t capacity = 0;             // bytes readable from data() (≥ size + padding)
+  size_t capacity = 0;  // bytes readable from data() (≥ size + padding)
 
   const char* data() const { return buffer.get(); }
 };
 
 struct ChunkProblem {
-  size_t entry_index;              // index of the entry in the chunk (for "skipped" ones)
-  uint64_t newlines_before;        // newlines in the chunk before the problem
+  size_t entry_index;        // index of the entry in the chunk (for "skipped" ones)
+  uint64_t newlines_before;  // newlines in the chunk before the problem
   uint64_t offset_in_chunk;
   bool skipped_entry;
   std::string message;
@@ -102,8 +102,8 @@ struct ChunkProblem {
 // What parsing one chunk found. Lines are relative (newlines before an entry within the chunk),
 // because the chunk does not know its first line until earlier chunks are counted.
 struct ChunkReport {
-  uint64_t entries = 0;            // entries found (parsed + skipped)
-  uint64_t newlines = 0;           // newlines in the chunk
+  uint64_t entries = 0;   // entries found (parsed + skipped)
+  uint64_t newlines = 0;  // newlines in the chunk
   std::vector<ChunkProblem> problems;
   std::vector<uint64_t> fingerprints;  // per entry: hash of (insertId, timestamp); 0 = none
 };
@@ -134,8 +134,7 @@ class ChunkParser {
 class ExportReader {
  public:
   // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
-  static Result<ExportReader> open(const std::string& path, uint32_t input_index,
-                                   const ReadLimits& limits = {});
+  static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {});
   ExportReader(ExportReader&&) noexcept;
   ExportReader& operator=(ExportReader&&) noexcept;
   ~ExportReader();
@@ -173,15 +172,14 @@ class DuplicateFilter {
     void insert(uint64_t f);
   };
   Table current_;
-  Table previous_;   // the generation before: dropped whole when current_ fills up
+  Table previous_;  // the generation before: dropped whole when current_ fills up
   size_t generation_size_;
   bool windowed_ = false;
 };
 
 // Parses the whole input on the calling thread; a convenience for tests and small tools.
 // Returns the summary with every count filled in (no de-duplication: that is the engine's job).
-Result<InputSummary> read_export(const std::string& path,
-                                 const std::function<void(const LogRecord&)>& on_record,
+Result<InputSummary> read_export(const std::string& path, const std::function<void(const LogRecord&)>& on_record,
                                  const ReadLimits& limits = {});
 
 }  // namespace gpudiag

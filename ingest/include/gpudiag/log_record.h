@@ -58,18 +58,18 @@ struct LogRecord {
 
   Timestamp timestamp = kNoTime;
   Severity severity = Severity::kDefault;
-  std::string_view log;            // short log name: "job-message", "worker", "docker" …
-  std::string_view message;        // textPayload | jsonPayload.message | protoPayload.status.message
-  std::string_view exception;      // jsonPayload.exception
-  std::string_view worker;         // worker VM: compute.googleapis.com/resource_name | jsonPayload.worker
-  std::string_view logger;         // jsonPayload.logger
-  std::string_view thread;         // jsonPayload.thread
-  std::string_view step;           // jsonPayload.step | resource.labels.step_id
-  std::string_view sdk_worker;     // jsonPayload.portability_worker_id ("sdk-0-0" …)
+  std::string_view log;         // short log name: "job-message", "worker", "docker" …
+  std::string_view message;     // textPayload | jsonPayload.message | protoPayload.status.message
+  std::string_view exception;   // jsonPayload.exception
+  std::string_view worker;      // worker VM: compute.googleapis.com/resource_name | jsonPayload.worker
+  std::string_view logger;      // jsonPayload.logger
+  std::string_view thread;      // jsonPayload.thread
+  std::string_view step;        // jsonPayload.step | resource.labels.step_id
+  std::string_view sdk_worker;  // jsonPayload.portability_worker_id ("sdk-0-0" …)
   std::string_view insert_id;
-  std::string_view job_id;         // resource.labels.job_id | jsonPayload.job
+  std::string_view job_id;  // resource.labels.job_id | jsonPayload.job
   std::string_view job_name;
-  std::string_view project;        // resource.labels.project_id (may be a project number)
+  std::string_view project;  // resource.labels.project_id (may be a project number)
   std::string_view region;
   std::string_view resource_type;  // "dataflow_step" …
   std::array<Label, kMaxLabels> labels{};

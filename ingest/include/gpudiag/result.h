@@ -34,8 +34,8 @@ std::string render_with_source(const Diagnostic& d, std::string_view severity_wo
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}                    // NOLINT: implicit by design
-  Result(Diagnostic error) : state_(std::move(error)) {}           // NOLINT: implicit by design
+  Result(T value) : state_(std::move(value)) {}           // NOLINT: implicit by design
+  Result(Diagnostic error) : state_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }

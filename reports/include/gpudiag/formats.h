@@ -40,12 +40,14 @@ inline constexpr std::array<OutputFormatInfo, 7> kOutputFormats{{
     {OutputFormat::kSarif, "sarif", ".sarif .sarif.json", "SARIF 2.1.0"},
     {OutputFormat::kGithub, "github", "", "GitHub Actions workflow commands (annotations)"},
 }};
-static_assert([] {
-  for (size_t i = 0; i < kOutputFormats.size(); ++i) {
-    if (static_cast<size_t>(kOutputFormats[i].format) != i) return false;
-  }
-  return true;
-}(), "kOutputFormats is indexed by OutputFormat");
+static_assert(
+    [] {
+      for (size_t i = 0; i < kOutputFormats.size(); ++i) {
+        if (static_cast<size_t>(kOutputFormats[i].format) != i) return false;
+      }
+      return true;
+    }(),
+    "kOutputFormats is indexed by OutputFormat");
 
 const OutputFormatInfo& format_info(OutputFormat f);
 std::optional<OutputFormat> parse_output_format(std::string_view name);

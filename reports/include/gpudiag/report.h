@@ -23,20 +23,20 @@ struct RankedFix {
   int rank = 0;
   std::string id;
   std::string action;
-  std::vector<std::string> reasons;     // the `why` of each finding that proposes it (distinct)
-  std::vector<std::string> for_rules;   // the findings proposing it, best first
+  std::vector<std::string> reasons;    // the `why` of each finding that proposes it (distinct)
+  std::vector<std::string> for_rules;  // the findings proposing it, best first
   DocLink doc;
   double score = 0;
   bool demoted = false;
   std::string demoted_because;
-  std::string rank_reason;              // why it ranks where it does, one line
+  std::string rank_reason;  // why it ranks where it does, one line
 };
 
 // A run in a run history (gpudiag --db): which one, of which job, and when the job ran.
 struct RunRef {
-  int64_t run = 0;             // the run's id in the history database (0 = none)
+  int64_t run = 0;  // the run's id in the history database (0 = none)
   std::string job_id;
-  Timestamp time = kNoTime;    // the run's earliest entry
+  Timestamp time = kNoTime;  // the run's earliest entry
 };
 
 // What a run history says about one finding (rule id + fingerprint) of a pipeline: new, or known
@@ -66,16 +66,16 @@ struct ReportHistory {
 };
 
 struct RankedFinding {
-  int rank = 0;                         // 1-based, in report order
-  const Finding* finding = nullptr;     // points into the Diagnosis the report was built from
-  std::optional<size_t> caused_by;      // index (into RankedReport::findings) of its cause
-  std::vector<size_t> symptoms;         // indices of the findings it explains
-  int depth = 0;                        // 0 for root causes
-  std::vector<FindingFix> fixes;        // this finding's fixes, best first
-  std::vector<std::string> fix_reasons; // parallel to fixes: why each ranks there
-  std::optional<size_t> baseline_entry; // set by apply_baseline: the entry (into
-                                        // RankedReport::baseline->entries) that matched it
-  bool suppressed = false;              // … and still suppresses it (not expired)
+  int rank = 0;                           // 1-based, in report order
+  const Finding* finding = nullptr;       // points into the Diagnosis the report was built from
+  std::optional<size_t> caused_by;        // index (into RankedReport::findings) of its cause
+  std::vector<size_t> symptoms;           // indices of the findings it explains
+  int depth = 0;                          // 0 for root causes
+  std::vector<FindingFix> fixes;          // this finding's fixes, best first
+  std::vector<std::string> fix_reasons;   // parallel to fixes: why each ranks there
+  std::optional<size_t> baseline_entry;   // set by apply_baseline: the entry (into
+                                          // RankedReport::baseline->entries) that matched it
+  bool suppressed = false;                // … and still suppresses it (not expired)
   std::optional<FindingHistory> history;  // set when the run was recorded in a run history
 };
 
@@ -86,7 +86,7 @@ struct RankedReport {
   std::vector<RankedFinding> findings;  // roots in rank order, each followed by its symptoms
   std::vector<RankedFix> fixes;         // job-wide, best first
   Verdict verdict = Verdict::kOk;
-  std::string verdict_line;             // one line a person reads first
+  std::string verdict_line;                // one line a person reads first
   std::optional<BaselineReview> baseline;  // set by apply_baseline
   std::optional<ReportHistory> history;    // set when the run was recorded in a run history
 };
@@ -109,12 +109,12 @@ bool counts_for_gate(const RankedFinding& finding, Impact threshold);
 bool trips_gate(const RankedReport& report, Impact threshold);
 
 struct RenderOptions {
-  bool color = false;              // ANSI colours (text only; callers enable it on a TTY)
-  bool deterministic = false;      // no run times, no absolute paths, no version drift (goldens)
-  std::string version = "0.0.0";   // gpudiag's version, shown unless deterministic
-  size_t evidence_per_finding = 3; // text: evidence lines shown per finding
-  std::optional<Impact> fail_on;   // the gate's threshold when there is one: reports say whether it
-                                   // tripped; JUnit fails testcases at or above it (error when unset)
+  bool color = false;                  // ANSI colours (text only; callers enable it on a TTY)
+  bool deterministic = false;          // no run times, no absolute paths, no version drift (goldens)
+  std::string version = "0.0.0";       // gpudiag's version, shown unless deterministic
+  size_t evidence_per_finding = 3;     // text: evidence lines shown per finding
+  std::optional<Impact> fail_on;       // the gate's threshold when there is one: reports say whether it
+                                       // tripped; JUnit fails testcases at or above it (error when unset)
   size_t markdown_max_bytes = 60'000;  // Markdown: fits a PR comment (65,536 characters)
 };
 
