@@ -24,8 +24,10 @@ ndjson=$data/$size.ndjson; array=$data/$size.json; gz=$data/$size.ndjson.gz; hug
 [ -f "$array" ] || python3 bench/generate.py --size "$size" --shape array --out "$array"
 [ -f "$gz" ] || gzip -6 -c "$ndjson" > "$gz"
 [ -f "$huge" ] || python3 bench/generate.py --size "$big" --shape ndjson --seed 2 --out "$huge"
-patterns=$data/patterns.txt
+patterns=$data/patterns.txt                 # the rule pack's regexes (the issue's baseline)
 $G rules dump --patterns > "$patterns"
+all_patterns=$data/patterns-with-observers.txt  # … plus the built-in fact observers': all the pass runs
+$G rules dump --patterns --observers > "$all_patterns"
 
 # A rule pack four times the size: the built-in rules plus three variants of each. Every pattern of
 # a variant is the original with an extra alternative that no log line has: a different regex (so
@@ -69,6 +71,7 @@ nb=$(bytes "$ndjson"); ab=$(bytes "$array"); hb=$(bytes "$huge")
 cat "$ndjson" "$array" "$huge" > /dev/null  # warm the page cache
 read -r t_cat _ <<<"$(best_of sh -c "cat '$ndjson' > /dev/null")"
 read -r t_rg rss_rg <<<"$(best_of rg -c -f "$patterns" "$ndjson")"
+read -r t_rg_all _ <<<"$(best_of rg -c -f "$all_patterns" "$ndjson")"
 read -r t_j2 rss_j2 <<<"$(best_of $G analyze -j2 --format json "$ndjson")"
 read -r t_j1 rss_j1 <<<"$(best_of $G analyze -j1 --format json "$ndjson")"
 read -r t_arr rss_arr <<<"$(best_of $G analyze -j2 --format json "$array")"
@@ -102,12 +105,15 @@ verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
   echo "Measured by \`bench/run.sh${1:+ $1}\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)."
   echo "Inputs from \`bench/generate.py\` (the corpus' real log text re-stamped: mostly healthy entries, long"
   echo "tracebacks every 400 entries, one failure per 20,000). Best of $runs runs, page cache warm."
-  echo "Patterns for ripgrep: \`gpudiag rules dump --patterns\` ($(wc -l < "$patterns") regexes: the ones the single pass runs)."
+  echo "Patterns for ripgrep: the rule pack's regexes, \`gpudiag rules dump --patterns\` ($(wc -l < "$patterns") of them); the second"
+  echo "ripgrep row adds the built-in fact observers' ($(wc -l < "$all_patterns") in all) — one of them, a Python path, is in most"
+  echo "worker entries' \`logger\` field, so ripgrep stops early on most lines there."
   echo
   echo "| what | command | time (s) | MB/s | peak RSS (MiB) |"
   echo "|---|---|---:|---:|---:|"
   echo "| cat | \`cat $ndjson > /dev/null\` | $t_cat | $(mbps "$nb" "$t_cat") | |"
   echo "| ripgrep | \`rg -c -f $patterns $ndjson\` | $t_rg | $rgm | $((rss_rg / 1024)) |"
+  echo "| ripgrep, observers' patterns too | \`rg -c -f $all_patterns $ndjson\` | $t_rg_all | $(mbps "$nb" "$t_rg_all") | |"
   echo "| gpudiag NDJSON -j2 | \`$G analyze -j2 --format json $ndjson\` | $t_j2 | $gd | $((rss_j2 / 1024)) |"
   echo "| gpudiag NDJSON -j1 | \`$G analyze -j1 --format json $ndjson\` | $t_j1 | $(mbps "$nb" "$t_j1") | $((rss_j1 / 1024)) |"
   echo "| gpudiag array -j2 | \`$G analyze -j2 --format json $array\` | $t_arr | $(mbps "$ab" "$t_arr") | $((rss_arr / 1024)) |"
@@ -124,7 +130,8 @@ verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
   echo
   echo "| target (issue 5) | measured | |"
   echo "|---|---|---|"
-  echo "| NDJSON ≥ 3× \`rg -c -f\` | $(ratio "$t_rg" "$t_j2")× | $(verdict "$t_rg / $t_j2 >= 3") |"
+  echo "| NDJSON ≥ 3× \`rg -c -f\` (the rule pack's regexes) | $(ratio "$t_rg" "$t_j2")× | $(verdict "$t_rg / $t_j2 >= 3") |"
+  echo "| (for comparison: against ripgrep with the observers' patterns too) | $(ratio "$t_rg_all" "$t_j2")× | |"
   echo "| -j2 ≥ 1.7× -j1 | $(ratio "$t_j1" "$t_j2")× | $(verdict "$t_j1 / $t_j2 >= 1.7") |"
   echo "| array within 10 % of NDJSON (MB/s) | $(ratio "$(mbps "$ab" "$t_arr")" "$gd")× | $(verdict "($ab / $t_arr) / ($nb / $t_j2) >= 0.9") |"
   echo "| gzip within 1.3× of zcat | $(ratio "$t_gz" "$t_zcat")× | $(verdict "$t_gz / $t_zcat <= 1.3") |"

@@ -88,12 +88,14 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
     };
   });
   auto* dump = cmd->add_subcommand("dump", "The compiled pack, canonically");
-  dump->add_flag("--patterns", *patterns, "Only the regexes, one per line (for rg -f)");
-  dump->callback([&run, rules, patterns] {
-    run = [rules, patterns] {
+  auto observers = std::make_shared<bool>(false);
+  dump->add_flag("--patterns", *patterns, "Only the rules' regexes, one per line (for rg -f)");
+  dump->add_flag("--observers", *observers, "With --patterns: also the built-in fact observers' regexes");
+  dump->callback([&run, rules, patterns, observers] {
+    run = [rules, patterns, observers] {
       auto pack = rules->load();
       if (!pack) return kExitError;
-      std::cout << pack->dump(*patterns);
+      std::cout << pack->dump(*patterns, *observers);
       return kExitOk;
     };
   });

@@ -122,6 +122,9 @@ TEST_CASE("the compiled pack dumps canonically and lists its patterns for rg", "
   CHECK(dump == test::builtin_pack().dump());
   const std::string patterns = test::builtin_pack().dump(true);
   CHECK_THAT(patterns, Catch::Contains("RESOURCE_POOL_EXHAUSTED"));
-  CHECK_THAT(patterns, Catch::Contains("pipeline_options: \\{\n"));  // observers are in the pass too
+  CHECK_THAT(patterns, !Catch::Contains("pipeline_options: \\{\n"));  // the rules' regexes only …
+  CHECK_THAT(test::builtin_pack().dump(true, /*observers=*/true),
+             Catch::Contains("pipeline_options: \\{\n"));  // … unless the observers' are asked for
+  CHECK(patterns.find("(?P<") == std::string::npos);       // ripgrep rejects repeated group names
   CHECK(test::builtin_pack().version_hash().size() == 16);
 }

@@ -88,6 +88,11 @@ class Compiler {
     s.role = role;
     s.rule = rule;
     flatten(c, s.condition);
+    if (rule >= 0) {
+      for (const auto& n : s.condition.nodes) {
+        if (n.pattern >= 0) pack_.patterns[n.pattern].from_rules = true;
+      }
+    }
     if (role == SignalRole::kEvidence) {
       for (const auto& n : s.condition.nodes) {
         if (n.pattern >= 0 && pack_.patterns[n.pattern].has_captures) s.capture_patterns.push_back(n.pattern);
@@ -391,18 +396,19 @@ const RuleInfo* RulePack::find(std::string_view id) const {
 
 std::string RulePack::version_hash() const { return impl_->hash; }
 
-std::string RulePack::dump(bool patterns_only) const {
+std::string RulePack::dump(bool patterns_only, bool observers) const {
   std::string out;
   if (patterns_only) {
-    // The regexes of the one pass (the sets), one per line as `rg -f` reads them (for benchmarks). ripgrep joins the
-    // lines into one regex, where the same group name twice is an error, so named groups become plain groups; and it
-    // refuses `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
+    // The rule pack's regexes over message and exception (not the built-in fact observers'), one
+    // per line as `rg -f` reads them, for benchmarks. ripgrep joins the lines into one regex, where
+    // the same group name twice is an error, so named groups become plain groups; and it refuses
+    // `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
     std::set<std::string> seen;
     static const RE2 named_group(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
     static const RE2 not_newline(R"(\[\^\\n\])");
     static const RE2 newline(R"(\\n)");
     for (const auto& p : impl_->patterns) {
-      if (p.in_set) {
+      if ((p.from_rules || (observers && p.in_set)) && is_set_field(p.field)) {
         std::string regex = p.regex;
         RE2::GlobalReplace(&regex, named_group, "(");
         RE2::GlobalReplace(&regex, not_newline, ".");

@@ -28,6 +28,7 @@ struct Pattern {
   // In the RE2::Sets: it triggers some signal. Patterns that only refine a candidate (under `not`,
   // or beside a more selective trigger) are tried on candidates alone, which keeps the sets small.
   bool in_set = false;
+  bool from_rules = false;  // written in a rule (not only by a built-in observer)
 };
 
 // A condition flattened into nodes; node 0 is the root.

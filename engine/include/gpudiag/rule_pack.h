@@ -90,9 +90,10 @@ class RulePack {
   const std::vector<RuleInfo>& rules() const;
   const RuleInfo* find(std::string_view id) const;
 
-  // The compiled pack as canonical text (for `rules dump` and tests), or only its regexes, one per
-  // line, as `rg -f` takes them (`patterns_only`).
-  std::string dump(bool patterns_only = false) const;
+  // The compiled pack as canonical text (for `rules dump` and tests), or only the rules' regexes,
+  // one per line, as `rg -f` takes them (`patterns_only`; with `observers`, also the built-in fact
+  // observers' — everything the one pass runs).
+  std::string dump(bool patterns_only = false, bool observers = false) const;
   // A short hash of the compiled pack, to tell which rules produced a result.
   std::string version_hash() const;
 
