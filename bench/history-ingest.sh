@@ -3,7 +3,7 @@
 #
 #   bench/history-ingest.sh [MB] [ndjson|array] [runs]     (defaults: 1000 ndjson 3)
 #
-# Generates a realistic export once (corpus entries re-stamped, bench/history-gen-export.py) into
+# Generates a realistic export once (bench/generate.py: corpus entries re-stamped) into
 # bench/data/, then times, each `runs` times into a fresh database: `cat FILE > /dev/null` (the
 # file is in the page cache), `gpudiag ingest --no-fts`, and `gpudiag ingest` with the FTS5 index.
 # Prints the median MB/s of export (1 MB = 1e6 bytes of JSON) for each. Needs a Release build in
@@ -21,7 +21,7 @@ db_dir="$(mktemp -d "${TMPDIR:-/tmp}/gpudiag-history-bench.XXXXXX")"
 trap 'rm -rf "$db_dir"' EXIT
 
 mkdir -p "$data"
-[ -s "$export_file" ] || python3 bench/history-gen-export.py --mb "$mb" --shape "$shape" > "$export_file"
+[ -s "$export_file" ] || python3 bench/generate.py --size "${mb}M" --shape "$shape" --seed 3 --out "$export_file"
 bytes=$(stat -c %s "$export_file")
 cat "$export_file" > /dev/null  # into the page cache
 
