@@ -67,10 +67,7 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
   uint64_t skipped_here = 0;
   for (auto& p : report.problems) {
     if (p.skipped_entry) ++skipped_here;
-    summary.add_problem(InputProblem{.line = base_line + p.newlines_before,
-                                     .offset = static_cast<int64_t>(chunk.base_offset + p.offset_in_chunk),
-                                     .skipped_entry = p.skipped_entry,
-                                     .message = std::move(p.message)});
+    summary.add_problem(to_input_problem(std::move(p), chunk, base_line));
   }
   summary.entries += report.entries;
   summary.skipped += skipped_here;

@@ -160,4 +160,11 @@ ChunkParser& ChunkParser::operator=(ChunkParser&&) noexcept = default;
 
 ChunkReport ChunkParser::parse(const Chunk& chunk, const RecordFn& on_record) { return impl_->parse(chunk, on_record); }
 
+InputProblem to_input_problem(ChunkProblem problem, const Chunk& chunk, uint64_t base_line) {
+  return InputProblem{.line = base_line + problem.newlines_before,
+                      .offset = static_cast<int64_t>(chunk.base_offset + problem.offset_in_chunk),
+                      .skipped_entry = problem.skipped_entry,
+                      .message = std::move(problem.message)};
+}
+
 }  // namespace gpudiag

@@ -22,12 +22,9 @@ Result<InputSummary> read_export(const std::string& path, const std::function<vo
       on_record(absolute);
     });
     entries += report.entries;
-    for (const auto& p : report.problems) {
+    for (auto& p : report.problems) {
       if (p.skipped_entry) ++skipped;
-      problems.push_back(InputProblem{.line = base_line + p.newlines_before,
-                                      .offset = static_cast<int64_t>(chunk->base_offset + p.offset_in_chunk),
-                                      .skipped_entry = p.skipped_entry,
-                                      .message = p.message});
+      problems.push_back(to_input_problem(std::move(p), *chunk, base_line));
     }
     lines += report.newlines;
   }

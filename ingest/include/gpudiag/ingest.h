@@ -99,6 +99,10 @@ struct ChunkProblem {
   std::string message;
 };
 
+// The problem as the run reports it: `base_line` is the line the chunk starts on (0 when the
+// caller has already made lines absolute); the offset becomes absolute in the input.
+InputProblem to_input_problem(ChunkProblem problem, const Chunk& chunk, uint64_t base_line);
+
 // What parsing one chunk found. Lines are relative (newlines before an entry within the chunk),
 // because the chunk does not know its first line until earlier chunks are counted.
 struct ChunkReport {
