@@ -73,7 +73,6 @@ void RecordMatcher::run_set(std::string_view text, Field field) {
   }
   if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
   // The set's DFA ran out of memory on this text: try each pattern on its own. Slow but exact.
-  ++dfa_fallbacks_;
   set_hits_.clear();
   for (size_t i = 0; i < pack_.set_patterns.size(); ++i) {
     if (RE2::PartialMatch(text, *pack_.patterns[pack_.set_patterns[i]].re)) {

@@ -19,9 +19,6 @@ class RecordMatcher {
   // Notes the record in `out` (time span, logs, workers) and appends a Hit per signal it satisfies.
   void match(const LogRecord& record, size_t entry_index, ChunkObservations& out);
 
-  // How often a set ran out of DFA memory and the patterns were tried one by one instead.
-  uint64_t dfa_fallbacks() const { return dfa_fallbacks_; }
-
  private:
   // Runs the set over one field's text, stamping the patterns written for that field (or for text).
   void run_set(std::string_view text, Field field);
@@ -43,7 +40,6 @@ class RecordMatcher {
   std::vector<int> candidates_;
   std::vector<int64_t> first_hit_;  // per signal: index in out.hits of the chunk's kept hit, or -1
   uint32_t stamp_ = 0;
-  uint64_t dfa_fallbacks_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).
   std::string_view last_log_, last_worker_, last_sdk_worker_, last_job_;
   Timestamp* last_log_first_ = nullptr;

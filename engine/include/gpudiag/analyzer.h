@@ -25,7 +25,6 @@ struct Progress {
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
   std::string job_file;  // `gcloud dataflow jobs describe --full --format=json` output
-  std::string job_id;    // analyse only this job's entries ("" = all)
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
 };
