@@ -198,8 +198,9 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
           error(value.at, "rule-facts", fmt::format("`{}` needs a number, e.g. '<50'", key.scalar));
           continue;
         }
-      } else if (t.op == FactTest::Op::kSearch && !check_regex(value, t.operand)) {
-        continue;
+      } else if (t.op == FactTest::Op::kSearch) {
+        t.regex = check_regex(value, t.operand);
+        if (!t.regex) continue;
       } else if (!captures && t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {
         error(value.at, "rule-facts", fmt::format("`{}` is text: test it with a regex, == or !=", key.scalar));
         continue;

@@ -58,7 +58,8 @@ struct FactTest {
   bool expect_bool = true;  // kIs
   std::string operand;      // a number, a regex (kSearch), or a fact name (operand_is_fact)
   bool operand_is_fact = false;
-  std::string text;  // as written, for dumps and explanations
+  std::shared_ptr<const RE2> regex;  // kSearch with a literal operand, compiled once at load
+  std::string text;                  // as written, for dumps and explanations
   Position at;
   std::vector<std::vector<FactTest>> any;  // kAny: groups of tests, one group must hold entirely
 };

@@ -39,9 +39,9 @@ Tri run_test(const FactTest& t, const ValueLookup& lookup) {
     operand = *other;
   }
   if (t.op == FactTest::Op::kSearch) {
-    RE2::Options o;
-    o.set_log_errors(false);
-    const RE2 re(operand, o);
+    if (t.regex) return as_tri(RE2::PartialMatch(*value, *t.regex));
+    // The pattern is another fact's value, known only now.
+    const RE2 re(operand, pattern_options());
     return as_tri(re.ok() && RE2::PartialMatch(*value, re));
   }
   // == and != compare text exactly: "3.10" and "3.1" are different Python versions.
