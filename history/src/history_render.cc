@@ -161,12 +161,8 @@ std::string render_reclassified_json(const std::vector<Reclassified>& runs, cons
     } else {
       w.null();
     }
-    w.key("appeared").begin_array();
-    for (const auto& id : r.appeared) w.value(id);
-    w.end_array();
-    w.key("disappeared").begin_array();
-    for (const auto& id : r.disappeared) w.value(id);
-    w.end_array();
+    w.array_field("appeared", r.appeared);
+    w.array_field("disappeared", r.disappeared);
     w.end_object();
   }
   w.end_array();

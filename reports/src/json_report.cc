@@ -53,9 +53,7 @@ void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions&
     w.field("reason", e.entry.reason);
     if (!e.entry.expires.empty()) w.field("expires", e.entry.expires);
     w.field("state", baseline_state_name(e.state));
-    w.key("matched").begin_array();
-    for (const auto& m : e.matched) w.value(m);
-    w.end_array();
+    w.array_field("matched", e.matched);
     w.end_object();
   }
   w.end_array();
@@ -83,9 +81,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
 
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
-  w.key("other_ids").begin_array();
-  for (const auto& id : d.job.other_ids) w.value(id);
-  w.end_array();
+  w.array_field("other_ids", d.job.other_ids);
   write_time(w, "start", d.start);
   write_time(w, "end", d.end);
   w.end_object();
@@ -153,15 +149,9 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.field("count", f.count);
     write_time(w, "first_seen", f.first_seen);
     write_time(w, "last_seen", f.last_seen);
-    w.key("workers").begin_array();
-    for (const auto& worker : f.workers) w.value(worker);
-    w.end_array();
+    w.array_field("workers", f.workers);
     w.key("captures").begin_object();
-    for (const auto& [name, values] : f.captures) {
-      w.key(name).begin_array();
-      for (const auto& v : values) w.value(v);
-      w.end_array();
-    }
+    for (const auto& [name, values] : f.captures) w.array_field(name, values);
     w.end_object();
     w.key("evidence").begin_array();
     for (const auto& e : f.evidence) write_evidence(w, e, d, o);
@@ -212,12 +202,8 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   for (const auto& fix : report.fixes) {
     w.begin_object();
     w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
-    w.key("why").begin_array();
-    for (const auto& r : fix.reasons) w.value(r);
-    w.end_array();
-    w.key("for").begin_array();
-    for (const auto& r : fix.for_rules) w.value(r);
-    w.end_array();
+    w.array_field("why", fix.reasons);
+    w.array_field("for", fix.for_rules);
     w.field("demoted", fix.demoted);
     w.field("rank_reason", fix.rank_reason);
     write_doc(w, fix.doc);

@@ -35,6 +35,14 @@ class JsonWriter {
     return value(v);
   }
 
+  // "key": [values…], for a range of anything value() takes.
+  template <typename Range>
+  JsonWriter& array_field(std::string_view k, const Range& values) {
+    key(k).begin_array();
+    for (const auto& v : values) value(v);
+    return end_array();
+  }
+
   std::string take() { return std::move(out_) + "\n"; }
 
   static void escape_to(std::string& out, std::string_view s);

@@ -144,9 +144,7 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
   w.field("rank", rf.rank).field("confidence", f.confidence).field("count", f.count).field("via", f.via);
   if (f.first_seen != kNoTime) w.field("firstSeen", format_rfc3339(f.first_seen));
   if (f.last_seen != kNoTime) w.field("lastSeen", format_rfc3339(f.last_seen));
-  w.key("workers").begin_array();
-  for (const auto& worker : f.workers) w.value(worker);
-  w.end_array();
+  w.array_field("workers", f.workers);
   if (rf.caused_by) w.field("causedBy", report.findings[*rf.caused_by].finding->rule_id);
   if (rf.history) {
     w.key("history");
