@@ -128,3 +128,52 @@ TEST_CASE("the compiled pack dumps canonically and lists its patterns for rg", "
   CHECK(patterns.find("(?P<") == std::string::npos);       // ripgrep rejects repeated group names
   CHECK(test::builtin_pack().version_hash().size() == 16);
 }
+
+TEST_CASE("refining patterns answer as if tried one by one, empty texts included", "[rules]") {
+  // Refiners share the trigger's RE2::Set pass, which never runs on an empty text; a refiner that
+  // matches an empty text (here: "no exception") must still see one.
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/refined.yaml", R"(id: needle-with-exception
+title: Needle
+family: runtime
+severity: warning
+confidence: 0.5
+description: A needle in the message, an exception attached, and no haystack anywhere.
+match:
+  all:
+    - message: 'needle'
+    - not: { exception: '^$' }
+    - not: { text: '(?i)haystack' }
+fixes:
+  - id: nothing
+    action: Nothing
+    why: A test.
+    doc: {title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}
+examples:
+  match:
+    - 'a needle'
+  no_match:
+    - 'no pin'
+sources: ['tests']
+)");
+  auto pack = RulePack::load(RuleSources{{}, {dir}, /*check_examples=*/false});
+  REQUIRE(pack.ok());
+  const auto fires = [&](std::string_view message, std::string_view exception) {
+    RecordAnalysis run(*pack, {"t"});
+    LogRecord r;
+    r.timestamp = 1'704'067'200'000'000'000;
+    r.severity = Severity::kError;
+    r.log = "worker";
+    r.message = message;
+    r.exception = exception;
+    run.add(r);
+    const Diagnosis d = run.finish();
+    return std::any_of(d.findings.begin(), d.findings.end(),
+                       [](const Finding& f) { return f.rule_id == "needle-with-exception"; });
+  };
+  CHECK(fires("a needle", "Traceback (most recent call last):"));
+  CHECK_FALSE(fires("a needle", ""));                         // the empty exception matches ^$
+  CHECK_FALSE(fires("a needle in a Haystack", "Traceback"));  // refiner on the message …
+  CHECK_FALSE(fires("a needle", "Traceback: haystack"));      // … and on the exception
+  CHECK_FALSE(fires("a pin", "Traceback"));
+}

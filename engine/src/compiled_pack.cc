@@ -115,12 +115,12 @@ class Compiler {
   }
 
   Status build_sets() {
-    // First the triggers: only they need to be in the one pass over every record.
+    // The triggers: a record evaluates only the signals whose triggers the set found in it.
     pack_.signals_by_pattern.assign(pack_.patterns.size(), {});
     for (size_t s = 0; s < pack_.signals.size(); ++s) {
       auto t = trigger(pack_.signals[s].condition, 0);
       if (!t) {
-        // Evaluated on every entry: its text patterns are cheaper in the set than tried one by one.
+        // Evaluated on every entry.
         pack_.always_signals.push_back(static_cast<int>(s));
         for (const auto& n : pack_.signals[s].condition.nodes) {
           if (n.pattern >= 0 && is_set_field(n.field)) pack_.patterns[n.pattern].in_set = true;
@@ -131,6 +131,10 @@ class Compiler {
         pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
         pack_.patterns[p].in_set = true;  // triggers are message, exception or text patterns
       }
+    }
+    // Refiners too (see Pattern::in_set).
+    for (auto& p : pack_.patterns) {
+      if (is_set_field(p.field) && !RE2::PartialMatch("", *p.re)) p.in_set = true;
     }
     RE2::Options options = pattern_options();
     options.set_max_mem(64 << 20);
