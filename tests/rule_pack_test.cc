@@ -1,4 +1,6 @@
 // The built-in pack: it lints clean, its examples pass, and the examples really can fail.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "gpudiag/analyzer.h"
@@ -104,6 +106,40 @@ sources: ['tests']
   REQUIRE(pack.ok());
   const ExampleReport report = test_rule_examples(*pack);
   CHECK(report.failures.size() == 2);
+}
+
+TEST_CASE("of several rules whose examples fail, the first by id is reported", "[rules]") {
+  // Rules prove themselves in parallel; which failure is reported must not depend on timing.
+  const std::string dir = test::temp_dir();
+  for (const std::string id : {"e-good", "c-wrong", "a-good", "d-wrong", "b-good", "f-good"}) {
+    const bool wrong = id.ends_with("wrong");
+    test::write_file(dir + "/" + id + ".yaml", fmt::format(R"(id: {}
+title: T
+family: runtime
+severity: warning
+confidence: 0.5
+description: Its examples {} hold.
+match:
+  text: 'needle'
+fixes:
+  - id: nothing
+    action: Nothing
+    why: A test.
+    doc: {{title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}}
+examples:
+  match:
+    - '{}'
+  no_match:
+    - 'nothing here'
+sources: ['tests']
+)",
+                                                           id, wrong ? "do not" : "do", wrong ? "no pin" : "a needle"));
+  }
+  for (int run = 0; run < 5; ++run) {
+    auto refused = RulePack::load(RuleSources{{}, {dir}});
+    REQUIRE_FALSE(refused.ok());
+    CHECK_THAT(refused.error().message, Catch::StartsWith("rule `c-wrong`"));
+  }
 }
 
 TEST_CASE("the compiled pack matches its reviewed dump", "[rules]") {

@@ -11,8 +11,10 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "gpudiag/analyzer.h"
+#include "parallel_for.h"
 
 namespace gpudiag {
 namespace detail {
@@ -356,34 +358,44 @@ Result<RulePack> RulePack::compile(std::map<std::string, detail::RuleSpec> specs
   return pack;
 }
 
+// A user rule's examples, run in a pack of the rule alone; the first failure as a diagnostic.
+std::optional<Diagnostic> RulePack::prove(const RuleSpec& spec) {
+  RuleSpec alone = spec;
+  alone.info.explains.clear();  // other rules are not in this pack
+  alone.corroborated_by.clear();
+  auto pack = compile({{spec.info.id, std::move(alone)}});
+  if (!pack) return pack.error();
+  const ExampleReport report = test_rule_examples(*pack);
+  if (report.failures.empty()) return std::nullopt;
+  const auto& f = report.failures.front();
+  return Diagnostic{
+      .code = "rule-example",
+      .message = fmt::format(
+          "rule `{}`: {}{}", f.rule_id, f.message,
+          report.failures.size() > 1 ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1) : ""),
+      .file = f.file,
+      .line = f.line,
+      .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+}
+
 Result<RulePack> RulePack::load(const RuleSources& sources) {
   Diagnostics diags;
   auto specs = load_all(sources, diags);
   if (!diags.empty()) return diags.front();
   // Rules from directories prove themselves before they are used: a rule whose examples do not
   // hold does not load. Each is tried in a pack of its own (with the built-in fact observers), which
-  // is what its examples describe and keeps a large rule directory quick to load. (The built-in
-  // pack was checked when gpudiag was built.)
+  // is what its examples describe and keeps a large rule directory quick to load; the proofs are
+  // independent and run on every core. (The built-in pack was checked when gpudiag was built.)
   if (!sources.dirs.empty() && sources.check_examples) {
+    std::vector<const RuleSpec*> to_prove;
     for (const auto& [id, spec] : specs) {
-      if (spec.info.builtin || !spec.info.enabled) continue;
-      RuleSpec alone = spec;
-      alone.info.explains.clear();  // other rules are not in this pack
-      alone.corroborated_by.clear();
-      auto pack = compile({{id, std::move(alone)}});
-      if (!pack) return pack.error();
-      const ExampleReport report = test_rule_examples(*pack);
-      if (report.failures.empty()) continue;
-      const auto& f = report.failures.front();
-      return Diagnostic{
-          .code = "rule-example",
-          .message = fmt::format("rule `{}`: {}{}", f.rule_id, f.message,
-                                 report.failures.size() > 1
-                                     ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1)
-                                     : ""),
-          .file = f.file,
-          .line = f.line,
-          .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+      if (!spec.info.builtin && spec.info.enabled) to_prove.push_back(&spec);
+    }
+    std::vector<std::optional<Diagnostic>> verdicts(to_prove.size());
+    parallel_for(to_prove.size(), std::max(1u, std::thread::hardware_concurrency()),
+                 [&](size_t i) { verdicts[i] = prove(*to_prove[i]); });
+    for (auto& verdict : verdicts) {
+      if (verdict) return *std::move(verdict);  // the first failing rule in id order
     }
   }
   return compile(std::move(specs));

@@ -103,6 +103,7 @@ class RulePack {
  private:
   explicit RulePack(std::unique_ptr<Impl> impl);
   static Result<RulePack> compile(std::map<std::string, detail::RuleSpec> specs);
+  static std::optional<Diagnostic> prove(const detail::RuleSpec& spec);
   std::unique_ptr<Impl> impl_;
 };
 
