@@ -213,9 +213,16 @@ void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics&
 std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics& diags) {
   std::map<std::string, RuleSpec> rules;
   const auto load_group = [&](const std::vector<RuleFile>& files, bool builtin) {
+    // Files parse independently, on every core; what they hold is merged in file order.
+    std::vector<std::optional<RuleSpec>> specs(files.size());
+    std::vector<Diagnostics> file_diags(files.size());
+    parallel_for(files.size(), std::max(1u, std::thread::hardware_concurrency()),
+                 [&](size_t i) { specs[i] = load_rule_file(files[i], builtin, file_diags[i]); });
     std::map<std::string, std::string> seen_in_group;  // id → file
-    for (const auto& file : files) {
-      auto spec = load_rule_file(file, builtin, diags);
+    for (size_t i = 0; i < files.size(); ++i) {
+      const RuleFile& file = files[i];
+      diags.insert(diags.end(), file_diags[i].begin(), file_diags[i].end());
+      auto& spec = specs[i];
       if (!spec) continue;
       const std::string id = spec->info.id;
       if (auto it = seen_in_group.find(id); it != seen_in_group.end()) {
