@@ -145,6 +145,26 @@ TEST_CASE("a cause folds its symptoms under it and ranks first", "[unit][engine]
   CHECK(r.findings[0].symptoms == std::vector<size_t>{1});
 }
 
+TEST_CASE("a finding keeps its 8 earliest and 2 latest entries, in time order", "[unit][engine]") {
+  // 30 out-of-memory entries, written out of time order (minute 29 - i*7 mod 30), one per line.
+  std::string text;
+  for (int i = 0; i < 30; ++i) {
+    const int minute = (29 - i * 7 % 30 + 30) % 30;
+    text += entry(fmt::format("2024-01-01T00:{:02}:00Z", minute), "worker",
+                  fmt::format("RuntimeError: CUDA out of memory. Tried to allocate {}.00 MiB", minute), "ERROR",
+                  "w-harness-1");
+  }
+  const Diagnosis d = test::analyze_text(text);
+  const auto f = std::find_if(d.findings.begin(), d.findings.end(),
+                              [](const Finding& f) { return f.rule_id == "gpu-out-of-memory"; });
+  REQUIRE(f != d.findings.end());
+  CHECK(f->count == 30);
+  std::vector<std::string> kept;
+  for (const auto& e : f->evidence) kept.emplace_back(e.entry->message.substr(52));
+  CHECK(kept == std::vector<std::string>{"0.00 MiB", "1.00 MiB", "2.00 MiB", "3.00 MiB", "4.00 MiB", "5.00 MiB",
+                                         "6.00 MiB", "7.00 MiB", "28.00 MiB", "29.00 MiB"});
+}
+
 TEST_CASE("duplicated entries are counted once and reported", "[unit][engine]") {
   const std::string one = entry("2024-01-01T00:10:00Z", "worker", "hello", "INFO", "w", "id-1");
   const std::string two = entry("2024-01-01T00:10:01Z", "worker", "hello", "INFO", "w", "id-2");

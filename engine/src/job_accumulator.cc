@@ -17,13 +17,17 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));
   }
   if (!hit.record) return;
-  evidence.emplace_back(
-      ref, Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)});
-  if (evidence.size() > kEarliest + kLatest) {
-    // Keep the kEarliest earliest and the kLatest latest of everything seen so far.
-    std::sort(evidence.begin(), evidence.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
-    evidence.erase(evidence.begin() + kEarliest);
-  }
+  // Keep the kEarliest earliest and the kLatest latest of everything seen so far, in time order:
+  // a new hit goes to its place, and when that makes one too many, the one after the earliest
+  // kEarliest goes (the new hit itself when that is its place: nothing to move then).
+  const auto at = std::lower_bound(evidence.begin(), evidence.end(), ref,
+                                   [](const auto& kept, const HitRef& r) { return earlier(kept.first, r); });
+  const auto place = static_cast<size_t>(at - evidence.begin());
+  if (evidence.size() == kEarliest + kLatest && place == kEarliest) return;
+  evidence.emplace(
+      at, ref,
+      Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)});
+  if (evidence.size() > kEarliest + kLatest) evidence.erase(evidence.begin() + kEarliest);
 }
 
 JobAccumulator::JobAccumulator(const RulePack::Impl& p, std::vector<std::string> paths)
