@@ -41,8 +41,15 @@ class ChunkWorker {
     constexpr size_t kMaxPerChunk = 64;
     constexpr size_t kNeighbours = 2;
     size_t done = 0;
+    const detail::Hit* previous = nullptr;  // the last hit given context
     for (auto& hit : out.seen.hits) {
       if (!hit.evidence || done++ >= kMaxPerChunk) continue;
+      if (previous != nullptr && previous->entry_index == hit.entry_index) {  // several rules, one entry
+        hit.before = previous->before;
+        hit.after = previous->after;
+        continue;
+      }
+      previous = &hit;
       for (size_t k = kNeighbours; k >= 1; --k) {
         if (hit.entry_index >= k) {
           if (auto r = parser_.reparse(chunk, hit.entry_index - k)) hit.before.push_back(std::move(*r));
