@@ -212,9 +212,11 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
 
 void RecordMatcher::start_chunk() {
   std::fill(first_hit_.begin(), first_hit_.end(), -1);
-  last_log_ = last_worker_ = last_sdk_worker_ = last_job_ = {};
-  last_log_first_ = nullptr;
-  last_job_count_ = nullptr;
+  recent_logs_.clear();
+  recent_workers_.clear();
+  recent_jobs_.clear();
+  last_worker_.clear();
+  last_sdk_worker_.clear();
 }
 
 void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
@@ -222,39 +224,18 @@ void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
     if (out.earliest == kNoTime || r.timestamp < out.earliest) out.earliest = r.timestamp;
     if (out.latest == kNoTime || r.timestamp > out.latest) out.latest = r.timestamp;
   }
-  // Consecutive entries mostly share log, worker and job: the map lookups are skipped then.
   if (!r.log.empty()) {
-    if (r.log != last_log_) {
-      auto it = out.logs.find(r.log);
-      if (it == out.logs.end()) it = out.logs.emplace(std::string(r.log), kNoTime).first;
-      last_log_ = it->first;
-      last_log_first_ = &it->second;
-    }
-    if (r.timestamp != kNoTime && (*last_log_first_ == kNoTime || r.timestamp < *last_log_first_)) {
-      *last_log_first_ = r.timestamp;
-    }
+    Timestamp& first = recent_logs_.get(out.logs, r.log, kNoTime);
+    if (r.timestamp != kNoTime && (first == kNoTime || r.timestamp < first)) first = r.timestamp;
   }
+  // An entry's SDK process is noted once per run of entries from the same worker and process.
   if (!r.worker.empty() && (r.worker != last_worker_ || r.sdk_worker != last_sdk_worker_)) {
-    auto it = out.workers.find(r.worker);
-    if (it == out.workers.end()) it = out.workers.emplace(std::string(r.worker), WorkerSeen{}).first;
-    auto& sdk = it->second.sdk_workers;
-    last_worker_ = it->first;
-    last_sdk_worker_ = {};
-    if (!r.sdk_worker.empty()) {
-      auto s = sdk.find(r.sdk_worker);
-      if (s == sdk.end()) s = sdk.emplace(r.sdk_worker).first;
-      last_sdk_worker_ = *s;
-    }
+    auto& sdk = recent_workers_.get(out.workers, r.worker).sdk_workers;
+    last_worker_ = r.worker;
+    last_sdk_worker_ = r.sdk_worker;
+    if (!r.sdk_worker.empty() && sdk.find(r.sdk_worker) == sdk.end()) sdk.emplace(r.sdk_worker);
   }
-  if (!r.job_id.empty()) {
-    if (r.job_id != last_job_) {
-      auto it = out.job_ids.find(r.job_id);
-      if (it == out.job_ids.end()) it = out.job_ids.emplace(std::string(r.job_id), 0).first;
-      last_job_ = it->first;
-      last_job_count_ = &it->second;
-    }
-    ++*last_job_count_;
-  }
+  if (!r.job_id.empty()) ++recent_jobs_.get(out.job_ids, r.job_id);
   if (out.job_name.empty() && !r.job_name.empty()) out.job_name = r.job_name;
   if (out.project.empty() && !r.project.empty()) out.project = r.project;
   if (out.region.empty() && !r.region.empty()) out.region = r.region;

@@ -6,6 +6,7 @@
 
 #include "compiled_pack.h"
 #include "observations.h"
+#include "recent_entries.h"
 
 namespace gpudiag::detail {
 
@@ -41,9 +42,10 @@ class RecordMatcher {
   std::vector<int64_t> first_hit_;  // per signal: index in out.hits of the chunk's kept hit, or -1
   uint32_t stamp_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).
-  std::string_view last_log_, last_worker_, last_sdk_worker_, last_job_;
-  Timestamp* last_log_first_ = nullptr;
-  uint64_t* last_job_count_ = nullptr;
+  RecentEntries<decltype(ChunkObservations::logs)> recent_logs_;
+  RecentEntries<decltype(ChunkObservations::workers)> recent_workers_;
+  RecentEntries<decltype(ChunkObservations::job_ids)> recent_jobs_;
+  std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())
 };
 
 // The field a condition tests, as text ("" when the record has none).
