@@ -62,8 +62,11 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
   // Duplicates, in input order. An entry that failed to parse has no fingerprint.
   is_dup_.assign(report.entries, 0);
   uint64_t dups = 0;
-  for (size_t i = 0; i < report.fingerprints.size(); ++i) {
-    if (dedup.seen(report.fingerprints[i])) {
+  constexpr size_t kAhead = 16;  // lookups in flight: enough to hide the tables' cache misses
+  const auto& fingerprints = report.fingerprints;
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    if (i + kAhead < fingerprints.size()) dedup.prefetch(fingerprints[i + kAhead]);
+    if (dedup.seen(fingerprints[i])) {
       is_dup_[i] = 1;
       ++dups;
     }

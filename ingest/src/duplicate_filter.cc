@@ -41,6 +41,12 @@ void DuplicateFilter::Table::insert(uint64_t f) {
 
 DuplicateFilter::DuplicateFilter(size_t capacity) : generation_size_(std::max<size_t>(capacity / 2, 16)) {}
 
+void DuplicateFilter::prefetch(uint64_t fingerprint) const {
+  for (const Table* t : {&current_, &previous_}) {
+    if (!t->slots.empty()) __builtin_prefetch(&t->slots[mix(fingerprint) & (t->slots.size() - 1)]);
+  }
+}
+
 bool DuplicateFilter::seen(uint64_t fingerprint) {
   if (fingerprint == 0) return false;
   if (current_.contains(fingerprint) || previous_.contains(fingerprint)) return true;
