@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=1G; big=2G; runs=3
+size=1G; big=2G; runs=5
 if [ "${1:-}" = "--quick" ]; then size=200M; big=400M; runs=2; fi
 for tool in rg valgrind /usr/bin/time python3 gzip zcat; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install ripgrep valgrind time)" >&2; exit 2; }
