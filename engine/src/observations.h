@@ -2,7 +2,7 @@
 #pragma once
 
 #include <map>
-#include <optional>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -23,12 +23,12 @@ struct Hit {
   std::string sdk_worker;
   SourceLocation where;  // line is chunk-relative until merged
   Captures captures;
-  std::optional<KeptRecord> record;  // evidence keeps the entry itself (and an absence's start)
-  std::string log;                   // observers: the entry's log …
-  std::string text;                  // … and the text they read (options, phase messages)
-  bool evidence = false;             // the signal's role is evidence (context is gathered for it)
-  std::string matched_line;          // evidence: the line of the message that matched
-  std::vector<KeptRecord> before;    // evidence: neighbouring entries in file order
+  std::unique_ptr<KeptRecord> record;  // evidence keeps the entry itself (and an absence's start)
+  std::string log;                     // observers: the entry's log …
+  std::string text;                    // … and the text they read (options, phase messages)
+  bool evidence = false;               // the signal's role is evidence (context is gathered for it)
+  std::string matched_line;            // evidence: the line of the message that matched
+  std::vector<KeptRecord> before;      // evidence: neighbouring entries in file order
   std::vector<KeptRecord> after;
 };
 
