@@ -16,6 +16,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitGate = 1;   // findings at or above --fail-on
 inline constexpr int kExitError = 2;  // usage, input or rule error
 
+// Prints an input error on stderr: "gpudiag: FILE: byte N: what went wrong", then how to fix it
+// when that is known.
+void print_input_error(const Diagnostic& d);
+
 // Options every command that reads rules shares.
 struct RuleOptions {
   std::vector<std::string> dirs;

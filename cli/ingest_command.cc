@@ -44,7 +44,7 @@ int run_ingest(const IngestCommandOptions& o) {
   } else {
     std::cout << fmt::format("  full-text index (entry_fts): {} entries added\n", summary->full_text_indexed);
   }
-  for (const auto& e : summary->input_errors) std::cerr << "gpudiag: " << to_string(e) << '\n';
+  for (const auto& e : summary->input_errors) print_input_error(e);
   return summary->input_errors.empty() ? kExitOk : kExitError;
 }
 

@@ -102,6 +102,11 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
+void print_input_error(const Diagnostic& d) {
+  std::cerr << "gpudiag: " << to_string(d) << '\n';
+  if (!d.help.empty()) std::cerr << "  help: " << d.help << '\n';
+}
+
 int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report) {
   const Diagnosis& d = analysis.diagnosis;
   if (o.show_facts) {
@@ -111,7 +116,7 @@ int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport&
                                f.input >= 0 ? fmt::format(" at line {}", f.line) : "");
     }
   }
-  for (const auto& e : d.input_errors) std::cerr << "gpudiag: " << to_string(e) << '\n';
+  for (const auto& e : d.input_errors) print_input_error(e);
   if (!d.input_errors.empty()) return kExitError;
   if (auto level = o.threshold(); level && trips_gate(report, *level)) return kExitGate;
   return kExitOk;

@@ -99,7 +99,7 @@ TEST_CASE("invalid UTF-8 and NUL bytes cost only their own entry", "[badinput]")
   }
 }
 
-TEST_CASE("a UTF-8 byte-order mark is skipped; UTF-16 is refused with a way out", "[badinput]") {
+TEST_CASE("a UTF-8 byte-order mark is skipped, UTF-16 is refused with a way out", "[badinput]") {
   const Outcome bom = run({fixture("bom.ndjson")});
   CHECK((bom.exit_code == 0 && bom.analysed == 2));
   CHECK_THAT(bom.problems, Catch::Contains("byte-order mark"));

@@ -14,7 +14,7 @@ TEST_CASE("analyze on a healthy export exits 0 even with --fail-on", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("verdict: OK"));
 }
 
-TEST_CASE("the fail-on gate trips with exit 1; without it findings exit 0", "[cli]") {
+TEST_CASE("the fail-on gate trips with exit 1, without it findings exit 0", "[cli]") {
   const std::string input = "corpus/gpu-oom-pytorch-runinference/export.json";
   CHECK(run_gpudiag({"analyze", input}).exit_code == 0);
   CHECK(run_gpudiag({"analyze", "--fail-on", "error", input}).exit_code == 1);
@@ -55,7 +55,7 @@ TEST_CASE("the CLI prints what the golden files hold", "[cli]") {
   CHECK(r.out == test::read_file(test::source_dir() + "/" + dir + "/expected.json"));
 }
 
-TEST_CASE("rules test and lint pass; a broken rules directory exits 2", "[cli]") {
+TEST_CASE("rules test and lint pass, a broken rules directory exits 2", "[cli]") {
   CHECK(run_gpudiag({"rules", "test"}).exit_code == 0);
   CHECK(run_gpudiag({"rules", "lint"}).exit_code == 0);
   const std::string dir = test::temp_dir();
@@ -76,7 +76,7 @@ TEST_CASE("version and explain print and exit 0", "[cli]") {
   CHECK(run_gpudiag({"explain", "no-such-rule"}).exit_code == 2);
 }
 
-TEST_CASE("report writes several formats from one analysis; the exit code is analyze's", "[cli]") {
+TEST_CASE("report writes several formats from one analysis with analyze's exit code", "[cli]") {
   const std::string dir = test::temp_dir();
   const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
   const auto r =
