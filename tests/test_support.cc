@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -55,7 +56,7 @@ std::string gzip(const std::string& text) {
 }
 
 std::string temp_dir() {
-  static int counter = 0;
+  static std::atomic<int> counter{0};  // tests call this from several threads (concurrent writers)
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("gpudiag-test-{}-{}", ::getpid(), ++counter);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
