@@ -8,6 +8,36 @@
 
 using namespace gpudiag;
 
+namespace {
+
+// A user rule file: `match` is the YAML of its match condition (two-space indented under `match:`).
+std::string rule_file(const std::string& id, const std::string& match, const std::string& match_example,
+                      const std::string& no_match_example) {
+  return fmt::format(R"(id: {}
+title: T
+family: runtime
+severity: warning
+confidence: 0.5
+description: A rule written by a test.
+match:
+{}
+fixes:
+  - id: nothing
+    action: Nothing
+    why: A test.
+    doc: {{title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}}
+examples:
+  match:
+    - '{}'
+  no_match:
+    - '{}'
+sources: ['tests']
+)",
+                     id, match, match_example, no_match_example);
+}
+
+}  // namespace
+
 TEST_CASE("the built-in pack lints clean", "[rules]") {
   const auto diags = RulePack::lint(RuleSources{builtin_rule_files(), {}});
   for (const auto& d : diags) INFO(render_with_source(d));
@@ -76,26 +106,9 @@ TEST_CASE("the issue's rule ids are all in the pack", "[rules]") {
 
 TEST_CASE("a rule whose examples do not hold is reported by rules test", "[rules]") {
   const std::string dir = test::temp_dir();
-  test::write_file(dir + "/wrong.yaml", R"(id: wrong-examples
-title: Wrong
-family: runtime
-severity: warning
-confidence: 0.5
-description: Its match example does not match and its no_match example does.
-match:
-  text: 'needle'
-fixes:
-  - id: nothing
-    action: Nothing
-    why: A test.
-    doc: {title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}
-examples:
-  match:
-    - 'haystack only'
-  no_match:
-    - 'a needle in it'
-sources: ['tests']
-)");
+  // Its match example does not match and its no_match example does.
+  test::write_file(dir + "/wrong.yaml",
+                   rule_file("wrong-examples", "  text: 'needle'", "haystack only", "a needle in it"));
   // Loaded for use, it is refused: rules prove themselves before they run.
   auto refused = RulePack::load(RuleSources{{}, {dir}});
   REQUIRE_FALSE(refused.ok());
@@ -113,27 +126,8 @@ TEST_CASE("of several rules whose examples fail, the first by id is reported", "
   const std::string dir = test::temp_dir();
   for (const std::string id : {"e-good", "c-wrong", "a-good", "d-wrong", "b-good", "f-good"}) {
     const bool wrong = id.ends_with("wrong");
-    test::write_file(dir + "/" + id + ".yaml", fmt::format(R"(id: {}
-title: T
-family: runtime
-severity: warning
-confidence: 0.5
-description: Its examples {} hold.
-match:
-  text: 'needle'
-fixes:
-  - id: nothing
-    action: Nothing
-    why: A test.
-    doc: {{title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}}
-examples:
-  match:
-    - '{}'
-  no_match:
-    - 'nothing here'
-sources: ['tests']
-)",
-                                                           id, wrong ? "do not" : "do", wrong ? "no pin" : "a needle"));
+    test::write_file(dir + "/" + id + ".yaml",
+                     rule_file(id, "  text: 'needle'", wrong ? "no pin" : "a needle", "nothing here"));
   }
   for (int run = 0; run < 5; ++run) {
     auto refused = RulePack::load(RuleSources{{}, {dir}});
@@ -169,29 +163,12 @@ TEST_CASE("refining patterns answer as if tried one by one, empty texts included
   // Refiners share the trigger's RE2::Set pass, which never runs on an empty text; a refiner that
   // matches an empty text (here: "no exception") must still see one.
   const std::string dir = test::temp_dir();
-  test::write_file(dir + "/refined.yaml", R"(id: needle-with-exception
-title: Needle
-family: runtime
-severity: warning
-confidence: 0.5
-description: A needle in the message, an exception attached, and no haystack anywhere.
-match:
-  all:
+  // A needle in the message, an exception attached, and no haystack anywhere.
+  test::write_file(dir + "/refined.yaml", rule_file("needle-with-exception", R"(  all:
     - message: 'needle'
     - not: { exception: '^$' }
-    - not: { text: '(?i)haystack' }
-fixes:
-  - id: nothing
-    action: Nothing
-    why: A test.
-    doc: {title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}
-examples:
-  match:
-    - 'a needle'
-  no_match:
-    - 'no pin'
-sources: ['tests']
-)");
+    - not: { text: '(?i)haystack' })",
+                                                    "a needle", "no pin"));
   auto pack = RulePack::load(RuleSources{{}, {dir}, /*check_examples=*/false});
   REQUIRE(pack.ok());
   const auto fires = [&](std::string_view message, std::string_view exception) {
