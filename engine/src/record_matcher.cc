@@ -290,8 +290,9 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;
     if (s.role == SignalRole::kEvidence || s.role == SignalRole::kObserver) take_captures(s, r, hit.captures);
-    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kAbsentStart)
+    if (s.role == SignalRole::kEvidence || s.role == SignalRole::kAbsentStart) {
       hit.record = std::make_unique<KeptRecord>(r);
+    }
     if (s.role == SignalRole::kObserver) {
       hit.log = std::string(r.log);
       if (s.observer == ObserverKind::kPipelineOptions || s.observer == ObserverKind::kPhase) {
