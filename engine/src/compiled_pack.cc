@@ -22,6 +22,18 @@ namespace {
 
 bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
 
+// The observers' regexes, compiled once per process: every pack holds them, and loading a rule
+// directory builds one pack per user rule to prove its examples.
+const std::vector<std::shared_ptr<const RE2>>& compiled_observers() {
+  static const auto compiled = [] {
+    std::vector<std::shared_ptr<const RE2>> out;
+    for (const auto& o : kObservers)
+      out.push_back(std::make_shared<const RE2>(std::string(o.regex), pattern_options()));
+    return out;
+  }();
+  return compiled;
+}
+
 class Compiler {
  public:
   explicit Compiler(RulePack::Impl& pack) : pack_(pack) {}
@@ -104,11 +116,14 @@ class Compiler {
     return static_cast<int>(pack_.signals.size() - 1);
   }
 
-  void add_observer(const ObserverDef& def) {
+  // `index` into kObservers.
+  void add_observer(size_t index) {
+    const ObserverDef& def = kObservers[index];
     ConditionSpec c;
     c.kind = ConditionSpec::Kind::kRegex;
     c.field = def.field == "text" ? Field::kText : Field::kMessage;
     c.regex = std::string(def.regex);
+    c.compiled = compiled_observers()[index];
     const int s = add_signal(c, SignalRole::kObserver, -1);
     pack_.signals[s].observer = def.kind;
     for (const auto& n : pack_.signals[s].condition.nodes) {
@@ -358,7 +373,7 @@ Result<RulePack> RulePack::compile(std::map<std::string, detail::RuleSpec> specs
       }
     }
   }
-  for (const auto& observer : kObservers) compiler.add_observer(observer);
+  for (size_t i = 0; i < kObservers.size(); ++i) compiler.add_observer(i);
   if (auto status = compiler.build_sets(); !status) return status.error();
   RulePack pack(std::move(impl));
   pack.impl_->hash = fmt::format("{:016x}", std::hash<std::string>{}(pack.dump()));
