@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "run_options.h"
+#include "stdout_guard.h"
 
 namespace gpudiag::cli {
 namespace {
@@ -17,9 +18,13 @@ int run_analyze(const AnalyzeOptions& o) {
   auto analysis = run_analysis(o.run);
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
-  if (!record_history(o.run, *analysis, report)) return kExitError;
   const OutputFormat format = o.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
-  std::cout << render(format, report, analysis->pack.rules(), o.run.render_options(format, isatty(STDOUT_FILENO)));
+  const auto write_report = [&]() -> std::string {
+    const RenderOptions options = o.run.render_options(format, isatty(STDOUT_FILENO));
+    if (write_stdout(render(format, report, analysis->pack.rules(), options))) return "";
+    return "cannot write to stdout: " + flush_stdout();
+  };
+  if (!record_history(o.run, *analysis, report, write_report)) return kExitError;
   return exit_code(o.run, *analysis, report);
 }
 

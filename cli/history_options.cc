@@ -37,22 +37,30 @@ void add_record_options(CLI::App& cmd, HistoryOptions& history) {
       ->needs(db);
 }
 
-bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report) {
-  if (!analysis.store) return true;
+bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs) {
+  const auto write = [&] {
+    const std::string problem = write_outputs();
+    if (!problem.empty()) std::cerr << "gpudiag: " << problem << '\n';
+    return problem.empty();
+  };
+  if (!analysis.store) return write();
   const Diagnosis& d = analysis.diagnosis;
   if (!d.input_errors.empty()) {  // a partial run would make its missing findings look fixed
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: an input could not be read\n",
                              analysis.store->path());
-    return true;  // exit_code() still says 2
+    return write();  // exit_code() still says 2
   }
   const std::string pipeline = o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline;
-  auto run = analysis.store->record_run(report, pipeline);
+  bool written = true;
+  auto run = analysis.store->record_run(report, pipeline, [&](const RecordedRun& recorded) {
+    annotate(report, recorded, o.history.new_only);
+    return written = write();
+  });
   if (!run) {
     std::cerr << render_with_source(run.error());
     return false;
   }
-  annotate(report, *run, o.history.new_only);
-  return true;
+  return written;
 }
 
 }  // namespace gpudiag::cli

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "output_files.h"
 
 namespace gpudiag::cli {
 namespace {
@@ -17,6 +18,12 @@ struct IngestCommandOptions {
 };
 
 int run_ingest(const IngestCommandOptions& o) {
+  std::vector<ProtectedFile> inputs;
+  for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
+  if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
+    std::cerr << "gpudiag: --db: " << *refused << '\n';
+    return kExitError;
+  }
   auto store = o.history.open();
   if (!store) return kExitError;
   const auto start = std::chrono::steady_clock::now();

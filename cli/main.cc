@@ -5,8 +5,11 @@
 #include <iostream>
 
 #include "commands.h"
+#include "stdout_guard.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace gpudiag::cli;
   CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs"};
   app.require_subcommand(1);
@@ -39,4 +42,18 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("gpudiag: internal error: {}\n", e.what());
     return kExitError;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gpudiag::cli::guard_stdout();
+  int code = run_command(argc, argv);
+  // Whatever the command printed must have reached stdout whole: a full disk is an error, not exit 0.
+  if (const std::string problem = gpudiag::cli::close_stdout(); !problem.empty()) {
+    // A command that already failed has said why (a report it could not write, say).
+    if (code != gpudiag::cli::kExitError) std::cerr << fmt::format("gpudiag: cannot write to stdout: {}\n", problem);
+    code = gpudiag::cli::kExitError;
+  }
+  return code;
 }

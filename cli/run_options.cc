@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "stdout_guard.h"
+
 namespace gpudiag::cli {
 namespace {
 
@@ -38,16 +40,6 @@ std::optional<std::string> read_text(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-bool write_text(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text << std::flush;
-    return static_cast<bool>(std::cout);
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  return static_cast<bool>(out.flush());
 }
 
 }  // namespace
@@ -87,7 +79,16 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   auto pack = o.rules.load();
   if (!pack) return std::nullopt;
   std::optional<HistoryStore> store;
-  if (!o.history.db.empty() && !(store = o.history.open())) return std::nullopt;
+  if (!o.history.db.empty()) {
+    std::vector<ProtectedFile> inputs;
+    for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
+    inputs.push_back({o.job_file, "the job file"});
+    if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
+      std::cerr << "gpudiag: --db: " << *refused << '\n';
+      return std::nullopt;
+    }
+    if (!(store = o.history.open())) return std::nullopt;
+  }
   AnalysisOptions options;
   options.threads = o.threads;
   options.job_file = o.job_file;
@@ -100,6 +101,18 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
     return std::nullopt;
   }
   return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
+}
+
+std::vector<ProtectedFile> protected_files(const RunOptions& o) {
+  std::vector<ProtectedFile> keep;
+  for (const auto& input : o.inputs) keep.push_back({input, "an input"});
+  keep.push_back({o.job_file, "the job file"});
+  if (!o.history.db.empty()) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+      keep.push_back({o.history.db + suffix, "the history database"});
+    }
+  }
+  return keep;
 }
 
 void print_input_error(const Diagnostic& d) {
@@ -162,6 +175,12 @@ namespace {
 int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<OutputFormat> default_stdout) {
   const auto plan = out.plan(default_stdout);
   if (!plan) return kExitError;
+  std::vector<ProtectedFile> keep = protected_files(run);
+  keep.push_back({out.baseline, "the baseline"});
+  if (auto refused = check_outputs(out.outputs, keep)) {  // before anything is read
+    std::cerr << "gpudiag: " << *refused << '\n';
+    return kExitError;
+  }
   std::optional<Baseline> baseline;
   if (!out.baseline.empty()) {
     const auto text = read_text(out.baseline);
@@ -180,18 +199,18 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
   if (baseline) report = apply_baseline(std::move(report), *baseline, today());
-  if (!record_history(run, *analysis, report)) return kExitError;
-  bool written = true;
-  for (const auto& [path, format] : *plan) {
-    const bool terminal = path == "-" && isatty(STDOUT_FILENO);
-    const std::string text = render(format, report, analysis->pack.rules(), run.render_options(format, terminal));
-    if (!write_text(path, text)) {
-      std::cerr << fmt::format("gpudiag: cannot write {}\n", path);
-      written = false;
+  const auto write_outputs = [&]() -> std::string {
+    OutputWriter writer;  // every output staged first: none is replaced unless all can be
+    for (const auto& [path, format] : *plan) {
+      const bool terminal = path == "-" && isatty(STDOUT_FILENO);
+      if (!writer.stage(path, render(format, report, analysis->pack.rules(), run.render_options(format, terminal)))) {
+        return writer.error();
+      }
     }
-  }
-  const int code = exit_code(run, *analysis, report);
-  return written ? code : kExitError;
+    return writer.commit() ? "" : writer.error();
+  };
+  if (!record_history(run, *analysis, report, write_outputs)) return kExitError;
+  return exit_code(run, *analysis, report);
 }
 
 }  // namespace

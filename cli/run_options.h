@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "gpudiag/analyzer.h"
 #include "gpudiag/formats.h"
+#include "output_files.h"
 
 namespace gpudiag::cli {
 
@@ -44,9 +45,15 @@ std::optional<Analysis> run_analysis(const RunOptions& o);
 
 // --db, --db-timeout, --pipeline and --new-only (history_options.cc).
 void add_record_options(CLI::App& cmd, HistoryOptions& history);
-// Records the run in --db, if given, and marks each finding of the report new or known. False
-// (after printing why) when the database cannot be written: exit code 2.
-bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report);
+// Renders and writes the run's outputs; the reason they could not be written, or "".
+using OutputStep = std::function<std::string()>;
+// Marks each finding of the report new or known from --db, if given, writes the outputs, and then
+// records the run — all or nothing: a run whose outputs failed is not recorded. False (after
+// printing why) when the outputs or the database could not be written: exit code 2.
+bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs);
+
+// The files an output must never replace: the inputs, the job file, the history database.
+std::vector<ProtectedFile> protected_files(const RunOptions& o);
 
 // After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
 // code: 2 for an unreadable input, 1 when the gate trips, 0 otherwise.

@@ -169,7 +169,7 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
   into.skipped += from.skipped;
   for (const auto& p : from.problems) into.add_problem(p);
   into.problems_total += from.problems_total - from.problems.size();
-  into.aborted = from.aborted;
+  if (!from.aborted.empty()) into.aborted = from.aborted;  // else keep what parsing found
   std::stable_sort(into.problems.begin(), into.problems.end(), [](const InputProblem& a, const InputProblem& b) {
     if (a.line != b.line) return a.line < b.line;
     return a.offset < b.offset;

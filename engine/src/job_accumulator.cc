@@ -76,6 +76,7 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
     if (p.skipped_entry) ++skipped_here;
     summary.add_problem(to_input_problem(std::move(p), chunk, base_line));
   }
+  if (!report.input_changed.empty() && summary.aborted.empty()) summary.aborted = report.input_changed;
   summary.entries += report.entries;
   summary.skipped += skipped_here;
   summary.duplicates += dups;

@@ -159,7 +159,8 @@ Result<HistoryStore> HistoryStore::open(const std::string& path, const StoreOpti
   });
 }
 
-Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const std::string& pipeline) {
+Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const std::string& pipeline,
+                                             const std::function<bool(const RecordedRun&)>& before_commit) {
   return detail::guarded([&]() -> RecordedRun {
     const Database& db = impl_->db;
     const Diagnosis& d = *report.diagnosis;
@@ -182,6 +183,12 @@ Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const s
     for (const RankedFinding& rf : report.findings) {
       out.findings.push_back(
           detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
+    }
+    if (before_commit && !before_commit(out)) {
+      throw detail::DbError{.diagnostic =
+                                Diagnostic{.code = "history-not-recorded",
+                                           .message = "the run was not recorded: its outputs were not written",
+                                           .file = impl_->db.path()}};
     }
     tx.commit();
     return out;

@@ -22,7 +22,10 @@ Diagnostic io_error(const std::string& path, std::string message, std::string he
 // A file descriptor read in large blocks. Stdin is read the same way.
 class FdSource final : public ByteSource {
  public:
-  FdSource(int fd, bool owned, std::string path) : fd_(fd), owned_(owned), path_(std::move(path)) {}
+  FdSource(int fd, bool owned, std::string path) : fd_(fd), owned_(owned), path_(std::move(path)) {
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) expected_ = static_cast<uint64_t>(st.st_size);
+  }
   ~FdSource() override {
     if (owned_) ::close(fd_);
   }
@@ -40,6 +43,15 @@ class FdSource final : public ByteSource {
       if (r == 0) break;
       got += static_cast<size_t>(r);
     }
+    total_ += got;
+    if (got == 0 && expected_ && total_ < *expected_) {
+      // A regular file that ends before the size it had when opened was cut while being read.
+      return Diagnostic{.code = "input-changed",
+                        .message = input_changed_message(total_, *expected_),
+                        .file = path_,
+                        .byte = static_cast<int64_t>(total_),
+                        .help = "the entries before that point were analysed; read a copy that no one is writing"};
+    }
     return got;
   }
 
@@ -47,6 +59,8 @@ class FdSource final : public ByteSource {
   int fd_;
   bool owned_;
   std::string path_;
+  std::optional<uint64_t> expected_;  // a regular file's size when opened
+  uint64_t total_ = 0;
 };
 
 // gzip (one or more members, as `cat a.gz b.gz` makes) through zlib, with bomb guards.
@@ -174,6 +188,11 @@ class GzipSource final : public ByteSource {
 
 }  // namespace
 
+std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_when_opened) {
+  const std::string of = size_when_opened ? fmt::format(" of the {} it had when opened", *size_when_opened) : "";
+  return fmt::format("the input changed while it was read: it ended at byte {}{} (truncated or rewritten)", offset, of);
+}
+
 Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits) {
   int fd = 0;
   bool owned = false;
@@ -249,11 +268,17 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
   const size_t size = static_cast<size_t>(st.st_size);
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   ::madvise(map, size, MADV_SEQUENTIAL);
-  return std::shared_ptr<MappedFile>(
+  std::shared_ptr<MappedFile> file(
       new MappedFile(static_cast<const char*>(map), size, (size + page - 1) / page * page));
+  // Unguarded, a file truncated while mapped would crash the run: read it instead.
+  if (!file->guard_.watch(file->data_, file->readable_)) return nullptr;
+  return file;
 }
 
-MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
+MappedFile::~MappedFile() {
+  guard_.unwatch();
+  ::munmap(const_cast<char*>(data_), size_);
+}
 
 void MappedFile::release(size_t begin, size_t end) {
   std::lock_guard lock(mutex_);

@@ -7,10 +7,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "gpudiag/ingest.h"
 #include "gpudiag/result.h"
+#include "mapping_guard.h"
 
 namespace gpudiag::detail {
 
@@ -21,6 +23,9 @@ class ByteSource {
   virtual Result<size_t> read(char* out, size_t n) = 0;
   virtual bool is_gzip() const { return false; }
 };
+
+// "the input changed while it was read …", for a file that shrank at `offset`.
+std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_when_opened);
 
 // Opens `path` ("-" = stdin). Detects gzip by its magic bytes and wraps the file in a decompressor.
 Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits);
@@ -48,6 +53,10 @@ class MappedFile {
   // A chunk over [begin, end) is done with; thread-safe.
   void release(size_t begin, size_t end);
 
+  // The first offset that vanished because the file shrank while mapped (-1: none so far). The
+  // pointer stays valid while the MappedFile lives.
+  const std::atomic<int64_t>* vanished_at() const { return guard_.vanished_at_flag(); }
+
  private:
   MappedFile(const char* data, size_t size, size_t readable) : data_(data), size_(size), readable_(readable) {}
   const char* data_;
@@ -57,6 +66,7 @@ class MappedFile {
   std::map<size_t, size_t> released_;  // begin → end, above the watermark
   size_t watermark_ = 0;               // everything below is released
   size_t dropped_ = 0;                 // pages below this were handed back
+  MappingGuard guard_;
 };
 
 }  // namespace gpudiag::detail

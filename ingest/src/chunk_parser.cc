@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "byte_source.h"
 #include "entry_splitter.h"
 #include "gpudiag/ingest.h"
 #include "log_entry_reader.h"
@@ -125,6 +126,10 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
   report.entries = spans.size();
   report.fingerprints.assign(spans.size(), 0);
   parse_spans(chunk, on_record, report);
+  // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
+  if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
+    report.input_changed = detail::input_changed_message(static_cast<uint64_t>(chunk.vanished_at->load()), {});
+  }
   return report;
 }
 

@@ -168,25 +168,36 @@ Status ExportReader::Impl::detect(const std::string& path) {
         {.line = 1, .offset = 0, .skipped_entry = false, .message = "a UTF-8 byte-order mark was skipped"});
   }
   size_t pos = 0;
-  while (pos < size && is_blank(data[pos])) ++pos;
+  for (;;) {
+    while (pos < size && is_blank(data[pos])) ++pos;
+    if (pos < size || eof) break;
+    // A window of nothing but whitespace: drop it, counting its lines, and read on. Memory stays
+    // one window however much whitespace leads the entries.
+    pending_newlines += static_cast<uint64_t>(std::count(data, data + pos, '\n'));
+    consume(pos);
+    fill(limits.chunk_bytes);
+    data = window();
+    size = buf.size;
+    pos = 0;
+  }
   if (pos == size) {
     finished = true;  // empty or blank: no entries, which the summary shows
-    summary.add_problem(
-        {.line = 0,
-         .offset = 0,
-         .skipped_entry = false,
-         .message = size == 0 ? "the input is empty: no entries" : "the input holds only whitespace: no entries"});
+    summary.add_problem({.line = 0,
+                         .offset = 0,
+                         .skipped_entry = false,
+                         .message = buf_offset + size == 0 ? "the input is empty: no entries"
+                                                           : "the input holds only whitespace: no entries"});
     return Ok{};
   }
   const char first = data[pos];
   if (first != '[' && first != '{') {
-    const uint64_t line = 1 + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
+    const uint64_t line = 1 + pending_newlines + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
     return Diagnostic{
         .code = "input-not-json",
         .message = fmt::format("expected a JSON array or objects of log entries, found {}", describe_first_char(first)),
         .file = path,
         .line = line,
-        .byte = static_cast<int64_t>(pos),
+        .byte = static_cast<int64_t>(buf_offset + pos),
         .help = "export with `gcloud logging read … --format=json`, or pass a Cloud Storage sink shard"};
   }
 
@@ -348,6 +359,7 @@ Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_
   const bool gzip = mapped && mapped->size() >= 2 && static_cast<unsigned char>(mapped->data()[0]) == 0x1f &&
                     static_cast<unsigned char>(mapped->data()[1]) == 0x8b;
   if (mapped && !gzip && !limits.no_mmap) {
+    impl->shape.vanished_at = std::shared_ptr<const std::atomic<int64_t>>(mapped, mapped->vanished_at());
     impl->mapped = std::move(mapped);
   } else {
     auto source = detail::open_byte_source(path, limits);

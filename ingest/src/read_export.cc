@@ -12,6 +12,7 @@ Result<InputSummary> read_export(const std::string& path, const std::function<vo
   uint64_t skipped = 0;
   uint64_t entries = 0;
   std::vector<InputProblem> problems;
+  std::string changed;
   while (auto chunk = reader->next_chunk()) {
     lines += chunk->newlines_before;
     const uint64_t base_line = lines + 1;
@@ -27,8 +28,10 @@ Result<InputSummary> read_export(const std::string& path, const std::function<vo
       problems.push_back(to_input_problem(std::move(p), *chunk, base_line));
     }
     lines += report.newlines;
+    if (!report.input_changed.empty()) changed = report.input_changed;
   }
   InputSummary summary = reader->summary();
+  if (!changed.empty() && summary.aborted.empty()) summary.aborted = changed;
   summary.entries += entries;
   summary.analysed += analysed;
   summary.skipped += skipped;

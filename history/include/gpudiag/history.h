@@ -156,8 +156,11 @@ class HistoryStore {
 
   // Records one analysed run of `pipeline` in one transaction, and says which of its findings no
   // earlier run of the pipeline had (and none was accepted). A run of a job recorded before
-  // replaces that run, keeping its place in the history.
-  Result<RecordedRun> record_run(const RankedReport& report, const std::string& pipeline);
+  // replaces that run, keeping its place in the history. `before_commit`, when given, runs inside
+  // the transaction once the run is known (the caller writes its outputs there); when it returns
+  // false nothing is recorded, so no run is in the history whose reports were never written.
+  Result<RecordedRun> record_run(const RankedReport& report, const std::string& pipeline,
+                                 const std::function<bool(const RecordedRun&)>& before_commit = {});
 
   // Every pipeline's runs and findings (or one pipeline's, or none when it has no runs).
   Result<std::vector<PipelineHistory>> history(const std::string& pipeline = "");

@@ -17,6 +17,7 @@
 // Bad entries never stop a read: each is reported (with line and byte) in the ChunkReport and skipped.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -87,6 +88,9 @@ struct Chunk {
   std::shared_ptr<const char[]> buffer;  // holds size bytes, then at least simdjson's padding
   size_t size = 0;
   size_t capacity = 0;  // bytes readable from data() (≥ size + padding)
+  // Mapped inputs: the first offset that vanished because the file shrank while it was read (-1:
+  // none). Keeps the mapping alive.
+  std::shared_ptr<const std::atomic<int64_t>> vanished_at;
 
   const char* data() const { return buffer.get(); }
 };
@@ -110,6 +114,7 @@ struct ChunkReport {
   uint64_t newlines = 0;  // newlines in the chunk
   std::vector<ChunkProblem> problems;
   std::vector<uint64_t> fingerprints;  // per entry: hash of (insertId, timestamp); 0 = none
+  std::string input_changed;           // non-empty: the input shrank while it was read (why, with the byte)
 };
 
 // Parses chunks into LogRecords. Not thread-safe: use one per thread. Reuses its buffers.
