@@ -189,8 +189,9 @@ class GzipSource final : public ByteSource {
 }  // namespace
 
 std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_when_opened) {
-  const std::string of = size_when_opened ? fmt::format(" of the {} it had when opened", *size_when_opened) : "";
-  return fmt::format("the input changed while it was read: it ended at byte {}{} (truncated or rewritten)", offset, of);
+  const std::string of = size_when_opened ? fmt::format(", of the {} it had when opened", *size_when_opened) : "";
+  return fmt::format("the input changed while it was read: its bytes from {} on were gone{} (truncated or rewritten)",
+                     offset, of);
 }
 
 Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits) {
