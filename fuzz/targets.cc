@@ -71,4 +71,73 @@ int rule_loader(const uint8_t* data, size_t size) {
   return 0;
 }
 
+namespace {
+
+struct ReadOutcome {
+  bool ok = false;
+  std::string error_code;
+  ExportShape shape = ExportShape::kUnknown;
+  uint64_t entries = 0, analysed = 0, skipped = 0;
+};
+
+ReadOutcome read_bytes(const std::string& bytes, uint32_t chunk_bytes) {
+  const int fd = memfd_create("export", 0);
+  if (fd < 0) return {};
+  size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  ReadLimits limits;
+  limits.chunk_bytes = chunk_bytes;
+  limits.max_entry_bytes = 1u << 16;
+  limits.max_decompressed_bytes = 8u << 20;
+  auto summary = read_export(
+      "/proc/self/fd/" + std::to_string(fd), [](const LogRecord&) {}, limits);
+  close(fd);
+  ReadOutcome out;
+  if (!summary) {
+    out.error_code = summary.error().code;
+    return out;
+  }
+  out.ok = true;
+  out.shape = summary->shape;
+  out.entries = summary->entries;
+  out.analysed = summary->analysed;
+  out.skipped = summary->skipped;
+  return out;
+}
+
+}  // namespace
+
+// Shape detection: blanks before the first entry — any amount, across several read windows — and
+// a byte-order mark never change what an input is or which entries it holds. The first byte sets
+// how many blanks lead, the second which blanks, the BOM and the read window.
+int shape_detector(const uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  const size_t blanks = static_cast<size_t>(data[0]) * 97;  // up to ~24 KiB: many 64-byte windows
+  const uint8_t mode = data[1];
+  const std::string body(reinterpret_cast<const char*>(data + 2), size - 2);
+  // Bodies whose own first bytes decide (UTF-16 by its NULs, a BOM of its own) are not shifted.
+  if (body.size() >= 2 && (body[0] == '\0' || body[1] == '\0' || static_cast<unsigned char>(body[0]) >= 0xEF)) return 0;
+  if (body.size() >= 2 && static_cast<unsigned char>(body[0]) == 0x1f && static_cast<unsigned char>(body[1]) == 0x8b) {
+    return 0;  // gzip is detected from the file's first bytes, before any text
+  }
+  static constexpr char kBlanks[] = {' ', '\t', '\r', '\n'};
+  std::string padded = (mode & 1) ? "\xEF\xBB\xBF" : "";
+  for (size_t i = 0; i < blanks; ++i) padded += kBlanks[(i * (mode | 1)) % 4];
+  padded += '\n';  // the body's first line keeps its column (pretty-printed detection reads it)
+  padded += body;
+  const uint32_t window = 64u << ((mode >> 1) & 7);
+  const ReadOutcome plain = read_bytes(body, window);
+  const ReadOutcome shifted = read_bytes(padded, window);
+  if (plain.ok != shifted.ok || plain.error_code != shifted.error_code) __builtin_trap();
+  if (plain.ok && (plain.shape != shifted.shape || plain.entries != shifted.entries ||
+                   plain.analysed != shifted.analysed || plain.skipped != shifted.skipped)) {
+    __builtin_trap();
+  }
+  return 0;
+}
+
 }  // namespace gpudiag::fuzz

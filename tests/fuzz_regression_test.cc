@@ -25,6 +25,8 @@ TEST_CASE("saved fuzz crashers stay fixed", "[unit][fuzz]") {
       fuzz::pipeline_options(bytes, data.size());
     else if (name.rfind("rule_loader-", 0) == 0)
       fuzz::rule_loader(bytes, data.size());
+    else if (name.rfind("shape_detector-", 0) == 0)
+      fuzz::shape_detector(bytes, data.size());
     else
       FAIL("a crasher's name starts with its target: " << name);
     ++replayed;
