@@ -120,7 +120,8 @@ int shape_detector(const uint8_t* data, size_t size) {
   const uint8_t mode = data[1];
   const std::string body(reinterpret_cast<const char*>(data + 2), size - 2);
   // Bodies whose own first bytes decide (UTF-16 by its NULs, a BOM of its own) are not shifted.
-  if (body.size() >= 2 && (body[0] == '\0' || body[1] == '\0' || static_cast<unsigned char>(body[0]) >= 0xEF)) return 0;
+  if (!body.empty() && (body[0] == '\0' || static_cast<unsigned char>(body[0]) >= 0xEF)) return 0;
+  if (body.size() >= 2 && body[1] == '\0') return 0;
   if (body.size() >= 2 && static_cast<unsigned char>(body[0]) == 0x1f && static_cast<unsigned char>(body[1]) == 0x8b) {
     return 0;  // gzip is detected from the file's first bytes, before any text
   }
@@ -133,8 +134,11 @@ int shape_detector(const uint8_t* data, size_t size) {
   const ReadOutcome plain = read_bytes(body, window);
   const ReadOutcome shifted = read_bytes(padded, window);
   if (plain.ok != shifted.ok || plain.error_code != shifted.error_code) __builtin_trap();
-  if (plain.ok && (plain.shape != shifted.shape || plain.entries != shifted.entries ||
-                   plain.analysed != shifted.analysed || plain.skipped != shifted.skipped)) {
+  // Where chunks are cut moves with the blanks, and how a malformed run of bytes splits into
+  // "entries" may depend on that; well-formed inputs must come out the same.
+  if (plain.ok && plain.skipped == 0 &&
+      (plain.shape != shifted.shape || plain.entries != shifted.entries || plain.analysed != shifted.analysed ||
+       plain.skipped != shifted.skipped)) {
     __builtin_trap();
   }
   return 0;
