@@ -161,6 +161,12 @@ bool OutputWriter::commit() {
         return false;
       }
       s.temporary.clear();
+      // The rename itself is durable once its folder is synced (best effort: not every filesystem can).
+      if (const int dir = ::open(fs::path(s.target).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+      }
       continue;
     }
     if (s.path == "-") {
