@@ -179,7 +179,10 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   auto analysis = run_analysis(run);
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
-  if (baseline) report = apply_baseline(std::move(report), *baseline, today());
+  if (baseline) {
+    report = apply_baseline(std::move(report), *baseline, today());
+    std::cerr << baseline_refresh_note(*report.baseline);  // entries with v1 fingerprints (a note, not an error)
+  }
   if (!record_history(run, *analysis, report)) return kExitError;
   bool written = true;
   for (const auto& [path, format] : *plan) {
