@@ -7,8 +7,10 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 
 #include "gpudiag/history.h"
+#include "gpudiag/stable_hash.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -62,6 +64,24 @@ int64_t single_int(const std::string& db, const std::string& sql) {
 }
 
 }  // namespace
+
+TEST_CASE("a fingerprint is XXH3-64 of the identity byte string docs/upgrading.md defines", "[unit][upgrade]") {
+  const Diagnosis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+  std::map<std::string, const Finding*> by_rule;
+  for (const auto& f : d.findings) by_rule[f.rule_id] = &f;
+  const Finding& oom = *by_rule.at("gpu-out-of-memory");
+  CHECK(oom.identity == "gpu-out-of-memory|requested=#.# MiB");  // captured "602.00 MiB"
+  CHECK(oom.fingerprint == "gpu-out-of-memory/86bed2dcef36d419");
+  CHECK(oom.legacy_fingerprint == "gpu-out-of-memory/8f0828455c766f42");
+  const Finding& work_item = *by_rule.at("work-item-failed");  // groups in name order, digits blurred
+  CHECK(work_item.identity == "work-item-failed|attempts=#|root_cause=Timed out waiting for an update from the worker");
+  CHECK(by_rule.at("worker-lost-contact")->identity == "worker-lost-contact");  // captures nothing
+  for (const auto& f : d.findings) {
+    INFO(f.rule_id);
+    CHECK(f.fingerprint == fmt::format("{}/{:016x}", f.rule_id, stable_hash(f.identity)));
+    CHECK(f.legacy_fingerprint == fmt::format("{}/{:016x}", f.rule_id, legacy_std_hash(f.identity)));
+  }
+}
 
 TEST_CASE("today's findings keep the v1 fingerprints gpudiag 0.1 gave them", "[cli][upgrade]") {
   const auto r = run_gpudiag({"analyze", "--deterministic", "--format", "json", kOomThenFailed});
