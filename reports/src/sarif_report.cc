@@ -1,9 +1,9 @@
 // SARIF 2.1.0: tool.driver.rules is the rule pack (helpUri = the documentation its first fix cites);
 // one result per finding in rank order, located at the input file and line of its first evidence
 // entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs
-// of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a baseline, results carry
-// baselineState and accepted ones an external suppression; baseline entries that matched nothing come back as "absent"
-// results.
+// of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a
+// baseline, results carry baselineState and accepted ones an external suppression; baseline entries
+// that matched nothing come back as "absent" results.
 #include <fmt/format.h>
 
 #include <map>
