@@ -198,7 +198,10 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   auto analysis = run_analysis(run);
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
-  if (baseline) report = apply_baseline(std::move(report), *baseline, today());
+  if (baseline) {
+    report = apply_baseline(std::move(report), *baseline, today());
+    std::cerr << baseline_refresh_note(*report.baseline);  // entries with v1 fingerprints (a note, not an error)
+  }
   const auto write_outputs = [&]() -> std::string {
     OutputWriter writer;  // every output staged first: none is replaced unless all can be
     for (const auto& [path, format] : *plan) {

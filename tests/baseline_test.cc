@@ -1,5 +1,6 @@
 // Baselines: parsing with positions for every problem, and apply_baseline as a pure function that
 // suppresses, lets expired entries lapse, and finds unused ones.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "gpudiag/formats.h"
@@ -124,6 +125,42 @@ TEST_CASE("apply_baseline suppresses, lets expired entries lapse, and finds unus
   CHECK_FALSE(ranked.baseline.has_value());
   CHECK(last_day.verdict == ranked.verdict);
   CHECK(last_day.findings.front().rank == 1);
+}
+
+TEST_CASE("an entry with a finding's v1 fingerprint still suppresses it, and a note says how to refresh it",
+          "[unit][baseline]") {
+  const Diagnosis& d = oom_case();
+  const auto finding = [&](std::string_view rule) -> const Finding& {
+    return *std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
+  };
+  const Finding& oom = finding("gpu-out-of-memory");
+  const Finding& failed = finding("workflow-failed");
+  // What gpudiag 0.1 wrote for this export (corpus/…/expected.json before XXH3 fingerprints).
+  CHECK(oom.legacy_fingerprint == "gpu-out-of-memory/8f0828455c766f42");
+  CHECK(oom.fingerprint != oom.legacy_fingerprint);
+  Baseline b;
+  b.file = "old-baseline.yaml";
+  b.entries.push_back({"gpu-out-of-memory", oom.legacy_fingerprint, "known on P4", "", 4});
+  // One finding named both ways: today's fingerprint is the entry that suppresses it, wherever it is.
+  b.entries.push_back({"workflow-failed", failed.legacy_fingerprint, "follows", "", 7});
+  b.entries.push_back({"workflow-failed", failed.fingerprint, "follows", "", 10});
+  const RankedReport r = apply_baseline(rank(d), b, "2025-06-30");
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->suppressed == 2);
+  CHECK(r.baseline->entries[0].state == BaselineState::kSuppressing);
+  CHECK(r.baseline->entries[0].current_fingerprint == oom.fingerprint);
+  CHECK(r.baseline->entries[1].state == BaselineState::kUnused);
+  CHECK(r.baseline->entries[1].current_fingerprint.empty());
+  CHECK(r.baseline->entries[2].state == BaselineState::kSuppressing);
+  CHECK(baseline_refresh_note(*r.baseline) ==
+        "gpudiag: note: old-baseline.yaml uses old (v1) fingerprints, from before they moved to XXH3-64; they still "
+        "match for now, but write these instead (docs/upgrading.md):\n"
+        "  line 4: gpu-out-of-memory/8f0828455c766f42 -> " +
+            oom.fingerprint + "\n");
+  CHECK_THAT(render_json(r, {.deterministic = true}), Catch::Contains("\"current_fingerprint\": \"" + oom.fingerprint));
+  // A baseline of today's fingerprints needs no note.
+  b.entries.erase(b.entries.begin(), b.entries.begin() + 2);
+  CHECK(baseline_refresh_note(*apply_baseline(rank(d), b, "2025-06-30").baseline).empty());
 }
 
 TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {

@@ -345,7 +345,7 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
     const std::string db = dir + "/newer.db";
     REQUIRE(HistoryStore::open(db).ok());
     RawDb(db).exec("PRAGMA user_version = 99");
-    refused(db, "db-newer", "schema version 99; this gpudiag knows up to 2");
+    refused(db, "db-newer", "schema version 99; this gpudiag knows up to 3");
   }
   SECTION("someone else's database") {
     const std::string db = dir + "/other.db";

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "gpudiag/analyzer.h"
+#include "gpudiag/stable_hash.h"
 #include "parallel_for.h"
 
 namespace gpudiag {
@@ -376,7 +377,7 @@ Result<RulePack> RulePack::compile(std::map<std::string, detail::RuleSpec> specs
   for (size_t i = 0; i < kObservers.size(); ++i) compiler.add_observer(i);
   if (auto status = compiler.build_sets(); !status) return status.error();
   RulePack pack(std::move(impl));
-  pack.impl_->hash = fmt::format("{:016x}", std::hash<std::string>{}(pack.dump()));
+  pack.impl_->hash = fmt::format("{:016x}", stable_hash(pack.dump()));  // XXH3-64 of the canonical dump
   return pack;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "gpudiag/stable_hash.h"
 #include "value_test.h"
 
 namespace gpudiag::detail {
@@ -267,11 +268,12 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     f.fixes.push_back(std::move(ff));
   }
   // Stable across runs of the same job family: the rule and what it captured, numbers blurred.
-  std::string identity = info.id;
+  f.identity = info.id;
   for (const auto& [name, values] : f.captures) {
-    for (const auto& v : values) identity += "|" + name + "=" + normalize_digits(v);
+    for (const auto& v : values) f.identity += "|" + name + "=" + normalize_digits(v);
   }
-  f.fingerprint = fmt::format("{}/{:016x}", info.id, std::hash<std::string>{}(identity));
+  f.fingerprint = fmt::format("{}/{:016x}", info.id, stable_hash(f.identity));
+  f.legacy_fingerprint = fmt::format("{}/{:016x}", info.id, legacy_std_hash(f.identity));
   return f;
 }
 

@@ -1,6 +1,6 @@
 #include "batch_reader.h"
 
-#include <functional>
+#include "gpudiag/stable_hash.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -8,8 +8,7 @@ namespace {
 // (insertId, timestamp) hashed; 0 when the entry has no insertId (it cannot be told apart).
 uint64_t entry_fingerprint(const LogRecord& r) {
   if (r.insert_id.empty()) return 0;
-  const uint64_t h =
-      std::hash<std::string_view>{}(r.insert_id) ^ (static_cast<uint64_t>(r.timestamp) * 0x9E3779B97F4A7C15ull);
+  const uint64_t h = stable_hash(r.insert_id) ^ (static_cast<uint64_t>(r.timestamp) * 0x9E3779B97F4A7C15ull);
   return h == 0 ? 1 : h;
 }
 

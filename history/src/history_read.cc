@@ -49,23 +49,52 @@ PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int6
     index[runs.int64(0)] = p.runs.size();
     p.runs.push_back(read_run(runs));
   }
+  // Findings recorded before schema version 3 carry a v1 fingerprint and no identity. A later run's
+  // finding with the same rule and v1 fingerprint is the same finding: its v2 fingerprint becomes
+  // theirs, so recurrence and new-versus-known continue across the upgrade.
+  struct Row {
+    size_t run;
+    RunFinding finding;
+    std::string title;
+    bool before_v3;
+  };
+  std::vector<Row> rows;
+  std::map<PipelineRuns::Key, std::string> v2_of_v1;
   Statement findings = db.prepare(R"sql(
-    SELECT f.run_id, f.rule_id, f.fingerprint, f.title, f.severity FROM finding f JOIN run r ON r.id = f.run_id
+    SELECT f.run_id, f.rule_id, f.fingerprint, f.title, f.severity, f.fingerprint_v1, f.identity IS NULL
+    FROM finding f JOIN run r ON r.id = f.run_id
     WHERE r.pipeline = ?1 AND (?2 = 0 OR r.id <= ?2) ORDER BY f.run_id, f.rank)sql");
   findings.bind(1, pipeline).bind(2, last_run);
   while (findings.step()) {
-    const size_t i = index.at(findings.int64(0));
     const Impact severity = parse_impact(findings.text(4)).value_or(Impact::kWarning);
-    RunFinding f{std::string(findings.text(1)), std::string(findings.text(2)), severity};
-    PipelineRuns::Seen& seen = p.findings[{f.rule_id, f.fingerprint}];
-    seen.runs.push_back(i);
-    seen.title = findings.text(3);
-    seen.severity = severity;
-    p.runs[i].findings.push_back(std::move(f));
+    Row row{index.at(findings.int64(0)),
+            RunFinding{std::string(findings.text(1)), std::string(findings.text(2)), severity},
+            std::string(findings.text(3)), findings.int64(6) != 0};
+    if (!row.before_v3 && !findings.is_null(5)) {
+      v2_of_v1.try_emplace({row.finding.rule_id, std::string(findings.text(5))}, row.finding.fingerprint);
+    }
+    rows.push_back(std::move(row));
   }
-  Statement accepted = db.prepare("SELECT rule_id, fingerprint FROM accepted WHERE pipeline = ?1");
+  const auto key_of = [&](const std::string& rule_id, const std::string& fingerprint, bool before_v3) {
+    PipelineRuns::Key key{rule_id, fingerprint};
+    if (!before_v3) return key;
+    const auto v2 = v2_of_v1.find(key);
+    return v2 == v2_of_v1.end() ? key : PipelineRuns::Key{rule_id, v2->second};
+  };
+  for (Row& row : rows) {
+    PipelineRuns::Seen& seen = p.findings[key_of(row.finding.rule_id, row.finding.fingerprint, row.before_v3)];
+    if (seen.runs.empty() || seen.runs.back() != row.run) seen.runs.push_back(row.run);
+    seen.title = std::move(row.title);
+    seen.severity = row.finding.severity;
+    p.runs[row.run].findings.push_back(std::move(row.finding));
+  }
+  Statement accepted = db.prepare(
+      "SELECT rule_id, fingerprint, fingerprint_v1 IS NOT NULL AND fingerprint_v1 = fingerprint FROM accepted "
+      "WHERE pipeline = ?1");
   accepted.bind(1, pipeline);
-  while (accepted.step()) p.accepted.emplace(accepted.text(0), accepted.text(1));
+  while (accepted.step()) {
+    p.accepted.insert(key_of(std::string(accepted.text(0)), std::string(accepted.text(1)), accepted.int64(2) != 0));
+  }
   return p;
 }
 

@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 2> kMigrations{{
+constexpr std::array<Migration, 3> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -115,6 +115,21 @@ CREATE VIEW findings AS
   SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
          f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
          f.workers, f.caused_by
+  FROM finding f JOIN run r ON r.id = f.run_id;
+)sql"},
+    {3, "stable fingerprints (XXH3-64): each finding's identity and v1 fingerprint beside the v2 one",
+     R"sql(
+ALTER TABLE finding ADD COLUMN fingerprint_v1 TEXT;
+ALTER TABLE finding ADD COLUMN identity TEXT;
+UPDATE finding SET fingerprint_v1 = fingerprint;
+CREATE INDEX finding_by_fingerprint_v1 ON finding (rule_id, fingerprint_v1);
+ALTER TABLE accepted ADD COLUMN fingerprint_v1 TEXT;
+UPDATE accepted SET fingerprint_v1 = fingerprint;
+DROP VIEW findings;
+CREATE VIEW findings AS
+  SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
+         f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
+         f.workers, f.caused_by, f.fingerprint_v1, f.identity
   FROM finding f JOIN run r ON r.id = f.run_id;
 )sql"},
 }};

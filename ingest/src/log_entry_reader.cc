@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <functional>
+
+#include "gpudiag/stable_hash.h"
 
 namespace gpudiag::detail {
 
@@ -316,7 +317,7 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
   if (record_.job_name.empty()) record_.job_name = record_.label("dataflow.googleapis.com/job_name");
   if (record_.region.empty()) record_.region = record_.label("dataflow.googleapis.com/region");
   if (!record_.insert_id.empty()) {
-    const uint64_t h = std::hash<std::string_view>{}(record_.insert_id);
+    const uint64_t h = stable_hash(record_.insert_id);
     fingerprint_ = (h ^ (static_cast<uint64_t>(record_.timestamp) * 0x9E3779B97F4A7C15ull)) | 1;
   }
   if (!has_payload_ && !has_log_name && record_.timestamp == kNoTime) return EntryStatus::kNotALogEntry;

@@ -196,25 +196,48 @@ size_t BaselineReview::stale() const {
 RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::string_view today) {
   BaselineReview review;
   review.file = baseline.file;
-  for (size_t i = 0; i < baseline.entries.size(); ++i) {
-    const BaselineEntry& entry = baseline.entries[i];
+  for (const BaselineEntry& entry : baseline.entries) {
     const bool expired = !entry.expires.empty() && today > std::string_view(entry.expires);
-    BaselineEntryReview r{entry, expired ? BaselineState::kExpired : BaselineState::kUnused, {}};
-    for (RankedFinding& rf : report.findings) {
-      if (rf.finding->rule_id != entry.rule_id || rf.finding->fingerprint != entry.fingerprint) continue;
-      r.matched.push_back(rf.finding->rule_id);
-      if (rf.suppressed) continue;  // an earlier entry already accepts it
-      rf.baseline_entry = i;
-      rf.suppressed = !expired;
-      if (!expired) {
-        r.state = BaselineState::kSuppressing;
-        ++review.suppressed;
+    review.entries.push_back({entry, expired ? BaselineState::kExpired : BaselineState::kUnused, {}, {}});
+  }
+  // Today's fingerprints first, then the v1 aliases, so that when a file names one finding both
+  // ways the entry with today's fingerprint is the one that suppresses (the other shows as unused).
+  for (const bool v1 : {false, true}) {
+    for (size_t i = 0; i < review.entries.size(); ++i) {
+      BaselineEntryReview& r = review.entries[i];
+      const BaselineEntry& entry = r.entry;
+      const bool expired = r.state == BaselineState::kExpired;
+      for (RankedFinding& rf : report.findings) {
+        const Finding& f = *rf.finding;
+        if (f.rule_id != entry.rule_id || (v1 ? f.legacy_fingerprint : f.fingerprint) != entry.fingerprint) continue;
+        r.matched.push_back(f.rule_id);
+        if (rf.suppressed) continue;  // an earlier entry already accepts it
+        if (v1) r.current_fingerprint = f.fingerprint;
+        rf.baseline_entry = i;
+        rf.suppressed = !expired;
+        if (!expired) {
+          r.state = BaselineState::kSuppressing;
+          ++review.suppressed;
+        }
       }
     }
-    review.entries.push_back(std::move(r));
   }
   report.baseline = std::move(review);
   return report;
+}
+
+std::string baseline_refresh_note(const BaselineReview& review) {
+  std::vector<std::string> lines;
+  for (const auto& e : review.entries) {
+    if (!e.current_fingerprint.empty()) {
+      lines.push_back(fmt::format("  line {}: {} -> {}\n", e.entry.line, e.entry.fingerprint, e.current_fingerprint));
+    }
+  }
+  if (lines.empty()) return "";
+  return fmt::format(
+      "gpudiag: note: {} uses old (v1) fingerprints, from before they moved to XXH3-64; they still match for now, "
+      "but write these instead (docs/upgrading.md):\n{}",
+      review.file, fmt::join(lines, ""));
 }
 
 bool counts_for_gate(const RankedFinding& rf, Impact threshold) {

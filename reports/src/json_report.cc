@@ -54,6 +54,7 @@ void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions&
     if (!e.entry.expires.empty()) w.field("expires", e.entry.expires);
     w.field("state", baseline_state_name(e.state));
     w.array_field("matched", e.matched);
+    if (!e.current_fingerprint.empty()) w.field("current_fingerprint", e.current_fingerprint);
     w.end_object();
   }
   w.end_array();
@@ -177,7 +178,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.key("symptoms").begin_array();
     for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
     w.end_array();
-    w.field("fingerprint", f.fingerprint);
+    w.field("fingerprint", f.fingerprint).field("fingerprint_v1", f.legacy_fingerprint);
     if (report.baseline) {
       w.key("baseline");
       if (rf.baseline_entry) {

@@ -1,8 +1,9 @@
 // SARIF 2.1.0: tool.driver.rules is the rule pack (helpUri = the documentation its first fix cites);
 // one result per finding in rank order, located at the input file and line of its first evidence
-// entry, with partialFingerprints[gpudiagFingerprint/v1] = Finding::fingerprint (stable across runs
-// of the same job family). With a baseline, results carry baselineState and accepted ones an
-// external suppression; baseline entries that matched nothing come back as "absent" results.
+// entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs
+// of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a
+// baseline, results carry baselineState and accepted ones an external suppression; baseline entries
+// that matched nothing come back as "absent" results.
 #include <fmt/format.h>
 
 #include <map>
@@ -98,8 +99,10 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf) 
   return text;
 }
 
-void fingerprints(JsonWriter& w, std::string_view fingerprint) {
+// A baseline entry's fingerprint (absent results) is one text of unknown version: it goes under v2.
+void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view legacy) {
   w.key("partialFingerprints").begin_object();
+  if (!legacy.empty()) w.field(kSarifLegacyFingerprintKey, legacy);
   w.field(kSarifFingerprintKey, fingerprint);
   w.end_object();
 }
@@ -127,7 +130,7 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
     for (size_t i = 1; i < f.evidence.size(); ++i) location(w, d, f.evidence[i], o, static_cast<int>(i));
     w.end_array();
   }
-  fingerprints(w, f.fingerprint);
+  fingerprints(w, f.fingerprint, f.legacy_fingerprint);
   if (report.baseline) {
     w.field("baselineState", rf.baseline_entry ? "unchanged" : "new");
   } else if (rf.history) {
@@ -165,7 +168,7 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
     text_object(w, "message",
                 fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file, e.entry.line,
                             detail::stale_reason(e)));
-    fingerprints(w, e.entry.fingerprint);
+    fingerprints(w, e.entry.fingerprint, "");
     w.field("baselineState", "absent");
     w.end_object();
   }

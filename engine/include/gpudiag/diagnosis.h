@@ -50,7 +50,13 @@ struct Finding {
   std::map<std::string, std::vector<std::string>> captures;  // named groups → distinct values
   std::vector<FindingFix> fixes;                             // in the rule's order; ranking happens in reports
   std::vector<std::string> explains;                         // symptom rule ids this cause explains
-  std::string fingerprint;  // stable across runs of the same job family (rule + captures)
+  // Stable across runs of the same job family: "RULE_ID/" + 16 hex digits of stable_hash(identity)
+  // (fingerprint v2, docs/json-schema.md). `identity` is the rule id and its captured values with
+  // digits blurred; `legacy_fingerprint` is the v1 value (std::hash of the same identity, gpudiag
+  // 0.1), which baselines and run histories written before still name.
+  std::string fingerprint;
+  std::string legacy_fingerprint;
+  std::string identity;
 };
 
 // A check that could not be decided from this export (absence past its end, a log type missing).

@@ -6,7 +6,9 @@
 //
 // An entry names a rule id and a finding fingerprint (Finding::fingerprint), says why it is
 // accepted, and may expire. Expired entries no longer suppress; they and entries that match nothing
-// are stale, and every report shows them so the file is kept tidy.
+// are stale, and every report shows them so the file is kept tidy. An entry written before
+// fingerprints moved to XXH3 names the finding's v1 fingerprint (Finding::legacy_fingerprint): it
+// still matches, and baseline_refresh_note() says how to bring the file up to date.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,8 @@ struct BaselineEntryReview {
   BaselineEntry entry;
   BaselineState state = BaselineState::kUnused;
   std::vector<std::string> matched;  // rule ids of the findings it matched (expired ones too)
+  // Set when the entry matched through a finding's v1 fingerprint: the fingerprint to write instead.
+  std::string current_fingerprint;
 };
 
 struct BaselineReview {
@@ -57,5 +61,9 @@ struct BaselineReview {
   size_t suppressed = 0;                     // findings suppressed
   size_t stale() const;                      // expired + unused entries
 };
+
+// A note for people when entries matched only through v1 fingerprints (the baseline predates XXH3
+// fingerprints): which lines, and the fingerprints to write there. "" when there are none.
+std::string baseline_refresh_note(const BaselineReview& review);
 
 }  // namespace gpudiag
