@@ -130,7 +130,8 @@ bool OutputWriter::stage(const std::string& path, std::string text) {
     return false;
   }
   s.target = target.string();
-  std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".gpudiag-XXXXXX")).string();
+  std::string temporary =
+      (target.parent_path() / fmt::format(".{}.gpudiag-XXXXXX", target.filename().string())).string();
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) {
     error_ = fmt::format("cannot write {}: {}", path, os_reason());
