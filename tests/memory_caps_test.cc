@@ -1,0 +1,102 @@
+// Memory bounded in every dimension (issue 11, finding 5): what is kept of huge inputs is a crop or
+// a counted summary, each with a note. Caps are set small here so the tests stay quick.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+const std::string kOomLine = "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB";
+
+// A worker entry whose message is `message` (plain text: no character needs escaping).
+std::string worker_entry(int second, const std::string& message, const std::string& worker = "w-1") {
+  return fmt::format(
+      R"({{"timestamp":"2024-01-01T00:00:{:02}Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker","labels":{{"compute.googleapis.com/resource_name":"{}"}},"jsonPayload":{{"message":"{}"}}}})",
+      second, worker, message);
+}
+
+Diagnosis analyze_with(const std::string& text, const ReadLimits& limits, const std::string& name = "export.json") {
+  const std::string path = test::temp_dir() + "/" + name;
+  test::write_file(path, text);
+  auto d = analyze(test::builtin_pack(), {path}, AnalysisOptions{.threads = 1, .limits = limits});
+  REQUIRE(d.ok());
+  return std::move(*d);
+}
+
+const Finding* find(const Diagnosis& d, const std::string& rule_id) {
+  for (const auto& f : d.findings) {
+    if (f.rule_id == rule_id) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("evidence keeps a crop of a huge matching entry, never the whole entry", "[badinput]") {
+  // Four matching entries of 1 MiB each: evidence keeps the head and the tail of each.
+  const std::string filler(1u << 20, 'x');
+  std::string text;
+  for (int i = 0; i < 4; ++i) text += worker_entry(i, kOomLine + " " + filler) + "\n";
+  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Finding* oom = find(d, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  CHECK(oom->count == 4);
+  REQUIRE(oom->evidence.size() == 4);
+  for (const auto& e : oom->evidence) {
+    const std::string_view message = e.entry->message;
+    CHECK(message.size() < (40u << 10));
+    CHECK(message.substr(0, kOomLine.size()) == kOomLine);
+    CHECK_THAT(std::string(message), Catch::Contains("bytes cropped"));
+    CHECK(e.entry.cropped_bytes() > 0);
+    CHECK(e.matched_line.size() <= 2000);
+  }
+}
+
+TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and kept cropped", "[badinput]") {
+  // A 1 MiB message with the signature in its middle, against a 64 KiB limit: the signature is
+  // found, its capture read, and what is kept is a crop, listed in the input's problems.
+  const std::string filler(512u << 10, 'x');
+  const std::string message = filler + "\\n" + kOomLine + "\\n" + filler;
+  for (const bool pretty : {false, true}) {
+    std::string text = "[\n" + worker_entry(0, "starting") + ",\n" + worker_entry(1, message) + ",\n" +
+                       worker_entry(2, "after") + "\n]\n";
+    if (pretty) {  // one field a line, as gcloud writes
+      std::string spaced;
+      for (char c : text) {
+        spaced += c;
+        if (c == ',' && spaced.size() > 2 && spaced[spaced.size() - 2] == '"') spaced += "\n    ";
+      }
+      text = spaced;
+    }
+    ReadLimits limits;
+    limits.max_entry_bytes = 64u << 10;
+    limits.chunk_bytes = 16u << 10;
+    const Diagnosis d = analyze_with(text, limits);
+    CHECK(d.entries == 3);
+    CHECK(d.analysed == 3);
+    CHECK(d.skipped == 0);
+    const Finding* oom = find(d, "gpu-out-of-memory");
+    REQUIRE(oom != nullptr);
+    CHECK(oom->count == 1);
+    CHECK(oom->captures.at("requested") == std::vector<std::string>{"1.00 GiB"});
+    REQUIRE(oom->evidence.size() == 1);
+    const Evidence& e = oom->evidence[0];
+    CHECK(e.matched_line == kOomLine);
+    CHECK(e.entry->message.size() < (16u << 10));
+    CHECK(e.entry->worker == "w-1");
+    CHECK(e.entry->severity == Severity::kError);
+    REQUIRE(d.inputs.size() == 1);
+    std::string problems;
+    for (const auto& p : d.inputs[0].problems) problems += fmt::format("{}@{}: {}\n", p.line, p.offset, p.message);
+    CHECK_THAT(problems, Catch::Contains("was matched over its whole length and kept cropped: "
+                                         "jsonPayload.message (1048638 bytes)"));
+    const size_t at = text.find(",\n", text.find("starting")) + 2;  // where the big entry starts
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(at), '\n');
+    CHECK_THAT(problems, Catch::StartsWith(fmt::format("{}@{}:", line, at)));
+  }
+}
