@@ -251,6 +251,11 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
     }
   }
   acc.finish();
+  if (!summaries.empty()) {
+    for (auto& note : acc.caps_reached()) {
+      summaries[0].add_problem(InputProblem{.line = 0, .offset = -1, .skipped_entry = false, .message = note});
+    }
+  }
   for (auto& s : summaries) {
     d.entries += s.entries;
     d.analysed += s.analysed;
