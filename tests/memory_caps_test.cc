@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "gpudiag/formats.h"
+#include "gpudiag/report.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -99,4 +101,56 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(at), '\n');
     CHECK_THAT(problems, Catch::StartsWith(fmt::format("{}@{}:", line, at)));
   }
+}
+
+TEST_CASE("workers past the cap are counted, not named; reports list a bounded number", "[badinput]") {
+  // 10,050 distinct workers with the same error: the finding names 100, counts all of them.
+  std::string text;
+  for (int i = 0; i < 10'050; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
+  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Finding* oom = find(d, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  CHECK(oom->count == 10'050);
+  CHECK(oom->workers_total == 10'050);
+  CHECK(oom->workers.size() == kMaxListedWorkers);
+  CHECK(oom->workers.front() == "w-00000");
+  std::string problems;
+  for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
+  CHECK_THAT(problems, Catch::Contains("10050 distinct workers: the first 10000 are named, the other 50 counted only"));
+  bool seen_fact = false;
+  for (const auto& f : d.facts) {
+    if (f.name == "workers_seen") {
+      CHECK(f.value == "10050");
+      seen_fact = true;
+    }
+  }
+  CHECK(seen_fact);
+
+  const RankedReport report = rank(d);
+  RenderOptions options;
+  options.deterministic = true;
+  const std::string junit = render(OutputFormat::kJunit, report, test::builtin_pack().rules(), options);
+  CHECK_THAT(junit, Catch::Contains("w-00019 … of 10050"));
+  CHECK_THAT(junit, !Catch::Contains("w-00020"));
+  const std::string sarif = render(OutputFormat::kSarif, report, test::builtin_pack().rules(), options);
+  CHECK_THAT(sarif, Catch::Contains("\"workersTotal\": 10050"));
+  CHECK_THAT(sarif, !Catch::Contains("w-00020"));
+  const std::string json = render(OutputFormat::kJson, report, test::builtin_pack().rules(), options);
+  CHECK_THAT(json, Catch::Contains("\"workers_total\": 10050"));
+}
+
+TEST_CASE("job phases are bounded; the rest are counted", "[badinput]") {
+  std::string text;
+  for (int i = 0; i < 100; ++i) {
+    text +=
+        fmt::format(
+            R"({{"timestamp":"2024-01-01T00:00:{:02}Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fjob-message","resource":{{"type":"dataflow_step","labels":{{"job_id":"j-{}"}}}},"textPayload":"Workflow failed. Causes: 4 vCpus is an invalid configuration"}})",
+            i % 60, i % 2) +
+        "\n";
+  }
+  const Diagnosis d = analyze_with(text, ReadLimits{});
+  CHECK(d.phases.size() == 16);
+  std::string problems;
+  for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
+  CHECK_THAT(problems, Catch::Contains("84 further job phase messages are counted, not kept"));
 }
