@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "gpudiag/formats.h"
 #include "gpudiag/report.h"
@@ -103,7 +104,7 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
   }
 }
 
-TEST_CASE("workers past the cap are counted, not named; reports list a bounded number", "[badinput]") {
+TEST_CASE("workers past the cap are counted, not named, and reports list a bounded number", "[badinput]") {
   // 10,050 distinct workers with the same error: the finding names 100, counts all of them.
   std::string text;
   for (int i = 0; i < 10'050; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
@@ -139,7 +140,7 @@ TEST_CASE("workers past the cap are counted, not named; reports list a bounded n
   CHECK_THAT(json, Catch::Contains("\"workers_total\": 10050"));
 }
 
-TEST_CASE("job phases are bounded; the rest are counted", "[badinput]") {
+TEST_CASE("job phases are bounded and the rest are counted", "[badinput]") {
   std::string text;
   for (int i = 0; i < 100; ++i) {
     text +=
@@ -153,4 +154,37 @@ TEST_CASE("job phases are bounded; the rest are counted", "[badinput]") {
   std::string problems;
   for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
   CHECK_THAT(problems, Catch::Contains("84 further job phase messages are counted, not kept"));
+}
+
+TEST_CASE("rule packs are bounded: lint names a huge example and too many rule files", "[badinput]") {
+  const std::string dir = test::temp_dir() + "/rules";
+  std::filesystem::create_directories(dir);
+  const auto rule = [](const std::string& id, const std::string& example) {
+    return fmt::format(R"(id: {}
+title: A test rule
+family: runtime
+severity: error
+confidence: 0.5
+description: A rule for the limits test.
+match:
+  text: 'needle-{}'
+examples:
+  match:
+    - 'needle-{} {}'
+  no_match:
+    - 'hay'
+)",
+                       id, id, id, example);
+  };
+  test::write_file(dir + "/big.yaml", rule("big-example", std::string(20u << 10, 'x')));
+  auto lint = test::run_gpudiag({"rules", "lint", "--rules", dir});
+  CHECK(lint.exit_code != 0);
+  CHECK_THAT(lint.out + lint.err, Catch::Contains("examples hold at most 16 KiB"));
+
+  std::filesystem::remove(dir + "/big.yaml");
+  for (int i = 0; i < 501; ++i)
+    test::write_file(fmt::format("{}/r{:03}.yaml", dir, i), rule(fmt::format("r{:03}", i), ""));
+  lint = test::run_gpudiag({"rules", "lint", "--rules", dir});
+  CHECK(lint.exit_code != 0);
+  CHECK_THAT(lint.out + lint.err, Catch::Contains("more than 500 user rule files"));
 }
