@@ -33,9 +33,9 @@ inline bool earlier(const HitRef& a, const HitRef& b) {
 }
 
 struct SignalHits {
-  static constexpr size_t kMaxRefs = 100'000;  // beyond this, counts stay exact but refs are sampled
-  static constexpr size_t kEarliest = 8;       // evidence kept: the earliest …
-  static constexpr size_t kLatest = 2;         // … and the latest entries
+  static constexpr size_t kMaxRefs = 20'000;  // beyond this, counts stay exact but refs are the first ones
+  static constexpr size_t kEarliest = 8;      // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;        // … and the latest entries
   std::vector<HitRef> refs;
   uint64_t total = 0;
   std::vector<std::pair<HitRef, Evidence>> evidence;
