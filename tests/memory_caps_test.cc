@@ -188,3 +188,15 @@ examples:
   CHECK(lint.exit_code != 0);
   CHECK_THAT(lint.out + lint.err, Catch::Contains("more than 500 user rule files"));
 }
+
+TEST_CASE("the max-entry-bytes option sets the limit over which entries are kept cropped", "[badinput]") {
+  const std::string path = test::temp_dir() + "/big.json";
+  test::write_file(path, worker_entry(0, kOomLine + " " + std::string(100u << 10, 'x')) + "\n");
+  const auto small = test::run_gpudiag({"analyze", "--format", "json", "--max-entry-bytes", "65536", path});
+  CHECK(small.exit_code == 0);
+  CHECK_THAT(small.out, Catch::Contains("(over --max-entry-bytes 65536) was matched over its whole length"));
+  CHECK_THAT(small.out, Catch::Contains("\"rule_id\": \"gpu-out-of-memory\""));
+  const auto whole = test::run_gpudiag({"analyze", "--format", "json", path});
+  CHECK_THAT(whole.out, !Catch::Contains("--max-entry-bytes"));
+  CHECK(test::run_gpudiag({"analyze", "--max-entry-bytes", "10", path}).exit_code == 2);
+}

@@ -384,7 +384,11 @@ std::optional<Chunk> ExportReader::Impl::next() {
       finished = true;
       return std::nullopt;
     }
-    size_t cut = eof ? buf.size : detail::find_cut(window(), buf.size, shape, scanner, scanned);
+    // A chunk holds at most max_entry_bytes, so no entry larger than that is parsed whole: one that
+    // does not end within them is streamed.
+    const size_t scan = std::max(scanned, std::min<size_t>(buf.size, limits.max_entry_bytes));
+    size_t cut = eof && buf.size <= limits.max_entry_bytes ? buf.size
+                                                           : detail::find_cut(window(), scan, shape, scanner, scanned);
     if (cut == 0) {
       if (buf.size >= limits.max_entry_bytes) {
         if (auto crop = stream_oversized_entry()) return crop;
