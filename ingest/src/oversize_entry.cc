@@ -274,7 +274,6 @@ void OversizeEntry::start_value(char c) {
     head_.clear();
     tail_.clear();
     window_.clear();
-    window_shown_ = false;
     state_ = State::kString;
     return;
   }
@@ -390,7 +389,6 @@ void OversizeEntry::text_byte(char c) {
   window_ += c;
   if (window_.size() < caps_.window_bytes) return;
   observer_->window(static_cast<LongTextField>(string_long_text_), window_);
-  window_shown_ = true;
   size_t from = window_.size() - caps_.window_overlap;
   const size_t nl = window_.find('\n', from);
   if (nl != std::string::npos && nl + 1 < window_.size()) from = nl + 1;

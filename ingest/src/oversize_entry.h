@@ -6,7 +6,7 @@
 // small JSON tokenizer keeps only the fields a LogRecord is made of (log name, payload message and
 // exception, severity, times, ids, resource, labels …) in a compact copy of the entry, each long
 // string cropped to its head and tail, and shows the whole message and exception to a
-// LogTextObserver in overlapping windows. The compact copy is then parsed like any other entry.
+// LongTextObserver in overlapping windows. The compact copy is then parsed like any other entry.
 #pragma once
 
 #include <cstddef>
@@ -97,7 +97,6 @@ class OversizeEntry {
   std::string head_;         // its first bytes (up to the kept size) …
   std::string tail_;         // … and its latest (once longer)
   std::string window_;       // text not yet shown to the observer
-  bool window_shown_ = false;
 
   // The scalar (number, true, false, null) being read.
   bool scalar_keep_ = false;
