@@ -53,6 +53,10 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
       ->check(CLI::ExistingFile);
   cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
+  cmd.add_option("--max-entry-bytes", max_entry_bytes,
+                 "A larger entry is matched as it streams and kept cropped (listed in the input's problems)")
+      ->check(CLI::Range(uint64_t{4096}, uint64_t{1} << 30))
+      ->capture_default_str();
   cmd.add_flag("--deterministic", deterministic, "No run times or absolute paths (for golden files)");
   cmd.add_flag("--no-color", no_color, "Never colour the text report");
   cmd.add_flag("--color", color, "Colour the text report even when not on a terminal");
@@ -92,6 +96,7 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   AnalysisOptions options;
   options.threads = o.threads;
   options.job_file = o.job_file;
+  options.limits.max_entry_bytes = o.max_entry_bytes;
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
   if (progress) options.progress = show_progress;
   auto diagnosis = analyze(*pack, o.inputs, options);

@@ -20,6 +20,7 @@ struct RunOptions {
   std::string fail_on = "never";
   std::string job_file;
   unsigned threads = 0;
+  uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
   bool deterministic = false;
   bool no_color = false;
   bool color = false;

@@ -242,10 +242,10 @@ TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memor
   CHECK(small.seen(997));  // recent ones are still remembered
 }
 
-TEST_CASE("an entry larger than the limit is skipped and reading goes on", "[unit][ingest]") {
+TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, and reading goes on", "[unit][ingest]") {
   const std::string big(3000, 'x');
-  const std::string text =
-      "{\"textPayload\":\"small\"}\n{\"textPayload\":\"" + big + "\"}\n{\"textPayload\":\"after\"}\n";
+  const std::string text = "{\"textPayload\":\"small\"}\n{\"severity\":\"ERROR\",\"textPayload\":\"" + big +
+                           "\",\"ignored\":[1,{\"a\":\"b\"}]}\n{\"textPayload\":\"after\"}\n";
   const std::string path = test::temp_dir() + "/big.json";
   test::write_file(path, text);
   ReadLimits limits;
@@ -253,16 +253,30 @@ TEST_CASE("an entry larger than the limit is skipped and reading goes on", "[uni
   limits.chunk_bytes = 256;
   std::vector<std::string> messages;
   std::vector<uint64_t> lines;
+  std::vector<Severity> severities;
   auto summary = read_export(
       path,
       [&](const LogRecord& r) {
         messages.emplace_back(r.message);
         lines.push_back(r.where.line);
+        severities.push_back(r.severity);
       },
       limits);
   REQUIRE(summary.ok());
-  CHECK(messages == std::vector<std::string>{"small", "after"});
-  CHECK(lines == std::vector<uint64_t>{1, 3});
-  CHECK(summary->skipped == 1);
+  REQUIRE(messages.size() == 3);
+  CHECK(messages[0] == "small");
+  CHECK(messages[1].size() < 1024);
+  CHECK(messages[1].starts_with("xxx"));
+  CHECK_THAT(messages[1], Catch::Contains("bytes cropped"));
+  CHECK(messages[2] == "after");
+  CHECK(severities[1] == Severity::kError);
+  CHECK(lines == std::vector<uint64_t>{1, 2, 3});
+  CHECK(summary->skipped == 0);
   CHECK(summary->entries == 3);
+  REQUIRE(summary->problems.size() == 1);
+  CHECK(summary->problems[0].line == 2);
+  CHECK(summary->problems[0].offset == 24);
+  CHECK_FALSE(summary->problems[0].skipped_entry);
+  CHECK_THAT(summary->problems[0].message, Catch::Contains("matched over its whole length and kept cropped: "
+                                                           "textPayload (3000 bytes)"));
 }

@@ -22,6 +22,7 @@ namespace {
 
 using detail::ChunkObservations;
 using detail::JobAccumulator;
+using detail::LongTextMatcher;
 using detail::RecordMatcher;
 
 struct ParsedChunk {
@@ -52,11 +53,13 @@ class ChunkWorker {
       previous = &hit;
       for (size_t k = kNeighbours; k >= 1; --k) {
         if (hit.entry_index >= k) {
-          if (auto r = parser_.reparse(chunk, hit.entry_index - k)) hit.before.push_back(std::move(*r));
+          if (auto r = parser_.reparse(chunk, hit.entry_index - k, detail::kContextTextBytes))
+            hit.before.push_back(std::move(*r));
         }
       }
       for (size_t k = 1; k <= kNeighbours; ++k) {
-        if (auto r = parser_.reparse(chunk, hit.entry_index + k)) hit.after.push_back(std::move(*r));
+        if (auto r = parser_.reparse(chunk, hit.entry_index + k, detail::kContextTextBytes))
+          hit.after.push_back(std::move(*r));
       }
     }
   }
@@ -64,7 +67,9 @@ class ChunkWorker {
   ParsedChunk run(Chunk chunk) {
     ParsedChunk out;
     matcher_.start_chunk();
+    matcher_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(chunk.long_text.get()));
     out.report = parser_.parse(chunk, [&](const LogRecord& r, size_t entry) { matcher_.match(r, entry, out.seen); });
+    matcher_.set_long_text(nullptr);
     add_context(chunk, out);
     out.chunk = std::move(chunk);
     out.chunk.buffer.reset();  // the bytes are no longer needed; only the position is
@@ -213,6 +218,7 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   else
     inline_worker.emplace(pack.impl());
 
+  detail::LongTextMatcher long_text(pack.impl());
   for (uint32_t i = 0; i < inputs.size(); ++i) {
     summaries[i].path = inputs[i];
     auto reader = ExportReader::open(inputs[i], i, options.limits);
@@ -220,6 +226,7 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
       d.input_errors.push_back(reader.error());
       continue;
     }
+    reader->set_long_text_observer(&long_text);
     while (auto chunk = reader->next_chunk()) {
       const uint64_t bytes_now = chunk->base_offset + chunk->size;
       if (pool) {
@@ -244,6 +251,11 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
     }
   }
   acc.finish();
+  if (!summaries.empty()) {
+    for (auto& note : acc.caps_reached()) {
+      summaries[0].add_problem(InputProblem{.line = 0, .offset = -1, .skipped_entry = false, .message = note});
+    }
+  }
   for (auto& s : summaries) {
     d.entries += s.entries;
     d.analysed += s.analysed;

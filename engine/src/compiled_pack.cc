@@ -176,6 +176,11 @@ class Compiler {
   RulePack::Impl& pack_;
 };
 
+// What a --rules directory may hold (docs/rules.md, "Limits"): every rule costs memory on every run
+// (its regexes, its examples proven at load), so a pack has bounds that lint checks.
+constexpr size_t kMaxUserRules = 500;
+constexpr uint64_t kMaxRuleFileBytes = 256u << 10;
+
 void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnostics& diags) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -195,6 +200,14 @@ void read_rule_dir(const std::string& dir, std::vector<RuleFile>& files, Diagnos
   }
   std::sort(paths.begin(), paths.end());
   for (const auto& path : paths) {
+    if (const auto size = fs::file_size(path, ec); !ec && size > kMaxRuleFileBytes) {
+      diags.push_back(Diagnostic{
+          .code = "rule-limit",
+          .message = fmt::format("is {} bytes; a rule file holds at most {} KiB", size, kMaxRuleFileBytes >> 10),
+          .file = path,
+          .help = "keep examples to the lines that matter (each at most 16 KiB)"});
+      continue;
+    }
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
@@ -269,9 +282,19 @@ std::map<std::string, RuleSpec> load_all(const RuleSources& sources, Diagnostics
     }
   };
   load_group(sources.builtin, true);
+  size_t user_files = 0;
   for (const auto& dir : sources.dirs) {
     std::vector<RuleFile> files;
     read_rule_dir(dir, files, diags);
+    if (user_files + files.size() > kMaxUserRules) {
+      diags.push_back(Diagnostic{
+          .code = "rule-limit",
+          .message = fmt::format("more than {} user rule files; a pack takes at most {}", kMaxUserRules, kMaxUserRules),
+          .file = dir,
+          .help = "merge rules that look for the same thing, or split the directories between runs"});
+      files.resize(kMaxUserRules - std::min(user_files, kMaxUserRules));
+    }
+    user_files += files.size();
     load_group(files, false);
   }
   check_references(rules, diags);

@@ -109,7 +109,7 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
     for (const auto& h : refs) groups[c.per_worker ? h.worker : 0].push_back(h);
     std::vector<HitRef> kept;
     if (c.percent > 0) {
-      const double workers = static_cast<double>(acc_.worker_names.size() - 1);
+      const double workers = static_cast<double>(acc_.workers_total());
       const auto needed = static_cast<size_t>(std::ceil(c.percent / 100.0 * workers));
       size_t with_hits = 0;
       for (const auto& [worker, g] : groups) with_hits += worker != 0 ? 1 : 0;
@@ -210,8 +210,12 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     }
     if (h.worker != 0) workers.insert(h.worker);
   }
-  for (uint32_t w : workers) f.workers.push_back(acc_.worker_names[w]);
+  f.workers_total = workers.size();
+  for (uint32_t w : workers) {
+    if (!acc_.worker_name(w).empty()) f.workers.push_back(acc_.worker_name(w));
+  }
   std::sort(f.workers.begin(), f.workers.end());
+  if (f.workers.size() > kMaxListedWorkers) f.workers.resize(kMaxListedWorkers);
   if (evidence_signal >= 0) {
     const SignalHits& hits = acc_.signals[evidence_signal];
     const bool all = via == "match" && qualifying.size() == hits.refs.size();
@@ -238,7 +242,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       f.confidence_note = "only weak evidence";
     }
   }
-  const size_t nworkers = f.workers.size();
+  const size_t nworkers = f.workers_total;
   f.title = fill_placeholders(info.title, f.captures, acc_.facts, f.count, nworkers);
   f.description = fill_placeholders(info.description, f.captures, acc_.facts, f.count, nworkers);
   for (size_t i = 0; i < info.fixes.size(); ++i) {

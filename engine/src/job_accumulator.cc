@@ -1,5 +1,7 @@
 #include "job_accumulator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace gpudiag::detail {
@@ -33,18 +35,47 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
 JobAccumulator::JobAccumulator(const RulePack::Impl& p, std::vector<std::string> paths)
     : pack(p), input_paths(std::move(paths)), signals(p.signals.size()), lines_(input_paths.size(), 0) {}
 
+int64_t DistinctNames::slot(std::string_view name) {
+  if (slots_.empty()) slots_.assign(kSlots, 0);
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64
+  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  h |= 1;  // 0 marks an empty slot
+  for (size_t i = h & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
+    if (slots_[i] == h) return static_cast<int64_t>(i);
+    if (slots_[i] == 0) {
+      if (count_ >= kCapacity) {
+        saturated_ = true;
+        return -1;
+      }
+      slots_[i] = h;
+      ++count_;
+      return static_cast<int64_t>(i);
+    }
+  }
+}
+
 uint32_t JobAccumulator::worker_id(std::string_view name) {
   if (name.empty()) return 0;
   auto it = worker_ids.find(name);
   if (it != worker_ids.end()) return it->second;
+  if (worker_names.size() > kMaxNamedWorkers) {
+    // Past the cap a worker is only told apart: its id is above every named one.
+    const int64_t slot = unnamed_workers.slot(name);
+    return slot < 0 ? 0 : static_cast<uint32_t>(kMaxNamedWorkers + 1 + static_cast<size_t>(slot));
+  }
   const auto id = static_cast<uint32_t>(worker_names.size());
   worker_names.emplace_back(name);
   worker_ids.emplace(std::string(name), id);
   return id;
 }
 
+const std::string& JobAccumulator::worker_name(uint32_t id) const {
+  static const std::string kUnnamed;
+  return id < worker_names.size() ? worker_names[id] : kUnnamed;
+}
+
 uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view sdk_worker) {
-  if (sdk_worker.empty()) return 0;
+  if (sdk_worker.empty() || worker_ids.find(worker) == worker_ids.end()) return 0;  // named workers only
   std::string key = std::string(worker) + "/" + std::string(sdk_worker);
   auto it = sdk_worker_ids.find(key);
   if (it != sdk_worker_ids.end()) return it->second;
@@ -115,11 +146,21 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
     }
   }
   for (auto& [worker, w] : seen.workers) {
-    worker_id(worker);
+    if (worker_id(worker) > kMaxNamedWorkers || w.sdk_workers.empty()) continue;
     auto& sdk = sdk_by_worker[worker];
     sdk.insert(w.sdk_workers.begin(), w.sdk_workers.end());
   }
-  for (auto& [job, n] : seen.job_ids) job_ids[job] += n;
+  for (auto& [job, n] : seen.job_ids) {
+    auto it = job_ids.find(job);
+    if (it != job_ids.end()) {
+      it->second += n;
+    } else if (job_ids.size() < kMaxJobs) {
+      job_ids.emplace(job, n);
+    } else {
+      other_job_entries += n;
+      ++other_job_ids;  // an id that recurs in later chunks is counted again: an upper bound
+    }
+  }
   if (job_name.empty()) job_name = seen.job_name;
   if (project.empty()) project = seen.project;
   if (region.empty()) region = seen.region;
@@ -129,8 +170,8 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
 
 void JobAccumulator::finish() {
   const FactSource source{"the export"};
-  if (worker_names.size() > 1) {
-    facts.set("workers_seen", std::to_string(worker_names.size() - 1), source, FactPriority::kLogLine);
+  if (workers_total() > 0) {
+    facts.set("workers_seen", std::to_string(workers_total()), source, FactPriority::kLogLine);
   }
   size_t most = 0;
   for (const auto& [worker, sdk] : sdk_by_worker) most = std::max(most, sdk.size());
@@ -140,6 +181,32 @@ void JobAccumulator::finish() {
             [](const JobPhase& a, const JobPhase& b) { return a.at < b.at; });
   std::stable_sort(observed.worker_counts.begin(), observed.worker_counts.end(),
                    [](const WorkerCountPoint& a, const WorkerCountPoint& b) { return a.at < b.at; });
+}
+
+}  // namespace gpudiag::detail
+
+namespace gpudiag::detail {
+
+std::vector<std::string> JobAccumulator::caps_reached() const {
+  std::vector<std::string> notes;
+  if (unnamed_workers.count() > 0) {
+    notes.push_back(fmt::format("{}{} distinct workers: the first {} are named, the other {} counted only",
+                                unnamed_workers.saturated() ? "at least " : "", workers_total(), kMaxNamedWorkers,
+                                unnamed_workers.count()));
+  }
+  if (other_job_entries > 0) {
+    notes.push_back(fmt::format("more than {} job ids: {} entries of up to {} further ones are counted together",
+                                kMaxJobs, other_job_entries, other_job_ids));
+  }
+  if (observed.phases_dropped > 0) {
+    notes.push_back(fmt::format("{} further job phase messages are counted, not kept (each phase is kept {} times)",
+                                observed.phases_dropped, ObserverOutput::kMaxPhasesPerKind));
+  }
+  if (observed.worker_counts_dropped > 0) {
+    notes.push_back(fmt::format("{} further worker-count changes are counted, not kept (the first {} are)",
+                                observed.worker_counts_dropped, ObserverOutput::kMaxWorkerCounts));
+  }
+  return notes;
 }
 
 }  // namespace gpudiag::detail

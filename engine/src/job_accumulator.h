@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiled_pack.h"
@@ -32,9 +33,9 @@ inline bool earlier(const HitRef& a, const HitRef& b) {
 }
 
 struct SignalHits {
-  static constexpr size_t kMaxRefs = 100'000;  // beyond this, counts stay exact but refs are sampled
-  static constexpr size_t kEarliest = 8;       // evidence kept: the earliest …
-  static constexpr size_t kLatest = 2;         // … and the latest entries
+  static constexpr size_t kMaxRefs = 20'000;  // beyond this, counts stay exact but refs are the first ones
+  static constexpr size_t kEarliest = 8;      // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;        // … and the latest entries
   std::vector<HitRef> refs;
   uint64_t total = 0;
   std::vector<std::pair<HitRef, Evidence>> evidence;
@@ -42,6 +43,30 @@ struct SignalHits {
 
   void add(const HitRef& ref, Hit&& hit);
 };
+
+// Counts distinct names exactly, in fixed memory, up to kCapacity of them (beyond: saturated()).
+// Names are told apart by a 64-bit FNV-1a hash; each gets a slot index, stable while it is counted.
+class DistinctNames {
+ public:
+  static constexpr size_t kSlots = size_t{1} << 20;  // 8 MiB
+  static constexpr size_t kCapacity = kSlots / 4 * 3;
+  // The name's slot (added when new), or -1 when the table is full and the name new.
+  int64_t slot(std::string_view name);
+  uint64_t count() const { return count_; }
+  bool saturated() const { return saturated_; }
+
+ private:
+  std::vector<uint64_t> slots_;  // allocated on first use
+  uint64_t count_ = 0;
+  bool saturated_ = false;
+};
+
+// What the accumulator keeps per worker and per job is bounded (docs/performance.md, "Memory caps"):
+// the first kMaxNamedWorkers workers are named and tracked (SDK processes, lists in findings);
+// later ones are counted and told apart, not named. The first kMaxJobs job ids are counted per
+// job; entries of later ones are counted together.
+inline constexpr size_t kMaxNamedWorkers = 10'000;
+inline constexpr size_t kMaxJobs = 1'000;
 
 class JobAccumulator {
  public:
@@ -53,8 +78,14 @@ class JobAccumulator {
                  bool absolute_lines = false);
   // Derived facts (workers seen, SDK processes per worker); call once after the last chunk.
   void finish();
+  // One line per memory cap that was reached, saying what was summarised instead of kept.
+  std::vector<std::string> caps_reached() const;
 
   uint32_t worker_id(std::string_view name);
+  // Distinct workers seen (named + counted), and whether that number is exact.
+  uint64_t workers_total() const { return worker_names.size() - 1 + unnamed_workers.count(); }
+  // A worker's name, "" for the ones past kMaxNamedWorkers.
+  const std::string& worker_name(uint32_t id) const;
   uint32_t sdk_worker_id(std::string_view worker, std::string_view sdk_worker);
 
   const RulePack::Impl& pack;
@@ -70,6 +101,9 @@ class JobAccumulator {
   std::map<std::string, Timestamp, std::less<>> logs;
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> sdk_by_worker;
   std::map<std::string, uint64_t, std::less<>> job_ids;
+  uint64_t other_job_entries = 0;  // entries of job ids past kMaxJobs
+  uint64_t other_job_ids = 0;      // … and how many of those ids were distinct (at most)
+  DistinctNames unnamed_workers;   // workers past kMaxNamedWorkers
   std::string job_name, project, region;
   DuplicateFilter dedup;
 

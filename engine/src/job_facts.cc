@@ -425,7 +425,9 @@ void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, Obser
     case ObserverKind::kWorkerCount: {
       for (const char* name : {"start", "to", "resized"}) {
         const std::string n = capture(hit, name);
-        if (!n.empty() && hit.at != kNoTime) {
+        if (!n.empty() && hit.at != kNoTime && out.worker_counts.size() >= ObserverOutput::kMaxWorkerCounts) {
+          ++out.worker_counts_dropped;
+        } else if (!n.empty() && hit.at != kNoTime) {
           out.worker_counts.push_back(WorkerCountPoint{hit.at, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
         }
       }
@@ -445,7 +447,13 @@ void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, Obser
       }};
       for (const auto& [needle, phase] : kPhases) {
         if (hit.text.find(needle) != std::string::npos) {
-          out.phases.push_back(JobPhase{hit.at, std::string(phase), hit.text});
+          const auto same =
+              std::count_if(out.phases.begin(), out.phases.end(), [&](const JobPhase& p) { return p.phase == phase; });
+          if (static_cast<size_t>(same) >= ObserverOutput::kMaxPhasesPerKind) {
+            ++out.phases_dropped;
+          } else {
+            out.phases.push_back(JobPhase{hit.at, std::string(phase), hit.text});
+          }
           return;
         }
       }

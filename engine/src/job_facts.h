@@ -62,10 +62,16 @@ void apply_accelerator(std::string_view accelerator, JobFacts& facts, const Fact
 // Facts from `gcloud dataflow jobs describe JOB --full --format=json`.
 Status apply_job_file(const std::string& path, JobFacts& facts);
 
-// What observers saw, turned into facts, phases and worker counts.
+// What observers saw, turned into facts, phases and worker counts. Bounded: a phase is kept at most
+// kMaxPhasesPerKind times (the first in input order), worker counts kMaxWorkerCounts times; the
+// rest are counted.
 struct ObserverOutput {
+  static constexpr size_t kMaxPhasesPerKind = 16;
+  static constexpr size_t kMaxWorkerCounts = 1'000;
   std::vector<JobPhase> phases;
   std::vector<WorkerCountPoint> worker_counts;
+  uint64_t phases_dropped = 0;
+  uint64_t worker_counts_dropped = 0;
 };
 void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out);
 

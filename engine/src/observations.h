@@ -14,6 +14,14 @@ namespace gpudiag::detail {
 
 using Captures = std::vector<std::pair<std::string, std::string>>;
 
+// What is kept of a matching entry, whatever its size (docs/performance.md, "Memory caps"): the
+// evidence entry's strings up to kEvidenceTextBytes each (head and tail), its neighbours' up to
+// kContextTextBytes, a captured value up to kCaptureBytes, an observer's text up to kObservedTextBytes.
+inline constexpr size_t kEvidenceTextBytes = 32u << 10;
+inline constexpr size_t kContextTextBytes = 4u << 10;
+inline constexpr size_t kCaptureBytes = 1u << 10;
+inline constexpr size_t kObservedTextBytes = 64u << 10;
+
 // One record satisfying one signal.
 struct Hit {
   int signal = -1;
@@ -23,7 +31,7 @@ struct Hit {
   std::string sdk_worker;
   SourceLocation where;  // line is chunk-relative until merged
   Captures captures;
-  std::unique_ptr<KeptRecord> record;  // evidence keeps the entry itself (and an absence's start)
+  std::unique_ptr<KeptRecord> record;  // evidence keeps a cropped copy of the entry (and an absence's start)
   std::string log;                     // observers: the entry's log …
   std::string text;                    // … and the text they read (options, phase messages)
   bool evidence = false;               // the signal's role is evidence (context is gathered for it)

@@ -42,6 +42,67 @@ std::string_view field_value(const LogRecord& r, Field f, std::string_view label
   return {};
 }
 
+namespace {
+
+// The line of `text` that holds byte `at`, at most 2000 bytes of it.
+std::string line_at(std::string_view text, size_t at) {
+  const size_t begin = text.rfind('\n', at);
+  const size_t from = begin == std::string_view::npos ? 0 : begin + 1;
+  const size_t end = text.find('\n', at);
+  const std::string_view line = text.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from);
+  return std::string(line.substr(0, 2000));
+}
+
+}  // namespace
+
+const LongTextMatches::PatternHit* LongTextMatches::find(int pattern) const {
+  for (const auto& h : hits) {
+    if (h.pattern == pattern) return &h;
+  }
+  return nullptr;
+}
+
+void LongTextMatcher::start_entry() {
+  current_ = std::make_shared<LongTextMatches>();
+  seen_.assign(pack_.patterns.size(), 0);
+}
+
+void LongTextMatcher::window(LongTextField which, std::string_view text) {
+  if (!current_ || !pack_.text_set) return;
+  const Field field = which == LongTextField::kMessage ? Field::kMessage : Field::kException;
+  set_hits_.clear();
+  RE2::Set::ErrorInfo error{};
+  if (!pack_.text_set->Match(text, &set_hits_, &error)) {
+    set_hits_.clear();
+    if (error.kind == RE2::Set::kNoError) return;
+    for (size_t i = 0; i < pack_.set_patterns.size(); ++i) {  // the DFA ran out of memory: one by one
+      if (RE2::PartialMatch(text, *pack_.patterns[pack_.set_patterns[i]].re)) set_hits_.push_back(static_cast<int>(i));
+    }
+  }
+  for (int i : set_hits_) {
+    const int p = pack_.set_patterns[i];
+    const Pattern& pattern = pack_.patterns[p];
+    if ((pattern.field != Field::kText && pattern.field != field) || seen_[p]) continue;
+    seen_[p] = 1;
+    LongTextMatches::PatternHit hit;
+    hit.pattern = p;
+    const int groups = pattern.re->NumberOfCapturingGroups();
+    std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
+    if (pattern.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1)) {
+      hit.matched_line = line_at(text, static_cast<size_t>(sub[0].data() - text.data()));
+      for (const auto& [name, index] : pattern.re->NamedCapturingGroups()) {
+        if (sub[index].data() != nullptr && !sub[index].empty()) {
+          hit.captures.emplace_back(name,
+                                    crop_text(std::string_view(sub[index].data(), sub[index].size()), kCaptureBytes));
+        }
+      }
+    }
+    current_->hits.push_back(std::move(hit));
+  }
+}
+
+std::shared_ptr<const LongTextFindings> LongTextMatcher::finish_entry() { return std::move(current_); }
+
 RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
     : pack_(pack),
       pattern_stamp_(pack.patterns.size(), 0),
@@ -148,6 +209,12 @@ void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures&
 
 void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
   if (!pattern_matches(pi, r)) return;
+  if (long_text_ != nullptr) {
+    if (const auto* hit = long_text_->find(pi)) {  // the whole text matched, not only the crop
+      out.insert(out.end(), hit->captures.begin(), hit->captures.end());
+      return;
+    }
+  }
   const Pattern& p = pack_.patterns[pi];
   const int groups = p.re->NumberOfCapturingGroups();
   std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
@@ -161,7 +228,7 @@ void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
   if (!found) return;
   for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
     if (sub[index].data() != nullptr && !sub[index].empty()) {
-      out.emplace_back(name, std::string(sub[index].data(), sub[index].size()));
+      out.emplace_back(name, crop_text(std::string_view(sub[index].data(), sub[index].size()), kCaptureBytes));
     }
   }
 }
@@ -170,6 +237,9 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
   // The first regex of the condition that matched the message or exception, and the line it is on.
   for (const auto& n : s.condition.nodes) {
     if (n.pattern < 0 || !pattern_matches(n.pattern, r)) continue;
+    if (long_text_ != nullptr) {
+      if (const auto* hit = long_text_->find(n.pattern)) return hit->matched_line;
+    }
     const Pattern& p = pack_.patterns[n.pattern];
     for (std::string_view text : {r.message, r.exception}) {
       if (text.empty() || (p.field == Field::kMessage && text.data() != r.message.data()) ||
@@ -270,6 +340,18 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     run_set(r.exception, Field::kException);
     collect();
   }
+  if (long_text_ != nullptr) {  // an oversized entry: what its whole text matched
+    set_hits_.clear();
+    for (const auto& hit : long_text_->hits) {
+      pattern_stamp_[hit.pattern] = stamp_;
+      for (int s : pack_.signals_by_pattern[hit.pattern]) {
+        if (signal_stamp_[s] != stamp_) {
+          signal_stamp_[s] = stamp_;
+          candidates_.push_back(s);
+        }
+      }
+    }
+  }
   for (int s : pack_.always_signals) {
     if (signal_stamp_[s] != stamp_) {
       signal_stamp_[s] = stamp_;
@@ -291,12 +373,12 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.where = r.where;
     if (s.role == SignalRole::kEvidence || s.role == SignalRole::kObserver) take_captures(s, r, hit.captures);
     if (s.role == SignalRole::kEvidence || s.role == SignalRole::kAbsentStart) {
-      hit.record = std::make_unique<KeptRecord>(r);
+      hit.record = std::make_unique<KeptRecord>(r, kEvidenceTextBytes);
     }
     if (s.role == SignalRole::kObserver) {
       hit.log = std::string(r.log);
       if (s.observer == ObserverKind::kPipelineOptions || s.observer == ObserverKind::kPhase) {
-        hit.text = std::string(r.message.substr(0, s.observer == ObserverKind::kPhase ? 300 : std::string_view::npos));
+        hit.text = std::string(r.message.substr(0, s.observer == ObserverKind::kPhase ? 300 : kObservedTextBytes));
       }
     }
     if (s.role == SignalRole::kEvidence) {

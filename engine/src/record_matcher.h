@@ -5,14 +5,47 @@
 #include <vector>
 
 #include "compiled_pack.h"
+#include "gpudiag/ingest.h"
 #include "observations.h"
 #include "recent_entries.h"
 
 namespace gpudiag::detail {
 
+// What the whole text of an oversized entry matched (its record holds only a crop): per pattern
+// of the message/exception set, the line it matched on and its named groups.
+struct LongTextMatches : LongTextFindings {
+  struct PatternHit {
+    int pattern = -1;
+    std::string matched_line;
+    Captures captures;
+  };
+  std::vector<PatternHit> hits;  // the first window each pattern matched in
+
+  const PatternHit* find(int pattern) const;
+};
+
+// Shown an oversized entry's message and exception window by window as ingest streams it
+// (LongTextObserver): runs the pack's set over each window. One per reading thread.
+class LongTextMatcher : public LongTextObserver {
+ public:
+  explicit LongTextMatcher(const RulePack::Impl& pack) : pack_(pack) {}
+  void start_entry() override;
+  void window(LongTextField field, std::string_view text) override;
+  std::shared_ptr<const LongTextFindings> finish_entry() override;
+
+ private:
+  const RulePack::Impl& pack_;
+  std::shared_ptr<LongTextMatches> current_;
+  std::vector<uint8_t> seen_;  // per pattern: already matched in an earlier window
+  std::vector<int> set_hits_;
+};
+
 class RecordMatcher {
  public:
   explicit RecordMatcher(const RulePack::Impl& pack);
+
+  // What the whole text of the chunk's oversized entry matched (nullptr: none); set per chunk.
+  void set_long_text(const LongTextMatches* matches) { long_text_ = matches; }
 
   // Call before the first record of each chunk (with a fresh or cleared ChunkObservations).
   void start_chunk();
@@ -33,6 +66,7 @@ class RecordMatcher {
   void note_record(const LogRecord& r, ChunkObservations& out);
 
   const RulePack::Impl& pack_;
+  const LongTextMatches* long_text_ = nullptr;
   std::vector<int> set_hits_;
   std::vector<uint32_t> pattern_stamp_;  // == stamp_: matched by a set for this record
   std::vector<uint32_t> lazy_stamp_;     // == stamp_: lazily evaluated for this record …

@@ -94,11 +94,27 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
   }
 }
 
+// An example is proven every time the pack loads: a huge one costs every run.
+void RuleReader::check_example_size(const Node& n) {
+  constexpr size_t kMaxExampleBytes = 16u << 10;
+  const auto check = [&](const Node& v) {
+    if (v.is_scalar() && v.scalar.size() > kMaxExampleBytes) {
+      error(v.at, "rule-limit",
+            fmt::format("an example text of {} bytes; examples hold at most {} KiB", v.scalar.size(),
+                        kMaxExampleBytes >> 10),
+            "keep the lines that matter to the rule");
+    }
+  };
+  if (n.is_scalar()) check(n);
+  for (const auto& [k, v] : n.entries) check(v);
+}
+
 std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
   static constexpr auto kRecordKeys = std::to_array<std::string_view>(
       {"message", "exception", "log", "severity", "worker", "logger", "sdk_worker", "step", "at", "captures", "facts"});
   ExampleRecord r;
   if (n.is_scalar()) {
+    check_example_size(n);
     r.message = n.scalar;
     return r;
   }
@@ -107,6 +123,7 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
     return std::nullopt;
   }
   check_keys(n, kRecordKeys, "an example entry");
+  check_example_size(n);
   for (const auto& [k, v] : n.entries) {
     const std::string& key = k.scalar;
     if (key == "captures" || key == "facts") continue;

@@ -134,6 +134,7 @@ class RuleReader {
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
   std::optional<ExampleRecord> example_record(const Node& n);
+  void check_example_size(const Node& n);
 
   const RuleFile& file_;
   bool builtin_;

@@ -52,6 +52,7 @@ void BatchReader::read_all() {
     bool open = true;
     for (size_t i = 0; i < paths_.size() && open; ++i) {
       Batch batch{.input = i, .records = {}, .summary = std::nullopt};
+      size_t batch_bytes = 0;
       uint64_t duplicates = 0;
       auto summary = read_export(
           paths_[i],
@@ -63,9 +64,11 @@ void BatchReader::read_all() {
             }
             batch.records.emplace_back(r).set_where(
                 SourceLocation{static_cast<uint32_t>(i), r.where.line, r.where.offset});
-            if (batch.records.size() == kBatchRecords) {
+            batch_bytes += r.message.size() + r.exception.size() + 256;
+            if (batch.records.size() == kBatchRecords || batch_bytes >= kBatchBytes) {
               open = push(std::move(batch));
               batch = Batch{.input = i, .records = {}, .summary = std::nullopt};
+              batch_bytes = 0;
             }
           },
           limits_);

@@ -37,7 +37,8 @@ class BatchReader {
   bool push(Batch batch);  // false once the reader is stopping
 
   static constexpr size_t kBatchRecords = 2048;
-  static constexpr size_t kQueuedBatches = 4;
+  static constexpr size_t kBatchBytes = 2u << 20;  // … or fewer: batches of big entries stay small
+  static constexpr size_t kQueuedBatches = 2;
 
   std::vector<std::string> paths_;
   ReadLimits limits_;

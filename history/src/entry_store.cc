@@ -48,7 +48,7 @@ int64_t unindexed(const Database& db) {
 class EntryWriter {
  public:
   explicit EntryWriter(const Database& db)
-      : insert_(db.prepare(R"sql(
+      : db_(&db), insert_(db.prepare(R"sql(
           INSERT INTO entry (source_id, line, time, severity, log, worker, sdk_worker, job_id, step, logger,
             message, exception, insert_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13))sql")) {}
 
@@ -68,6 +68,7 @@ class EntryWriter {
     insert_.step();
     sqlite3_reset(insert_.handle());  // bindings are all set again for the next row
     if (!r.job_id.empty()) note_job(r);
+    if (jobs_.size() >= kMaxPendingJobs) write_jobs(*db_);  // bounded: an upsert merges later rows
   }
 
   void write_jobs(const Database& db) {
@@ -80,6 +81,8 @@ class EntryWriter {
     for (const auto& [id, job] : jobs_) {
       upsert.bind(1, id).bind(2, job.name).bind(3, job.project).bind(4, job.region).run();
     }
+    jobs_.clear();
+    last_job_.clear();
   }
 
  private:
@@ -92,6 +95,8 @@ class EntryWriter {
     if (job.region.empty()) job.region = r.region;
   }
 
+  static constexpr size_t kMaxPendingJobs = 1'000;
+  const Database* db_;
   Statement insert_;
   std::string last_job_;
   std::unordered_map<std::string, JobRow> jobs_;
@@ -102,7 +107,9 @@ class EntryWriter {
 Result<IngestSummary> HistoryStore::ingest(const std::vector<std::string>& paths, const IngestOptions& options) {
   return detail::guarded([&]() -> IngestSummary {
     const Database& db = impl_->db;
-    db.exec("PRAGMA cache_size = -262144");  // 256 MiB: the pages a bulk load touches stay in memory
+    // 16 MiB of page cache: ingest stays within gpudiag's memory promise (docs/performance.md, "Memory
+    // caps"); a bigger cache saved little once the insert order follows the index.
+    db.exec("PRAGMA cache_size = -16384");
     detail::Transaction tx(db);
     IngestSummary out;
     EntryWriter writer(db);

@@ -101,7 +101,7 @@ void insert_findings(const Database& db, const RankedReport& report, int64_t run
     const std::string first = detail::db_time(f.first_seen), last = detail::db_time(f.last_seen);
     finding.bind(1, run_id).bind(2, f.rule_id).bind(3, f.fingerprint).bind(4, rf.rank).bind(5, f.title);
     finding.bind(6, f.family).bind(7, impact_name(f.severity)).bind(8, f.confidence).bind(9, f.count);
-    finding.bind_or_null(10, first).bind_or_null(11, last).bind(12, static_cast<uint64_t>(f.workers.size()));
+    finding.bind_or_null(10, first).bind_or_null(11, last).bind(12, f.workers_total);
     if (rf.caused_by)
       finding.bind(13, report.findings[*rf.caused_by].finding->rule_id);
     else

@@ -25,7 +25,7 @@ struct ChunkParser::Impl {
   detail::LogEntryReader entry_reader;
 
   ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
-  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t index);
+  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t index, size_t max_text_bytes);
 
  private:
   void parse_spans(const Chunk& chunk, const RecordFn& on_record, ChunkReport& report);
@@ -125,6 +125,10 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
   report.newlines = detail::split_entries(chunk.data(), chunk.size, chunk, spans, report.problems);
   report.entries = spans.size();
   report.fingerprints.assign(spans.size(), 0);
+  for (const auto& note : chunk.notes) {
+    report.problems.push_back(ChunkProblem{
+        .entry_index = 0, .newlines_before = 0, .offset_in_chunk = 0, .skipped_entry = false, .message = note});
+  }
   parse_spans(chunk, on_record, report);
   // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
   if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
@@ -133,7 +137,7 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
   return report;
 }
 
-std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t index) {
+std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t index, size_t max_text_bytes) {
   if (index >= spans.size() || spans[index].begin == spans[index].end) return std::nullopt;
   const auto& span = spans[index];
   od::document doc;
@@ -151,11 +155,11 @@ std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t 
   record.where.input = chunk.input;
   record.where.line = spans[index].line;
   record.where.offset = chunk.base_offset + span.begin;
-  return KeptRecord(record);
+  return KeptRecord(record, max_text_bytes);
 }
 
-std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, size_t entry_index) {
-  return impl_->reparse(chunk, entry_index);
+std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, size_t entry_index, size_t max_text_bytes) {
+  return impl_->reparse(chunk, entry_index, max_text_bytes);
 }
 
 ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}

@@ -8,6 +8,7 @@
 #include "byte_source.h"
 #include "entry_splitter.h"
 #include "gpudiag/ingest.h"
+#include "oversize_entry.h"
 
 namespace gpudiag {
 namespace {
@@ -78,6 +79,7 @@ struct ExportReader::Impl {
   bool finished = false;
   detail::StructuralScanner scanner{0};
   size_t scanned = 0;  // bytes of buf the structural scanner has already seen
+  LongTextObserver* long_text_observer = nullptr;
 
   // The bytes not yet handed out: the read buffer, or the mapped file from buf_offset on.
   const char* window() const { return mapped ? mapped->data() + buf_offset : buf.begin(); }
@@ -144,7 +146,9 @@ struct ExportReader::Impl {
 
   Status detect(const std::string& path);
   std::optional<Chunk> next();
+  std::optional<Chunk> stream_oversized_entry();
   void drop_oversized_entry();
+  void drop_oversized_entry_rest();
 };
 
 Status ExportReader::Impl::detect(const std::string& path) {
@@ -265,15 +269,22 @@ Status ExportReader::Impl::detect(const std::string& path) {
 }
 
 void ExportReader::Impl::drop_oversized_entry() {
-  // The entry at buf[0] is larger than the limit: report it, then throw bytes away until the next
-  // entry boundary, counting newlines so that later line numbers stay right.
+  // The entry at buf[0] is larger than the limit and not an object that can be streamed: report
+  // it, then throw bytes away until the next entry boundary.
   summary.add_problem({.line = 0,
                        .offset = static_cast<int64_t>(buf_offset),
                        .skipped_entry = true,
-                       .message = fmt::format("an entry larger than {} MiB was skipped (byte {})",
-                                              limits.max_entry_bytes >> 20, buf_offset)});
+                       .message = fmt::format("an entry larger than {} bytes that is not a JSON object was skipped "
+                                              "(byte {})",
+                                              limits.max_entry_bytes, buf_offset)});
   ++summary.entries;
   ++summary.skipped;
+  drop_oversized_entry_rest();
+}
+
+void ExportReader::Impl::drop_oversized_entry_rest() {
+  // Bytes are thrown away until the next entry boundary, counting newlines so that later line
+  // numbers stay right.
   // The structural scanner has seen all of buf already; line-based modes need a line's tail kept.
   const bool structural = shape.shape != ExportShape::kNdjson && !shape.pretty;
   for (;;) {
@@ -302,6 +313,79 @@ void ExportReader::Impl::drop_oversized_entry() {
   }
 }
 
+std::optional<Chunk> ExportReader::Impl::stream_oversized_entry() {
+  // What may come before an entry where the last chunk was cut: blanks, a separator, the array's
+  // opening bracket.
+  const char* data = window();
+  size_t pos = 0;
+  uint64_t lead_newlines = 0;
+  while (pos < buf.size &&
+         (is_blank(data[pos]) || data[pos] == ',' || (data[pos] == '[' && shape.shape == ExportShape::kArray))) {
+    if (data[pos] == '\n') ++lead_newlines;
+    ++pos;
+  }
+  if (pos == buf.size || data[pos] != '{') {
+    drop_oversized_entry();
+    return std::nullopt;
+  }
+  const uint64_t entry_offset = buf_offset + pos;
+  consume(pos);
+  pending_newlines += lead_newlines;
+  detail::OversizeEntry entry(detail::OversizeCaps::for_limit(limits.max_entry_bytes), long_text_observer);
+  if (long_text_observer != nullptr) long_text_observer->start_entry();
+  for (;;) {
+    consume(entry.feed(window(), buf.size));
+    if (entry.done() || entry.failed() || eof) break;
+    fill(limits.chunk_bytes);
+  }
+  std::shared_ptr<const LongTextFindings> found;
+  if (long_text_observer != nullptr) found = long_text_observer->finish_entry();
+  if (!entry.done()) {
+    // Cut off by the end of the input, or not JSON the tokenizer can follow: lost, and said so.
+    pending_newlines += entry.newlines();
+    summary.add_problem(
+        {.line = 0,
+         .offset = static_cast<int64_t>(entry_offset),
+         .skipped_entry = true,
+         .message = entry.failed()
+                        ? fmt::format("an entry larger than {} bytes is not valid JSON; skipped (byte {})",
+                                      limits.max_entry_bytes, entry_offset)
+                        : fmt::format("the input ends inside an entry larger than {} bytes (a truncated export?); "
+                                      "skipped (byte {})",
+                                      limits.max_entry_bytes, entry_offset)});
+    ++summary.entries;
+    ++summary.skipped;
+    if (entry.failed() && !eof) drop_oversized_entry_rest();
+    return std::nullopt;
+  }
+  // The structure after the entry is read afresh.
+  const bool array = shape.shape == ExportShape::kArray;
+  scanner = detail::StructuralScanner(array ? 1 : 0, array ? 1 : 0);
+  scanned = 0;
+  Chunk chunk = shape;
+  chunk.shape = ExportShape::kNdjson;  // the crop is one line
+  chunk.pretty = false;
+  chunk.sequence = sequence++;
+  chunk.base_offset = entry_offset;
+  chunk.newlines_before = pending_newlines;
+  pending_newlines = entry.newlines();
+  const std::string& compact = entry.compact();
+  std::shared_ptr<char[]> copy(new char[compact.size() + kPadding]);
+  std::memcpy(copy.get(), compact.data(), compact.size());
+  std::memset(copy.get() + compact.size(), ' ', kPadding);
+  chunk.buffer = std::move(copy);
+  chunk.size = compact.size();
+  chunk.capacity = compact.size() + kPadding;
+  chunk.long_text = std::move(found);
+  chunk.notes.push_back(fmt::format(
+      "an entry of {} bytes (over --max-entry-bytes {}) was matched over its whole length and kept cropped: {}",
+      entry.bytes(), limits.max_entry_bytes,
+      entry.crops().empty() ? std::string("no long text") : fmt::format("{}", fmt::join(entry.crops(), "; "))));
+  chunk.ends_input = eof && buf.size == 0;
+  if (chunk.ends_input) finished = true;
+  return chunk;
+}
+
 std::optional<Chunk> ExportReader::Impl::next() {
   size_t target = limits.chunk_bytes;
   for (;;) {
@@ -311,10 +395,14 @@ std::optional<Chunk> ExportReader::Impl::next() {
       finished = true;
       return std::nullopt;
     }
-    size_t cut = eof ? buf.size : detail::find_cut(window(), buf.size, shape, scanner, scanned);
+    // A chunk holds at most max_entry_bytes, so no entry larger than that is parsed whole: one that
+    // does not end within them is streamed.
+    const size_t scan = std::max(scanned, std::min<size_t>(buf.size, limits.max_entry_bytes));
+    size_t cut = eof && buf.size <= limits.max_entry_bytes ? buf.size
+                                                           : detail::find_cut(window(), scan, shape, scanner, scanned);
     if (cut == 0) {
       if (buf.size >= limits.max_entry_bytes) {
-        drop_oversized_entry();
+        if (auto crop = stream_oversized_entry()) return crop;
         target = limits.chunk_bytes;
         continue;
       }
@@ -382,6 +470,7 @@ std::optional<Chunk> ExportReader::next_chunk() {
 }
 
 const InputSummary& ExportReader::summary() const { return impl_->summary; }
+void ExportReader::set_long_text_observer(LongTextObserver* observer) { impl_->long_text_observer = observer; }
 InputSummary& ExportReader::summary() { return impl_->summary; }
 
 }  // namespace gpudiag

@@ -1,7 +1,11 @@
 #include "gpudiag/log_record.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace gpudiag {
 namespace {
@@ -22,18 +26,62 @@ void for_each_view(LogRecord& r, Fn&& fn) {
   }
 }
 
-// Copies every view of `src` into `storage` and points `dst`'s views there.
-void deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst) {
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Where the head and the tail of a crop end and start: on character boundaries.
+size_t head_end(std::string_view text, size_t want) {
+  size_t end = std::min(want, text.size());
+  while (end > 0 && end < text.size() && is_continuation(text[end])) --end;
+  return end;
+}
+size_t tail_begin(std::string_view text, size_t want) {
+  size_t begin = text.size() - std::min(want, text.size());
+  while (begin < text.size() && is_continuation(text[begin])) ++begin;
+  return begin;
+}
+
+// Copies every view of `src` into `storage` and points `dst`'s views there; a view longer than
+// `max_text` keeps its head and tail. Returns the bytes left out.
+uint64_t deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst, size_t max_text) {
   dst = src;
   size_t total = 0;
-  for_each_view(dst, [&](std::string_view& v) { total += v.size(); });
-  storage.resize(total);  // one allocation; then every view is copied in and repointed
-  size_t at = 0;
+  bool crops = false;
   for_each_view(dst, [&](std::string_view& v) {
-    if (!v.empty()) std::memcpy(storage.data() + at, v.data(), v.size());
-    v = std::string_view(storage.data() + at, v.size());
-    at += v.size();
+    total += v.size();
+    crops = crops || v.size() > max_text;
   });
+  if (!crops) {
+    storage.resize(total);  // one allocation; then every view is copied in and repointed
+    size_t at = 0;
+    for_each_view(dst, [&](std::string_view& v) {
+      if (!v.empty()) std::memcpy(storage.data() + at, v.data(), v.size());
+      v = std::string_view(storage.data() + at, v.size());
+      at += v.size();
+    });
+    return 0;
+  }
+  // Rare: build the crops first, then lay them out in one allocation as above.
+  std::vector<std::string> crops_made;
+  uint64_t cropped = 0;
+  for_each_view(dst, [&](std::string_view& v) {
+    if (v.size() <= max_text) return;
+    crops_made.push_back(crop_text(v, max_text));
+    cropped += v.size() - std::min(v.size(), crops_made.back().size());
+  });
+  total = 0;
+  size_t next_crop = 0;
+  for_each_view(
+      dst, [&](std::string_view& v) { total += v.size() <= max_text ? v.size() : crops_made[next_crop++].size(); });
+  storage.resize(total);
+  size_t at = 0;
+  next_crop = 0;
+  for_each_view(dst, [&](std::string_view& v) {
+    const std::string_view from = v.size() <= max_text ? v : std::string_view(crops_made[next_crop++]);
+    if (!from.empty()) std::memcpy(storage.data() + at, from.data(), from.size());
+    v = std::string_view(storage.data() + at, from.size());
+    at += from.size();
+  });
+  return cropped;
 }
 
 }  // namespace
@@ -45,10 +93,25 @@ std::string_view LogRecord::label(std::string_view key) const {
   return {};
 }
 
-KeptRecord::KeptRecord(const LogRecord& r) { deep_copy(r, storage_, record_); }
+std::string crop_text(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const size_t head = head_end(text, max_bytes - max_bytes / 4);
+  const size_t tail = tail_begin(text, max_bytes / 4);
+  std::string out(text.substr(0, head));
+  out += fmt::format("\n[… {} bytes cropped …]\n", tail - head);
+  out.append(text.substr(tail));
+  return out;
+}
+
+KeptRecord::KeptRecord(const LogRecord& r, size_t max_text_bytes) {
+  cropped_bytes_ = deep_copy(r, storage_, record_, max_text_bytes);
+}
 
 KeptRecord& KeptRecord::operator=(const KeptRecord& other) {
-  if (this != &other) deep_copy(other.record_, storage_, record_);
+  if (this != &other) {
+    deep_copy(other.record_, storage_, record_, kWhole);
+    cropped_bytes_ = other.cropped_bytes_;
+  }
   return *this;
 }
 
@@ -60,6 +123,7 @@ KeptRecord& KeptRecord::operator=(KeptRecord&& other) noexcept {
   const char* old_base = other.storage_.data();
   record_ = other.record_;
   storage_ = std::move(other.storage_);
+  cropped_bytes_ = other.cropped_bytes_;
   const char* new_base = storage_.data();
   for_each_view(record_, [&](std::string_view& v) {
     if (v.data() != nullptr && !v.empty()) v = std::string_view(new_base + (v.data() - old_base), v.size());

@@ -225,7 +225,7 @@ std::string finding_facts(const Finding& f) {
   std::string s =
       fmt::format("{}, {}", f.via == "absence" ? "found by what is missing" : plural(f.count, "entry", "entries"),
                   time_span(f.first_seen, f.last_seen));
-  if (!f.workers.empty()) s += ", " + plural(f.workers.size(), "worker", "workers");
+  if (f.workers_total > 0) s += ", " + plural(f.workers_total, "worker", "workers");
   return s;
 }
 

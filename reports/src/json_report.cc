@@ -151,6 +151,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     write_time(w, "first_seen", f.first_seen);
     write_time(w, "last_seen", f.last_seen);
     w.array_field("workers", f.workers);
+    w.field("workers_total", f.workers_total);
     w.key("captures").begin_object();
     for (const auto& [name, values] : f.captures) w.array_field(name, values);
     w.end_object();

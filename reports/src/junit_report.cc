@@ -4,7 +4,9 @@
 // baseline accepts and a disabled rule are skipped; everything else passes. The timestamp is the
 // job's first entry, so the document is the same on every run over the same export.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
 
 #include "gpudiag/formats.h"
@@ -31,7 +33,13 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
   body += fmt::format("{}: {}\n",
                       f.via == "facts" ? "found from the job's configuration" : plural(f.count, "entry", "entries"),
                       detail::time_span(f.first_seen, f.last_seen));
-  if (!f.workers.empty()) body += fmt::format("workers: {}\n", fmt::join(f.workers, ", "));
+  if (!f.workers.empty()) {
+    // A bounded list: a finding across a hundred thousand workers must not make a megabyte line.
+    const size_t listed = std::min<size_t>(f.workers.size(), 20);
+    body += fmt::format("workers: {}",
+                        fmt::join(f.workers.begin(), f.workers.begin() + static_cast<ptrdiff_t>(listed), ", "));
+    body += f.workers_total > listed ? fmt::format(" … of {}\n", f.workers_total) : "\n";
+  }
   if (!f.evidence.empty()) body += "\nEvidence:\n";
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();

@@ -41,7 +41,7 @@ std::string finding_stats(const Finding& f) {
   if (f.via == "absence") return fmt::format("found by what is missing · {}", time_span(f.first_seen, f.last_seen));
   if (f.via == "facts") return "found from the job's configuration";
   std::string s = fmt::format("{} · {}", plural(f.count, "entry", "entries"), time_span(f.first_seen, f.last_seen));
-  if (!f.workers.empty()) s += " · " + plural(f.workers.size(), "worker", "workers");
+  if (f.workers_total > 0) s += " · " + plural(f.workers_total, "worker", "workers");
   return s;
 }
 

@@ -6,6 +6,7 @@
 // that matched nothing come back as "absent" results.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "finding_history.h"
@@ -19,6 +20,7 @@ namespace {
 using detail::JsonWriter;
 
 constexpr size_t kLineBytes = 1000;
+constexpr size_t kSarifWorkers = 20;  // workers listed per result; workersTotal counts them all
 
 std::string_view level(Impact i) { return detail::ci_level(i, "note"); }
 
@@ -147,7 +149,11 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
   w.field("rank", rf.rank).field("confidence", f.confidence).field("count", f.count).field("via", f.via);
   if (f.first_seen != kNoTime) w.field("firstSeen", format_rfc3339(f.first_seen));
   if (f.last_seen != kNoTime) w.field("lastSeen", format_rfc3339(f.last_seen));
-  w.array_field("workers", f.workers);
+  // A bounded list: a finding across a hundred thousand workers must not make a megabyte line.
+  const size_t listed = std::min(f.workers.size(), kSarifWorkers);
+  w.array_field("workers",
+                std::vector<std::string>(f.workers.begin(), f.workers.begin() + static_cast<ptrdiff_t>(listed)));
+  w.field("workersTotal", f.workers_total);
   if (rf.caused_by) w.field("causedBy", report.findings[*rf.caused_by].finding->rule_id);
   if (rf.history) {
     w.key("history");

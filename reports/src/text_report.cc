@@ -115,7 +115,7 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
     out += fmt::format("{}found from the job's configuration\n", pad);
   } else {
     out += fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), time_span(f.first_seen, f.last_seen),
-                       f.workers.empty() ? "" : fmt::format(", {}", plural(f.workers.size(), "worker", "workers")));
+                       f.workers_total == 0 ? "" : fmt::format(", {}", plural(f.workers_total, "worker", "workers")));
   }
   if (rf.depth > 0) return;  // symptoms stay short: their cause carries the story
   out += wrap(terminal_safe(f.description), pad, 100);

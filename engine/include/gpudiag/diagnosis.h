@@ -33,6 +33,9 @@ struct Evidence {
   std::vector<KeptRecord> after;   // … and just after it
 };
 
+// Workers named in a finding at most; `workers_total` counts them all.
+inline constexpr size_t kMaxListedWorkers = 100;
+
 struct Finding {
   std::string rule_id;
   std::string title;  // placeholders filled
@@ -45,8 +48,9 @@ struct Finding {
   uint64_t count = 0;  // evidence entries (all of them, not only those kept)
   Timestamp first_seen = kNoTime;
   Timestamp last_seen = kNoTime;
-  std::vector<std::string> workers;                          // distinct worker VMs of the evidence, sorted
-  std::vector<Evidence> evidence;                            // a few, in time order: the earliest and the latest
+  std::vector<std::string> workers;  // distinct worker VMs of the evidence, sorted: the first kMaxListedWorkers
+  uint64_t workers_total = 0;        // … of how many (exact up to DistinctNames' capacity)
+  std::vector<Evidence> evidence;    // a few, in time order: the earliest and the latest
   std::map<std::string, std::vector<std::string>> captures;  // named groups → distinct values
   std::vector<FindingFix> fixes;                             // in the rule's order; ranking happens in reports
   std::vector<std::string> explains;                         // symptom rule ids this cause explains

@@ -66,13 +66,37 @@ struct InputSummary {
   void add_problem(InputProblem p);
 };
 
-// Guards against hostile inputs. Exceeding one is a clear error, never a crash or an OOM.
+// Guards against hostile inputs. Exceeding one is a clear error or a note, never a crash or an OOM.
 struct ReadLimits {
-  uint64_t max_entry_bytes = 256ull << 20;        // one entry larger than this is skipped
+  // An entry larger than this is not parsed whole: it is read as it streams past, its message and
+  // exception are matched over their whole length (LongTextObserver) and only a crop of them is
+  // kept; the crop is listed in the input's problems (`--max-entry-bytes`).
+  uint64_t max_entry_bytes = 4ull << 20;
   uint64_t max_gzip_ratio = 1000;                 // decompressed / compressed, after the first 64 MiB
   uint64_t max_decompressed_bytes = 64ull << 30;  // per input
   uint32_t chunk_bytes = 1u << 20;                // target chunk size
   bool no_mmap = false;                           // read regular files instead of mapping them
+};
+
+// Which long text of an oversized entry a window shows.
+enum class LongTextField : uint8_t { kMessage, kException };
+
+// What a LongTextObserver made of one oversized entry. Ingest carries it, untouched, to the chunk
+// that holds the entry's crop (Chunk::long_text).
+struct LongTextFindings {
+  virtual ~LongTextFindings() = default;
+};
+
+// Sees the whole message and exception of an entry larger than ReadLimits::max_entry_bytes while
+// it streams past, in windows of unescaped text, so that matching is not limited to the crop that
+// is kept. Consecutive windows overlap (by 1/16 of a window, from a line start when there is one),
+// so a line that straddles two windows is seen whole in one of them. Called on the reading thread.
+class LongTextObserver {
+ public:
+  virtual ~LongTextObserver() = default;
+  virtual void start_entry() = 0;
+  virtual void window(LongTextField field, std::string_view text) = 0;
+  virtual std::shared_ptr<const LongTextFindings> finish_entry() = 0;
 };
 
 // A run of whole entries from one input, in a padded buffer ready for simdjson.
@@ -91,6 +115,10 @@ struct Chunk {
   // Mapped inputs: the first offset that vanished because the file shrank while it was read (-1:
   // none). Keeps the mapping alive.
   std::shared_ptr<const std::atomic<int64_t>> vanished_at;
+  // An entry over max_entry_bytes comes alone, as a crop (compact NDJSON): what the observer found
+  // over its whole text, and the notes that say what was cropped (problems of entry 0).
+  std::shared_ptr<const LongTextFindings> long_text;
+  std::vector<std::string> notes;
 
   const char* data() const { return buffer.get(); }
 };
@@ -131,8 +159,9 @@ class ChunkParser {
   ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
 
   // Parses entry `entry_index` of the chunk last given to parse() again, as an owned record (for
-  // the entries around a piece of evidence). nullopt when there is no such entry or it is broken.
-  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t entry_index);
+  // the entries around a piece of evidence), its strings cropped to `max_text_bytes`. nullopt when
+  // there is no such entry or it is broken.
+  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t entry_index, size_t max_text_bytes = KeptRecord::kWhole);
 
  private:
   struct Impl;
@@ -154,6 +183,9 @@ class ExportReader {
 
   const InputSummary& summary() const;
   InputSummary& summary();
+
+  // Shown the whole text of every oversized entry (not owned; must outlive the reader).
+  void set_long_text_observer(LongTextObserver* observer);
 
  private:
   struct Impl;

@@ -80,11 +80,15 @@ struct LogRecord {
 };
 
 // A LogRecord that owns its strings. Copyable; its views always point into its own storage.
+// Built with a `max_text_bytes`, it keeps at most that much of each string (the head and the tail,
+// with a note of what was cut between them), so evidence of a huge entry costs its crop only.
 class KeptRecord {
  public:
+  static constexpr size_t kWhole = SIZE_MAX;
+
   KeptRecord() = default;
-  explicit KeptRecord(const LogRecord& r);
-  KeptRecord(const KeptRecord& other) : KeptRecord(other.record_) {}
+  explicit KeptRecord(const LogRecord& r, size_t max_text_bytes = kWhole);
+  KeptRecord(const KeptRecord& other) : KeptRecord(other.record_) { cropped_bytes_ = other.cropped_bytes_; }
   KeptRecord& operator=(const KeptRecord& other);
   KeptRecord(KeptRecord&&) noexcept;
   KeptRecord& operator=(KeptRecord&&) noexcept;
@@ -94,13 +98,20 @@ class KeptRecord {
   // Where the entry came from can be fixed up after copying (chunk-relative → absolute lines).
   void set_where(const SourceLocation& where) { record_.where = where; }
   const LogRecord* operator->() const { return &record_; }
+  // Bytes left out of the copy, over all its strings (0: the copy is whole).
+  uint64_t cropped_bytes() const { return cropped_bytes_; }
 
  private:
+  uint64_t cropped_bytes_ = 0;
   std::string storage_;
   LogRecord record_;
 };
 
 // "projects/p/logs/dataflow.googleapis.com%2Fjob-message" → "job-message"
 std::string_view short_log_name(std::string_view log_name);
+
+// `text` when it is at most `max_bytes`; otherwise its head (¾) and tail (¼) around a note of how many
+// bytes were left out, cut on UTF-8 character boundaries. The result is a little over `max_bytes`.
+std::string crop_text(std::string_view text, size_t max_bytes);
 
 }  // namespace gpudiag
