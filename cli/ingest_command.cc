@@ -22,7 +22,7 @@ int run_ingest(const IngestCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   auto summary = store->ingest(o.inputs, {.full_text = !o.no_full_text});
   if (!summary) {
-    std::cerr << render_with_source(summary.error());
+    print_problem(summary.error());
     return kExitError;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -26,7 +26,7 @@ int run_query(const QueryOptions& o) {
   auto columns = store->query(sql, [&](const auto& names, const auto& row) { printer.row(names, row); });
   if (!columns) {
     std::cout << std::flush;
-    std::cerr << render_with_source(columns.error());
+    print_problem(columns.error());
     return kExitError;
   }
   printer.finish(*columns);

@@ -96,16 +96,18 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   auto diagnosis = analyze(*pack, o.inputs, options);
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
   if (!diagnosis) {
-    std::cerr << render_with_source(diagnosis.error());
+    print_problem(diagnosis.error());
     return std::nullopt;
   }
   return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
 void print_input_error(const Diagnostic& d) {
-  std::cerr << "gpudiag: " << to_string(d) << '\n';
-  if (!d.help.empty()) std::cerr << "  help: " << d.help << '\n';
+  std::cerr << "gpudiag: " << terminal_safe(to_string(d)) << '\n';
+  if (!d.help.empty()) std::cerr << "  help: " << terminal_safe(d.help) << '\n';
 }
+
+void print_problem(const Diagnostic& d) { std::cerr << terminal_safe_lines(render_with_source(d)); }
 
 int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report) {
   const Diagnosis& d = analysis.diagnosis;
