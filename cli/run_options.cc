@@ -114,7 +114,7 @@ int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport&
   if (o.show_facts) {
     std::cerr << "Job facts:\n";
     for (const auto& f : d.facts) {
-      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), f.source,
+      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), terminal_safe(f.source),
                                f.input >= 0 ? fmt::format(" at line {}", f.line) : "");
     }
   }
