@@ -19,6 +19,9 @@ inline constexpr int kExitError = 2;  // usage, input or rule error
 // Prints an input error on stderr: "gpudiag: FILE: byte N: what went wrong", then how to fix it
 // when that is known.
 void print_input_error(const Diagnostic& d);
+// Prints a problem on stderr as render_with_source shows it. Both are made safe for the terminal
+// first: file names, source lines and SQL come from outside, and may hold escape sequences.
+void print_problem(const Diagnostic& d);
 
 // Options every command that reads rules shares.
 struct RuleOptions {

@@ -43,7 +43,7 @@ std::optional<int64_t> parse_duration(const std::string& text) {
 int list(HistoryStore& store, const HistoryCommandOptions& o) {
   auto pipelines = store.history(o.history.pipeline);
   if (!pipelines) {
-    std::cerr << render_with_source(pipelines.error());
+    print_problem(pipelines.error());
     return kExitError;
   }
   std::cout << (o.format == "json" ? render_history_json(*pipelines, o.deterministic)
@@ -56,7 +56,7 @@ int reclassify(HistoryStore& store, const HistoryCommandOptions& o) {
   if (!pack) return kExitError;
   auto runs = store.reclassify(*pack, o.history.pipeline);
   if (!runs) {
-    std::cerr << render_with_source(runs.error());
+    print_problem(runs.error());
     return kExitError;
   }
   std::cout << (o.format == "json" ? render_reclassified_json(*runs, pack->version_hash())
@@ -67,7 +67,7 @@ int reclassify(HistoryStore& store, const HistoryCommandOptions& o) {
 int accept(HistoryStore& store, const HistoryCommandOptions& o) {
   auto run = store.accept(o.accept_run, o.reason);
   if (!run) {
-    std::cerr << render_with_source(run.error());
+    print_problem(run.error());
     return kExitError;
   }
   std::cout << fmt::format("accepted run #{} of {} (job {}, {}): {} finding{} now known to the pipeline\n", run->id,
@@ -89,7 +89,7 @@ int prune(HistoryStore& store, const HistoryCommandOptions& o) {
   }
   auto pruned = store.prune(options);
   if (!pruned) {
-    std::cerr << render_with_source(pruned.error());
+    print_problem(pruned.error());
     return kExitError;
   }
   std::cout << fmt::format("pruned {} run{}, {} ingested input{} and {} stored entries\n", pruned->runs,

@@ -25,7 +25,7 @@ std::optional<HistoryStore> HistoryOptions::open(bool read_only, bool create) co
   auto store = HistoryStore::open(
       db, {.read_only = read_only, .create = create, .busy_timeout_ms = static_cast<int>(timeout * 1000)});
   if (store) return std::move(*store);
-  std::cerr << render_with_source(store.error());
+  print_problem(store.error());
   return std::nullopt;
 }
 
@@ -40,14 +40,14 @@ void add_record_options(CLI::App& cmd, HistoryOptions& history) {
 bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs) {
   const auto write = [&] {
     const std::string problem = write_outputs();
-    if (!problem.empty()) std::cerr << "gpudiag: " << problem << '\n';
+    if (!problem.empty()) std::cerr << "gpudiag: " << terminal_safe(problem) << '\n';
     return problem.empty();
   };
   if (!analysis.store) return write();
   const Diagnosis& d = analysis.diagnosis;
   if (!d.input_errors.empty()) {  // a partial run would make its missing findings look fixed
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: an input could not be read\n",
-                             analysis.store->path());
+                             terminal_safe(analysis.store->path()));
     return write();  // exit_code() still says 2
   }
   const std::string pipeline = o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline;
@@ -57,7 +57,7 @@ bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& repor
     return written = write();
   });
   if (!run) {
-    std::cerr << render_with_source(run.error());
+    print_problem(run.error());
     return false;
   }
   return written;

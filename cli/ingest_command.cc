@@ -21,7 +21,7 @@ int run_ingest(const IngestCommandOptions& o) {
   std::vector<ProtectedFile> inputs;
   for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
   if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
-    std::cerr << "gpudiag: --db: " << *refused << '\n';
+    std::cerr << "gpudiag: --db: " << terminal_safe(*refused) << '\n';
     return kExitError;
   }
   auto store = o.history.open();
@@ -29,7 +29,7 @@ int run_ingest(const IngestCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   auto summary = store->ingest(o.inputs, {.full_text = !o.no_full_text});
   if (!summary) {
-    std::cerr << render_with_source(summary.error());
+    print_problem(summary.error());
     return kExitError;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

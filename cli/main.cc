@@ -15,6 +15,10 @@ int run_command(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
   app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input, rule or database error.");
+  // CLI11 quotes what it could not use (a --job path that does not exist …): never raw to the terminal.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return gpudiag::terminal_safe_lines(CLI::FailureMessage::simple(a, e));
+  });
   std::function<int()> run;
   add_analyze_command(app, run);
   add_report_command(app, run);
@@ -39,7 +43,7 @@ int run_command(int argc, char** argv) {
   try {
     return run ? run() : kExitError;
   } catch (const std::exception& e) {  // a bug: say so plainly rather than abort
-    std::cerr << fmt::format("gpudiag: internal error: {}\n", e.what());
+    std::cerr << fmt::format("gpudiag: internal error: {}\n", gpudiag::terminal_safe(e.what()));
     return kExitError;
   }
 }

@@ -12,6 +12,7 @@ struct QueryOptions {
   HistoryOptions history;
   std::string sql;
   std::string format = "table";
+  double timeout = 30;  // seconds (--timeout; 0: no limit)
 };
 
 int run_query(const QueryOptions& o) {
@@ -23,10 +24,11 @@ int run_query(const QueryOptions& o) {
                       : o.format == "json" ? QueryPrinter::Format::kJson
                                            : QueryPrinter::Format::kTable;
   QueryPrinter printer(format, [](std::string_view text) { std::cout << text; });
-  auto columns = store->query(sql, [&](const auto& names, const auto& row) { printer.row(names, row); });
+  auto columns = store->query(
+      sql, [&](const auto& names, const auto& row) { printer.row(names, row); }, o.timeout);
   if (!columns) {
     std::cout << std::flush;
-    std::cerr << render_with_source(columns.error());
+    print_problem(columns.error());
     return kExitError;
   }
   printer.finish(*columns);
@@ -42,6 +44,9 @@ void add_query_command(CLI::App& app, std::function<int()>& run) {
   o->history.add_db(*cmd, true);
   cmd->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout, "Stop the query after this many seconds, with exit code 2 (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->callback([&run, o] { run = [o] { return run_query(*o); }; });
 }

@@ -17,8 +17,8 @@ std::optional<RulePack> RuleOptions::load(bool check_examples) const {
   const RuleSources sources{builtin_rule_files(), dirs, check_examples};
   auto pack = RulePack::load(sources);
   if (pack) return std::move(*pack);
-  for (const auto& d : RulePack::lint(sources)) std::cerr << render_with_source(d);
-  if (RulePack::lint(sources).empty()) std::cerr << render_with_source(pack.error());
+  for (const auto& d : RulePack::lint(sources)) print_problem(d);
+  if (RulePack::lint(sources).empty()) print_problem(pack.error());
   std::cerr << "gpudiag: the rule pack has errors; `gpudiag rules lint` lists them\n";
   return std::nullopt;
 }

@@ -82,7 +82,7 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_subcommand("lint", "Every problem in every rule file, with file:line:column")->callback([&run, rules] {
     run = [rules] {
       const auto diags = RulePack::lint(RuleSources{builtin_rule_files(), rules->dirs});
-      for (const auto& d : diags) std::cout << render_with_source(d) << '\n';
+      for (const auto& d : diags) std::cout << terminal_safe_lines(render_with_source(d)) << '\n';
       std::cout << fmt::format("{} problem{}\n", diags.size(), diags.size() == 1 ? "" : "s");
       return diags.empty() ? kExitOk : kExitError;
     };

@@ -88,7 +88,7 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
     for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
     inputs.push_back({o.job_file, "the job file"});
     if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
-      std::cerr << "gpudiag: --db: " << *refused << '\n';
+      std::cerr << "gpudiag: --db: " << terminal_safe(*refused) << '\n';
       return std::nullopt;
     }
     if (!(store = o.history.open())) return std::nullopt;
@@ -102,7 +102,7 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   auto diagnosis = analyze(*pack, o.inputs, options);
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
   if (!diagnosis) {
-    std::cerr << render_with_source(diagnosis.error());
+    print_problem(diagnosis.error());
     return std::nullopt;
   }
   return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
@@ -121,16 +121,18 @@ std::vector<ProtectedFile> protected_files(const RunOptions& o) {
 }
 
 void print_input_error(const Diagnostic& d) {
-  std::cerr << "gpudiag: " << to_string(d) << '\n';
-  if (!d.help.empty()) std::cerr << "  help: " << d.help << '\n';
+  std::cerr << "gpudiag: " << terminal_safe(to_string(d)) << '\n';
+  if (!d.help.empty()) std::cerr << "  help: " << terminal_safe(d.help) << '\n';
 }
+
+void print_problem(const Diagnostic& d) { std::cerr << terminal_safe_lines(render_with_source(d)); }
 
 int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report) {
   const Diagnosis& d = analysis.diagnosis;
   if (o.show_facts) {
     std::cerr << "Job facts:\n";
     for (const auto& f : d.facts) {
-      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), f.source,
+      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), terminal_safe(f.source),
                                f.input >= 0 ? fmt::format(" at line {}", f.line) : "");
     }
   }
@@ -183,19 +185,19 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   std::vector<ProtectedFile> keep = protected_files(run);
   keep.push_back({out.baseline, "the baseline"});
   if (auto refused = check_outputs(out.outputs, keep)) {  // before anything is read
-    std::cerr << "gpudiag: " << *refused << '\n';
+    std::cerr << "gpudiag: " << terminal_safe(*refused) << '\n';
     return kExitError;
   }
   std::optional<Baseline> baseline;
   if (!out.baseline.empty()) {
     const auto text = read_text(out.baseline);
     if (!text) {
-      std::cerr << fmt::format("gpudiag: cannot read the baseline {}\n", out.baseline);
+      std::cerr << fmt::format("gpudiag: cannot read the baseline {}\n", terminal_safe(out.baseline));
       return kExitError;
     }
     auto parsed = parse_baseline(*text, out.baseline);
     if (!parsed) {
-      for (const auto& p : lint_baseline(*text, out.baseline)) std::cerr << render_with_source(p);
+      for (const auto& p : lint_baseline(*text, out.baseline)) print_problem(p);
       return kExitError;
     }
     baseline = std::move(*parsed);

@@ -1,17 +1,56 @@
 #include "targets.h"
 
+#include <simdjson.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "gpudiag/analyzer.h"
 #include "gpudiag/ingest.h"
+#include "gpudiag/report.h"
 #include "gpudiag/rule_pack.h"
 #include "job_facts.h"
+#include "json_string.h"
 
 namespace gpudiag::fuzz {
+namespace {
+
+// Decodes `text` as UTF-8, calling `on_char` with each code point; false at the first invalid
+// sequence (overlong forms, surrogates and values past U+10FFFF included). Written here rather than
+// taken from the code under test, so the check does not share its bugs.
+template <typename Fn>
+bool decode_utf8(std::string_view text, Fn&& on_char) {
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t n = 1;
+    uint32_t cp = c;
+    if (c >= 0xF0 && c <= 0xF4) {
+      n = 4, cp = c & 0x07;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3, cp = c & 0x0F;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 2, cp = c & 0x1F;
+    } else if (c >= 0x80) {
+      return false;
+    }
+    if (i + n > text.size()) return false;
+    for (size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(text[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    on_char(cp);
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace
 
 // The export reader and chunk parser on arbitrary bytes — arrays, NDJSON, concatenated objects,
 // gzip — through both the mapped and the read path. The first byte picks the path and the chunk
@@ -140,8 +179,38 @@ int shape_detector(const uint8_t* data, size_t size) {
       (plain.shape != shifted.shape || plain.entries != shifted.entries || plain.analysed != shifted.analysed ||
        plain.skipped != shifted.skipped)) {
     __builtin_trap();
-  }
-  return 0;
-}
+    // terminal_safe on arbitrary bytes: what it writes is valid UTF-8 without a C0 or C1 control, a
+    // bidi control or a zero-width character, so nothing can drive the terminal or reorder the text.
+    int terminal_safe(const uint8_t* data, size_t size) {
+      const std::string_view text(reinterpret_cast<const char*>(data), size);
+      const std::pair<std::string, bool> outputs[] = {{gpudiag::terminal_safe(text), false},
+                                                      {terminal_safe_lines(text), true}};  // keeps newlines
+      for (const auto& [out, newlines] : outputs) {
+        const bool valid = decode_utf8(out, [&, newlines = newlines](uint32_t cp) {
+          const bool control = (cp < 0x20 && !(cp == '\n' && newlines)) || (cp >= 0x7F && cp <= 0x9F);
+          const bool invisible = cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+                                 (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+          if (control || invisible) __builtin_trap();
+        });
+        if (!valid) __builtin_trap();
+      }
+      return 0;
+    }
 
-}  // namespace gpudiag::fuzz
+    // The unescaper for strings simdjson refuses (lone surrogates), on arbitrary string bodies: it
+    // writes valid UTF-8, and for every string simdjson accepts it gives simdjson's text, replacing
+    // nothing.
+    int json_string(const uint8_t* data, size_t size) {
+      const std::string raw = "\"" + std::string(reinterpret_cast<const char*>(data), size) + "\"";
+      const auto ours = detail::unescape_json_string(raw);
+      if (ours && !decode_utf8(ours->text, [](uint32_t) {})) __builtin_trap();
+      simdjson::dom::parser parser;
+      simdjson::dom::element root;
+      if (parser.parse("[" + raw + "]").get(root) != simdjson::SUCCESS) return 0;
+      std::string_view theirs;
+      if (root.at(0).get_string().get(theirs) != simdjson::SUCCESS) return 0;
+      if (!ours || ours->text != theirs || ours->replaced != 0) __builtin_trap();
+      return 0;
+    }
+
+  }  // namespace gpudiag::fuzz

@@ -12,5 +12,7 @@ int timestamp(const uint8_t* data, size_t size);
 int pipeline_options(const uint8_t* data, size_t size);
 int rule_loader(const uint8_t* data, size_t size);
 int shape_detector(const uint8_t* data, size_t size);
+int terminal_safe(const uint8_t* data, size_t size);
+int json_string(const uint8_t* data, size_t size);
 
 }  // namespace gpudiag::fuzz

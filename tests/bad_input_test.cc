@@ -108,6 +108,24 @@ TEST_CASE("a UTF-8 byte-order mark is skipped, UTF-16 is refused with a way out"
   CHECK_THAT(utf16.err, Catch::Contains("utf16.json: byte 0") && Catch::Contains("UTF-16") && Catch::Contains("iconv"));
 }
 
+TEST_CASE("lone surrogates (Python's surrogateescape) are read as U+FFFD, the entry kept with a note", "[badinput]") {
+  const std::string dir = test::temp_dir();
+  const std::string path = dir + "/surrogates.ndjson";
+  // A traceback whose undecodable bytes Python's json module wrote as \udcXX, and a lone high one.
+  test::write_file(
+      path,
+      R"({"timestamp":"2024-01-01T00:00:01Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker","jsonPayload":{"message":"Traceback (most recent call last):\n  File \"/tmp/caf\udce9.py\", line 3\nRuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB","worker":"w-\ud800"}})"
+      "\n" +
+          kEntry + "\n");
+  const Outcome o = run({path});
+  CHECK((o.exit_code == 0 && o.entries == 2 && o.analysed == 2 && o.skipped == 0));
+  CHECK_THAT(o.problems, Catch::Contains("1: jsonPayload.message holds 1 escaped surrogate without its pair "
+                                         "(as Python's surrogateescape writes); read as U+FFFD"));
+  CHECK_THAT(o.problems, Catch::Contains("1: a jsonPayload field holds 1 escaped surrogate"));
+  const auto json = test::run_gpudiag({"analyze", "--deterministic", "--format", "json", path});
+  CHECK_THAT(json.out, Catch::Contains("caf\uFFFD.py") && Catch::Contains("w-\uFFFD"));
+}
+
 TEST_CASE("CRLF, mixed endings, duplicate keys and huge numbers are read", "[badinput]") {
   const Outcome crlf = run({fixture("crlf-and-mixed-endings.ndjson")});
   CHECK((crlf.exit_code == 0 && crlf.analysed == 4 && crlf.skipped == 0));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "test_support.h"
 
@@ -173,5 +174,65 @@ TEST_CASE("the CLI writes what the format goldens hold", "[cli]") {
                                      {"x.xml", "expected.junit.xml"}}) {
     INFO(golden);
     CHECK(test::read_file(dir + "/" + mine) == test::read_file(test::source_dir() + "/" + c + "/" + golden));
+  }
+}
+
+namespace {
+
+// A control byte that would reach the terminal raw: C0 (newlines and tabs aside), DEL, or the
+// UTF-8 of a C1 control.
+bool has_raw_control(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) return true;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9F)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a file name with escape sequences never reaches the terminal raw", "[cli]") {
+  // Sets the window title, then clears the screen, when printed as it is.
+  const std::string crafted = "x\x1b]0;pwned\x07\x1b[2J";
+  const std::string dir = test::temp_dir();
+  const std::string input = dir + "/" + crafted + ".json";
+  test::write_file(
+      input,
+      R"({"timestamp":"2024-01-01T00:10:00Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker","jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB"}})"
+      "\n{\"broken\": \n");
+  const std::string shown = "x\\x1b]0;pwned\\x07\\x1b[2J.json";
+
+  SECTION("analyze: evidence locations and input problems") {
+    const auto r = run_gpudiag({"analyze", input});
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(has_raw_control(r.out));
+    CHECK_FALSE(has_raw_control(r.err));
+    CHECK_THAT(r.out, Catch::Contains(shown + ":1"));  // the evidence's location
+    CHECK_THAT(r.out, Catch::Contains(shown + ":2"));  // the skipped entry, under "Input problems"
+  }
+  SECTION("report -o x.md") {
+    const auto r = run_gpudiag({"report", input, "-o", dir + "/x.md"});
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(has_raw_control(r.out));
+    CHECK_FALSE(has_raw_control(r.err));
+    CHECK_FALSE(has_raw_control(test::read_file(dir + "/x.md")));
+  }
+  SECTION("input errors on stderr: a missing file, a directory, a --job that does not exist") {
+    std::filesystem::create_directory(dir + "/" + crafted + ".d");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"analyze", dir + "/" + crafted + ".missing.json"},
+          std::vector<std::string>{"analyze", dir + "/" + crafted + ".d"},
+          std::vector<std::string>{"report", dir + "/" + crafted + ".missing.json", "-o", dir + "/y.md"},
+          std::vector<std::string>{"analyze", "--job", dir + "/" + crafted + ".job.json", input}}) {
+      INFO(args.back());
+      const auto r = run_gpudiag(args);
+      CHECK(r.exit_code == 2);
+      CHECK_FALSE(has_raw_control(r.out));
+      CHECK_FALSE(has_raw_control(r.err));
+      CHECK_THAT(r.err, Catch::Contains("x\\x1b]0;pwned\\x07\\x1b[2J"));
+    }
   }
 }

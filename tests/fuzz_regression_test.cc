@@ -27,6 +27,10 @@ TEST_CASE("saved fuzz crashers stay fixed", "[unit][fuzz]") {
       fuzz::rule_loader(bytes, data.size());
     else if (name.rfind("shape_detector-", 0) == 0)
       fuzz::shape_detector(bytes, data.size());
+    else if (name.rfind("terminal_safe-", 0) == 0)
+      fuzz::terminal_safe(bytes, data.size());
+    else if (name.rfind("json_string-", 0) == 0)
+      fuzz::json_string(bytes, data.size());
     else
       FAIL("a crasher's name starts with its target: " << name);
     ++replayed;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -386,6 +387,38 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
                Catch::Contains("error[db-read-only]") && Catch::Contains("cannot be written") && Catch::Contains(db));
     CHECK(bytes(db) == before);
   }
+}
+
+TEST_CASE("query stops a statement that outruns --timeout, with exit 2 and how to give it longer", "[history]") {
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/entries.db";
+  REQUIRE(run_gpudiag({"ingest", "--db", db, kOom}).exit_code == 0);
+  const std::string endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto stopped = run_gpudiag({"query", "--db", db, "--timeout", "0.5", endless});
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK(stopped.exit_code == 2);
+  CHECK(stopped.out.empty());
+  CHECK_THAT(stopped.err, Catch::Contains("error[query-timeout]: the query was stopped after 0.5 s, still running") &&
+                              Catch::Contains("help: give it longer with --timeout SECONDS (0: no limit)"));
+  CHECK(took < std::chrono::seconds(20));
+  // Within its time a query runs as before, and in the library the limit is the caller's choice.
+  CHECK(run_gpudiag({"query", "--db", db, "--timeout", "5", "SELECT count(*) FROM entry"}).exit_code == 0);
+  CHECK(run_gpudiag({"query", "--db", db, "--timeout", "-1", "SELECT 1"}).exit_code == 2);  // usage
+  auto store = HistoryStore::open(db, {.read_only = true, .create = false});
+  REQUIRE(store.ok());
+  uint64_t rows = 0;
+  const auto limited = store->query(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 1000) SELECT i FROM n",
+      [&](const auto&, const auto&) { ++rows; }, 30);
+  CHECK(limited.ok());
+  CHECK(rows == 1000);
+  const auto timed_out = store->query(
+      endless, [](const auto&, const auto&) {}, 0.2);
+  REQUIRE_FALSE(timed_out.ok());
+  CHECK(timed_out.error().code == "query-timeout");
+  // The handler is gone afterwards: the store goes on working.
+  CHECK(store->query("SELECT 1", [](const auto&, const auto&) {}).ok());
 }
 
 TEST_CASE("ingest stores every entry and query reads them back, read-only", "[history]") {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "json_string.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -279,4 +280,26 @@ TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, a
   CHECK_FALSE(summary->problems[0].skipped_entry);
   CHECK_THAT(summary->problems[0].message, Catch::Contains("matched over its whole length and kept cropped: "
                                                            "textPayload (3000 bytes)"));
+}
+
+TEST_CASE("the unescaper for refused strings: simdjson's text, lone surrogates as U+FFFD", "[unit][ingest]") {
+  using detail::unescape_json_string;
+  const auto text = [](std::string_view raw) { return unescape_json_string(raw).value().text; };
+  const auto replaced = [](std::string_view raw) { return unescape_json_string(raw).value().replaced; };
+  CHECK(text(R"("plain")") == "plain");
+  CHECK(text(R"("\" \\ \/ \b\f\n\r\t \u00e9\u20AC")") == "\" \\ / \b\f\n\r\t é€");
+  CHECK(text(R"("\u0000")") == std::string(1, '\0'));
+  CHECK(text(R"("\ud83d\ude00")") == "😀");
+  CHECK(replaced(R"("\ud83d\ude00")") == 0);
+  CHECK(text(R"("Traceback \ud800 here")") == "Traceback \uFFFD here");
+  CHECK(text(R"("\udc80\udcff")") == "\uFFFD\uFFFD");  // Python's surrogateescape for bytes 80 and ff
+  CHECK(replaced(R"("\udc80\udcff")") == 2);
+  CHECK(text(R"("\ud800\ud83d\ude00\ud800")") == "\uFFFD😀\uFFFD");  // a high one before a pair
+  CHECK(text(R"("\ud800\u0041")") == "\uFFFDA");
+  CHECK(text(R"("end" and more)") == "end");
+  for (const std::string_view bad : {R"(no quote)", R"("unterminated)", R"("\x41")", R"("\u12G4")", R"("\u12")",
+                                     R"("\ud800\uzzzz")", "\"\xff\"", "\"\xed\xa0\x80\"", "\"\\"}) {
+    INFO(bad);
+    CHECK_FALSE(unescape_json_string(bad).has_value());
+  }
 }

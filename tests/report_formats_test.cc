@@ -79,6 +79,52 @@ TEST_CASE("each format's escaping helper", "[unit][reports]") {
   CHECK(sarif_text(R"([link](http://x) \n)") == R"(\[link\](http://x) \\n)");
 }
 
+TEST_CASE("each escaping helper shows bidi controls and zero-width characters", "[unit][reports]") {
+  const std::string spoof = "a\u202Eb\u200Bc";
+  CHECK(html_escape(spoof) == "a&lt;U+202E&gt;b&lt;U+200B&gt;c");
+  CHECK(xml_escape(spoof) == "a&lt;U+202E&gt;b&lt;U+200B&gt;c");
+  CHECK(xml_escape(spoof, true) == "a&lt;U+202E&gt;b&lt;U+200B&gt;c");
+  CHECK(markdown_escape(spoof) == "a\\<U+202E\\>b\\<U+200B\\>c");
+  CHECK(markdown_code_span(spoof) == "`a<U+202E>b<U+200B>c`");
+  CHECK(markdown_code_block(spoof) == "```text\na<U+202E>b<U+200B>c\n```\n");
+  CHECK(workflow_command_escape(spoof) == "a<U+202E>b<U+200B>c");
+  CHECK(workflow_command_escape(spoof, true) == "a<U+202E>b<U+200B>c");
+  CHECK(sarif_text(spoof + "\x1b[1m\n") == "a<U+202E>b<U+200B>c\\\\x1b\\[1m\n");
+  CHECK(markdown_escape("@team") == "@\u2060team");  // our own word joiner stays one
+}
+
+TEST_CASE("bidi controls and zero-width characters from logs are shown in every format", "[unit][reports]") {
+  // Trojan Source in a log line, a worker name and a file name: each would reorder or hide text.
+  const std::string entry =
+      R"({"timestamp":"2024-01-01T00:10:00Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker",)"
+      R"("labels":{"compute.googleapis.com/resource_name":"worker-\u2066a\u2069"},)"
+      R"("jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB \u202Eevil\u202C z\u200Bw \ufeff \u061c \u2060"}})"
+      "\n";
+  const Diagnosis d = test::analyze_text(entry, "ex\u202Eport.json");
+  const RankedReport report = rank(d);
+  REQUIRE(report.findings.size() == 1);
+  const auto& rules = test::builtin_pack().rules();
+  const RenderOptions o{.deterministic = true};
+  std::vector<std::pair<std::string, std::string>> outputs{
+      {"text", render_text(report, o)},          {"markdown", render_markdown(report, o)},
+      {"html", render_html(report, o)},          {"sarif", render_sarif(report, rules, o)},
+      {"junit", render_junit(report, rules, o)}, {"github", render_github(report, o)},
+  };
+  // SARIF's property bags are data, as the JSON report is (docs/formats.md): its message texts count.
+  outputs[3].second = std::regex_replace(outputs[3].second, std::regex(R"("workers": \[[^\]]*\])"), "");
+  for (const auto& [format, out] : outputs) {
+    INFO(format);
+    for (const char* raw : {"\u202E", "\u202C", "\u2066", "\u2069", "\u200B", "\uFEFF", "\u061C"})
+      CHECK(out.find(raw) == std::string::npos);
+    CHECK_THAT(out, Catch::Contains("U+202E"));
+    if (format != "markdown") CHECK(out.find("\u2060") == std::string::npos);  // Markdown adds its own
+  }
+  CHECK_THAT(render_text(report, o), Catch::Contains("worker-<U+2066>a<U+2069>"));
+  CHECK_THAT(render_text(report, o), Catch::Contains("ex<U+202E>port.json:1"));
+  // JSON is data: the value as the log holds it, for programs to read (docs/formats.md).
+  CHECK_THAT(render_json(report, o), Catch::Contains("\u202Eevil\u202C"));
+}
+
 TEST_CASE("the format table: names and file extensions", "[unit][reports]") {
   CHECK(output_format_for_path("post-mortem.html") == OutputFormat::kHtml);
   CHECK(output_format_for_path("summary.md") == OutputFormat::kMarkdown);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "store.h"
 
@@ -20,6 +21,38 @@ Diagnostic sql_problem(std::string code, std::string message, std::string_view s
   d.source_line = sql.substr(begin, end - begin);
   return d;
 }
+
+// Stops a statement once its time is up (an endless recursive CTE would run until killed): SQLite
+// calls the progress handler every kProgressSteps virtual machine instructions, and a non-zero
+// answer interrupts the statement with SQLITE_INTERRUPT.
+class Deadline {
+ public:
+  Deadline(sqlite3* db, double seconds) : db_(db) {
+    if (!(seconds > 0)) return;
+    const std::chrono::duration<double> limit(std::min(seconds, 1e9));  // 30 years: no overflow below
+    end_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(limit);
+    sqlite3_progress_handler(db_, kProgressSteps, &Deadline::check, this);
+  }
+  Deadline(const Deadline&) = delete;
+  Deadline& operator=(const Deadline&) = delete;
+  ~Deadline() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
+
+  bool passed() const { return passed_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr int kProgressSteps = 10'000;  // well under a millisecond between checks
+
+  static int check(void* self) {
+    auto* d = static_cast<Deadline*>(self);
+    d->passed_ = d->passed_ || Clock::now() >= d->end_;
+    return d->passed_ ? 1 : 0;
+  }
+
+  sqlite3* db_;
+  Clock::time_point end_{};
+  bool passed_ = false;
+};
 
 QueryValue cell(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
@@ -44,7 +77,8 @@ QueryValue cell(sqlite3_stmt* stmt, int col) {
 
 }  // namespace
 
-Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const QueryRowFn& on_row) {
+Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const QueryRowFn& on_row,
+                                                     double timeout_seconds) {
   return detail::guarded([&]() -> std::vector<std::string> {
     sqlite3* db = impl_->db.handle();
     sqlite3_stmt* raw = nullptr;
@@ -71,9 +105,17 @@ Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const
     std::vector<std::string> columns;
     for (int i = 0; i < n; ++i) columns.emplace_back(sqlite3_column_name(raw, i));
     std::vector<QueryValue> row(static_cast<size_t>(n));
-    while (stmt.step()) {
-      for (int i = 0; i < n; ++i) row[static_cast<size_t>(i)] = cell(raw, i);
-      on_row(columns, row);
+    Deadline deadline(db, timeout_seconds);
+    try {
+      while (stmt.step()) {
+        for (int i = 0; i < n; ++i) row[static_cast<size_t>(i)] = cell(raw, i);
+        on_row(columns, row);
+      }
+    } catch (const detail::DbError&) {
+      if (!deadline.passed()) throw;
+      throw detail::DbError{sql_problem(
+          "query-timeout", fmt::format("the query was stopped after {:g} s, still running ({})", timeout_seconds, in),
+          sql, -1, "give it longer with --timeout SECONDS (0: no limit), or ask for less (LIMIT, a narrower WHERE)")};
     }
     return columns;
   });

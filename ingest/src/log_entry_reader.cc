@@ -6,6 +6,8 @@
 
 #include "gpudiag/stable_hash.h"
 
+#include "json_string.h"
+
 namespace gpudiag::detail {
 
 namespace od = simdjson::ondemand;
@@ -47,10 +49,26 @@ std::string_view type_name(od::json_type t) {
 
 }  // namespace
 
-error_code LogEntryReader::read_message_value(od::value value, std::string_view& out) {
+error_code LogEntryReader::read_string(od::value& value, std::string_view& out, const char* field) {
+  const error_code err = value.get_string().get(out);
+  return err == simdjson::STRING_ERROR ? repair_string(value, out, field) : err;
+}
+
+error_code LogEntryReader::repair_string(od::value& value, std::string_view& out, const char* field) {
+  auto repaired = unescape_json_string(value.raw_json_token());
+  if (!repaired || repaired->replaced == 0) return simdjson::STRING_ERROR;  // broken for another reason
+  notes_.push_back(fmt::format(
+      "{} holds {} escaped surrogate{} without {} pair (as Python's surrogateescape writes); "
+      "read as U+FFFD",
+      field, repaired->replaced, repaired->replaced == 1 ? "" : "s", repaired->replaced == 1 ? "its" : "their"));
+  out = repaired_.emplace_back(std::move(repaired->text));
+  return simdjson::SUCCESS;
+}
+
+error_code LogEntryReader::read_message_value(od::value value, std::string_view& out, const char* field) {
   od::json_type type;
   if (auto err = value.type().get(type)) return err;
-  if (type == od::json_type::string) return value.get_string().get(out);
+  if (type == od::json_type::string) return read_string(value, out, field);
   if (type == od::json_type::null) {
     out = {};
     return simdjson::SUCCESS;
@@ -75,7 +93,7 @@ error_code LogEntryReader::read_severity(od::value value) {
   if (auto err = value.type().get(type)) return err;
   if (type == od::json_type::string) {
     std::string_view name;
-    if (auto err = value.get_string().get(name)) return err;
+    if (auto err = read_string(value, name, "severity")) return err;
     if (auto s = parse_severity(name)) {
       record_.severity = *s;
     } else {
@@ -103,7 +121,7 @@ error_code LogEntryReader::read_timestamp(od::value value, Timestamp& out, const
   if (auto err = value.type().get(type)) return err;
   if (type == od::json_type::string) {
     std::string_view text;
-    if (auto err = value.get_string().get(text)) return err;
+    if (auto err = read_string(value, text, name)) return err;
     if (auto t = parse_rfc3339(text)) {
       out = *t;
     } else {
@@ -142,7 +160,9 @@ error_code LogEntryReader::read_resource(od::object resource) {
     od::raw_json_string key;
     if (auto err = field.key().get(key)) return err;
     if (key_is(key, "type")) {
-      if (auto err = field.value().get_string().get(record_.resource_type)) {
+      od::value value;
+      if (auto err = field.value().get(value)) return err;
+      if (auto err = read_string(value, record_.resource_type, "resource.type")) {
         if (err != simdjson::INCORRECT_TYPE) return err;
       }
     } else if (key_is(key, "labels")) {
@@ -158,12 +178,14 @@ error_code LogEntryReader::read_resource(od::object resource) {
                                    : key_is(name, "step_id")    ? &record_.step
                                                                 : nullptr;
         if (target == nullptr) continue;
-        std::string_view value;
-        if (auto err = label.value().get_string().get(value)) {
+        od::value value;
+        if (auto err = label.value().get(value)) return err;
+        std::string_view text;
+        if (auto err = read_string(value, text, "a resource label")) {
           if (err != simdjson::INCORRECT_TYPE) return err;
           continue;
         }
-        *target = value;
+        *target = text;
       }
     }
   }
@@ -174,8 +196,10 @@ error_code LogEntryReader::read_labels(od::object labels) {
   for (auto field : labels) {
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return err;
+    od::value raw;
+    if (auto err = field.value().get(raw)) return err;
     std::string_view value;
-    if (auto err = field.value().get_string().get(value)) {
+    if (auto err = read_string(raw, value, "a label")) {
       if (err != simdjson::INCORRECT_TYPE) return err;
       continue;
     }
@@ -195,11 +219,11 @@ error_code LogEntryReader::read_json_payload(od::object payload) {
     if (auto err = field.value().get(value)) return err;
     std::string_view* target = nullptr;
     if (key_is(key, "message")) {
-      if (auto err = read_message_value(value, record_.message)) return err;
+      if (auto err = read_message_value(value, record_.message, "jsonPayload.message")) return err;
       continue;
     }
     if (key_is(key, "exception")) {
-      if (auto err = read_message_value(value, record_.exception)) return err;
+      if (auto err = read_message_value(value, record_.exception, "jsonPayload.exception")) return err;
       continue;
     }
     if (key_is(key, "logger"))
@@ -216,7 +240,7 @@ error_code LogEntryReader::read_json_payload(od::object payload) {
       target = &record_.job_id;
     if (target == nullptr) continue;
     std::string_view text;
-    if (auto err = value.get_string().get(text)) {
+    if (auto err = read_string(value, text, "a jsonPayload field")) {
       if (err != simdjson::INCORRECT_TYPE) return err;
       continue;
     }
@@ -238,7 +262,7 @@ error_code LogEntryReader::read_proto_payload(od::object payload) {
       if (!key_is(name, "message")) continue;
       od::value value;
       if (auto err = inner.value().get(value)) return err;
-      if (auto err = read_message_value(value, record_.message)) return err;
+      if (auto err = read_message_value(value, record_.message, "protoPayload.status.message")) return err;
     }
   }
   return simdjson::SUCCESS;
@@ -247,6 +271,7 @@ error_code LogEntryReader::read_proto_payload(od::object payload) {
 EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
   record_ = LogRecord{};
   notes_.clear();
+  repaired_.clear();
   has_payload_ = false;
   fingerprint_ = 0;
   Timestamp receive = kNoTime;
@@ -259,7 +284,7 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
     if ((err = field.value().get(value))) break;
     if (key_is(key, "logName", "log_name")) {
       std::string_view name;
-      if ((err = value.get_string().get(name))) {
+      if ((err = read_string(value, name, "logName"))) {
         if (err != simdjson::INCORRECT_TYPE) break;
         err = simdjson::SUCCESS;
         notes_.push_back("logName is not a string; ignored");
@@ -268,13 +293,13 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
       record_.log = short_log_name(name);
       has_log_name = true;
     } else if (key_is(key, "textPayload", "text_payload")) {
-      if ((err = read_message_value(value, record_.message))) break;
+      if ((err = read_message_value(value, record_.message, "textPayload"))) break;
       has_payload_ = true;
     } else if (key_is(key, "jsonPayload", "json_payload")) {
       od::object payload;
       if (value.get_object().get(payload) == simdjson::SUCCESS) {
         if ((err = read_json_payload(payload))) break;
-      } else if ((err = read_message_value(value, record_.message))) {
+      } else if ((err = read_message_value(value, record_.message, "jsonPayload"))) {
         break;
       }
       has_payload_ = true;
@@ -291,7 +316,7 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
     } else if (key_is(key, "receiveTimestamp", "receive_timestamp")) {
       if ((err = read_timestamp(value, receive, "receiveTimestamp"))) break;
     } else if (key_is(key, "insertId", "insert_id")) {
-      if ((err = value.get_string().get(record_.insert_id))) {
+      if ((err = read_string(value, record_.insert_id, "insertId"))) {
         if (err != simdjson::INCORRECT_TYPE) break;
         err = simdjson::SUCCESS;
       }

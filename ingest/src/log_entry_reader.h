@@ -3,6 +3,7 @@
 
 #include <simdjson.h>
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,8 @@ enum class EntryStatus {
 
 class LogEntryReader {
  public:
-  // Fills record() from `entry`. The record's strings point into simdjson's buffers: valid until
-  // the parser moves on. On kMalformed, `error` says why.
+  // Fills record() from `entry`. The record's strings point into simdjson's buffers (or this
+  // reader's, for repaired strings): valid until the parser moves on. On kMalformed, `error` says why.
   EntryStatus read(simdjson::ondemand::object entry, std::string& error);
 
   LogRecord& record() { return record_; }
@@ -35,12 +36,17 @@ class LogEntryReader {
   simdjson::error_code read_proto_payload(simdjson::ondemand::object payload);
   simdjson::error_code read_severity(simdjson::ondemand::value value);
   simdjson::error_code read_timestamp(simdjson::ondemand::value value, Timestamp& out, const char* name);
-  simdjson::error_code read_message_value(simdjson::ondemand::value value, std::string_view& out);
+  simdjson::error_code read_message_value(simdjson::ondemand::value value, std::string_view& out, const char* field);
+  // value.get_string(); a string simdjson refuses only for lone surrogate escapes is read with
+  // U+FFFD in their place (and a note) rather than failing the whole entry.
+  simdjson::error_code read_string(simdjson::ondemand::value& value, std::string_view& out, const char* field);
+  simdjson::error_code repair_string(simdjson::ondemand::value& value, std::string_view& out, const char* field);
 
   LogRecord record_;
   uint64_t fingerprint_ = 0;
   bool has_payload_ = false;
   std::vector<std::string> notes_;
+  std::deque<std::string> repaired_;  // the text of repaired strings, until the next entry
 };
 
 }  // namespace gpudiag::detail

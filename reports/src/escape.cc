@@ -51,7 +51,7 @@ std::string escape_markup(std::string_view text, Markup markup) {
         break;
     }
     const std::string shown = visible_control(cp);  // XML 1.0 has no way to write C0 controls at all
-    out += shown.empty() ? std::string(ch) : shown;
+    out += shown.empty() ? std::string(ch) : escape_markup(shown, markup);
   });
   return out;
 }
@@ -82,7 +82,7 @@ std::string markdown_escape(std::string_view text) {
       out += ch;
     } else {
       const std::string shown = visible_control(cp);
-      out += shown.empty() ? std::string(ch) : shown;
+      out += shown.empty() ? std::string(ch) : markdown_escape(shown);  // "\<U+202E\>"
     }
   });
   return out;
@@ -156,10 +156,13 @@ std::string workflow_command_escape(std::string_view text, bool property) {
 std::string sarif_text(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
-  for (char c : text) {
-    if (c == '\\' || c == '[' || c == ']') out += '\\';
-    out += c;
-  }
+  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    const std::string shown = cp == '\n' || cp == '\t' ? "" : visible_control(cp);
+    for (char c : shown.empty() ? ch : std::string_view(shown)) {
+      if (c == '\\' || c == '[' || c == ']') out += '\\';
+      out += c;
+    }
+  });
   return out;
 }
 

@@ -140,9 +140,36 @@ void for_each_char(std::string_view s, const std::function<void(std::string_view
   }
 }
 
+namespace {
+
+struct CodeRange {
+  uint32_t first, last;
+};
+
+// Characters that change how the text around them reads without showing themselves: the Trojan
+// Source set (CVE-2021-42574) and the zero-width characters.
+constexpr CodeRange kInvisibleFormatting[] = {
+    {0x061C, 0x061C},  // arabic letter mark
+    {0x200B, 0x200F},  // zero-width space, non-joiner, joiner; left-to-right and right-to-left marks
+    {0x202A, 0x202E},  // bidi embeddings, pop, overrides
+    {0x2060, 0x2064},  // word joiner, invisible operators
+    {0x2066, 0x2069},  // bidi isolates
+    {0xFEFF, 0xFEFF},  // zero-width no-break space (a byte order mark anywhere but a file's start)
+};
+
+bool invisible_formatting(uint32_t cp) {
+  for (const CodeRange& r : kInvisibleFormatting) {
+    if (cp >= r.first && cp <= r.last) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string visible_control(uint32_t cp) {
   if (cp < 0x20 || cp == 0x7F) return fmt::format("\\x{:02x}", cp);
   if (cp >= 0x80 && cp <= 0x9F) return fmt::format("\\u{:04x}", cp);
+  if (cp >= 0x061C && invisible_formatting(cp)) return fmt::format("<U+{:04X}>", cp);
   return "";
 }
 

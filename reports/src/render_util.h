@@ -46,7 +46,11 @@ std::string stale_reason(const BaselineEntryReview& entry);
 // Walks UTF-8 text one character at a time. Invalid sequences come as U+FFFD; `ch` is the
 // character's bytes (the replacement's, for invalid ones).
 void for_each_char(std::string_view text, const std::function<void(std::string_view ch, uint32_t cp)>& fn);
-// A control character shown as text: "\x1b" (C0, DEL) or "\u009b" (C1). Empty for others.
+// A character no report shows as it is, written as text instead: C0 controls and DEL as "\x1b", C1
+// controls as "\u009b", and the invisible characters that reorder or hide text (bidi controls,
+// zero-width characters, U+FEFF) as "<U+202E>", so a log line cannot disguise itself. Empty for
+// every other character. Every escaper (terminal_safe included) goes through this one function and
+// then escapes the shown form by its own format's rules.
 std::string visible_control(uint32_t cp);
 
 }  // namespace gpudiag::detail

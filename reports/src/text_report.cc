@@ -122,9 +122,10 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
     const LogRecord& r = f.evidence[i].entry.record();
-    out += fmt::format(
-        "{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
-        r.worker.empty() ? "" : terminal_safe(r.worker) + " ", st.dim(detail::source_location(d, r, o.deterministic)));
+    out +=
+        fmt::format("{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)),
+                    r.log.empty() ? "-" : terminal_safe(r.log), r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
+                    st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))));
     const std::string_view text = r.message.empty() ? r.exception : r.message;
     out += fmt::format("{}    {}\n", pad, excerpt(text));
     const std::string_view key = f.evidence[i].matched_line;
@@ -161,9 +162,10 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
                      d.duplicates == 1 ? "" : "s",
                      d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
   out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
-  const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", report.verdict_line)
-                              : report.verdict == Verdict::kWarning ? st.wrap("1;33", report.verdict_line)
-                                                                    : st.wrap("1;32", report.verdict_line);
+  const std::string verdict_line = terminal_safe(report.verdict_line);
+  const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", verdict_line)
+                              : report.verdict == Verdict::kWarning ? st.wrap("1;33", verdict_line)
+                                                                    : st.wrap("1;32", verdict_line);
   out += fmt::format("  verdict: {}\n", verdict);
   if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, *o.fail_on));
   if (report.history) {
@@ -208,7 +210,7 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (!d.inconclusive.empty()) {
     out += fmt::format("\n{}\n", st.bold("Inconclusive (not findings: the export cannot tell)"));
     for (const auto& i : d.inconclusive) {
-      out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, i.reason);
+      out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, terminal_safe(i.reason));
     }
   }
   if (report.baseline) {
@@ -227,10 +229,11 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (any_problem) {
     out += fmt::format("\n{}\n", st.bold("Input problems"));
     for (const auto& e : d.input_errors) {
-      out += fmt::format("  {}: error: {}\n", display_path(e.file, o.deterministic), terminal_safe(e.message));
+      out += fmt::format("  {}: error: {}\n", terminal_safe(display_path(e.file, o.deterministic)),
+                         terminal_safe(e.message));
     }
     for (const auto& in : d.inputs) {
-      const std::string path = display_path(in.path, o.deterministic);
+      const std::string path = terminal_safe(display_path(in.path, o.deterministic));
       for (const auto& p : in.problems) {
         const std::string at = p.line > 0 ? fmt::format("{}:{}", path, p.line) : path;
         out += fmt::format("  {}{}: {}{}\n", at, p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "",

@@ -3,18 +3,10 @@
 #include <filesystem>
 
 #include "gpudiag/report.h"
+#include "render_util.h"
 
 namespace gpudiag {
 namespace {
-
-// Length of the UTF-8 sequence starting with byte c (1 for stray continuation bytes).
-size_t utf8_length(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c >> 5) == 0x6) return 2;
-  if ((c >> 4) == 0xE) return 3;
-  if ((c >> 3) == 0x1E) return 4;
-  return 1;
-}
 
 // Moves `pos` back to the start of the UTF-8 character it falls in.
 size_t char_start(std::string_view s, size_t pos) {
@@ -27,23 +19,27 @@ size_t char_start(std::string_view s, size_t pos) {
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\t') {
+  detail::for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+    if (cp == '\t') {
       out += "  ";
-      ++i;
-    } else if (c < 0x20 || c == 0x7F) {
-      out += fmt::format("\\x{:02x}", c);  // ESC, CR, BEL … never reach the terminal raw
-      ++i;
-    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));  // C1 controls (CSI …)
-      i += 2;
-    } else {
-      const size_t n = std::min(utf8_length(c), text.size() - i);
-      out.append(text.substr(i, n));
-      i += n;
+      return;
     }
+    // ESC, CR, BEL, CSI … never reach the terminal raw, nor do bidi overrides or invalid UTF-8.
+    const std::string shown = detail::visible_control(cp);
+    out += shown.empty() ? ch : std::string_view(shown);
+  });
+  return out;
+}
+
+std::string terminal_safe_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t start = 0; start < text.size();) {
+    const size_t nl = text.find('\n', start);
+    const size_t end = nl == std::string_view::npos ? text.size() : nl;
+    out += terminal_safe(text.substr(start, end - start));
+    if (nl != std::string_view::npos) out += '\n';
+    start = end + 1;
   }
   return out;
 }

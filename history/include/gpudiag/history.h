@@ -174,8 +174,9 @@ class HistoryStore {
   // Stores the entries of exports (streamed; large transactions; one per call).
   Result<IngestSummary> ingest(const std::vector<std::string>& paths, const IngestOptions& options);
   // Runs one SQL statement that only reads, calling `on_row` for each row; returns the column names
-  // (also when there was no row). Errors point into `sql`.
-  Result<std::vector<std::string>> query(std::string_view sql, const QueryRowFn& on_row);
+  // (also when there was no row). Errors point into `sql`. A statement still running after
+  // `timeout_seconds` (0: no limit) is stopped, with a query-timeout error.
+  Result<std::vector<std::string>> query(std::string_view sql, const QueryRowFn& on_row, double timeout_seconds = 0);
   // Whether this SQLite has FTS5 (Debian's does).
   bool has_full_text() const;
 

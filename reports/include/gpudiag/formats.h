@@ -75,7 +75,8 @@ inline constexpr std::string_view kSarifFingerprintKey = "gpudiagFingerprint/v2"
 inline constexpr std::string_view kSarifLegacyFingerprintKey = "gpudiagFingerprint/v1";
 
 // Escaping, one helper per format. All of them turn invalid UTF-8 into U+FFFD and show control
-// characters as text ("\x1b"), so nothing from a log reaches a terminal or a parser raw.
+// characters as text ("\x1b"), so nothing from a log reaches a terminal or a parser raw, and show
+// bidi controls and zero-width characters as "<U+202E>", so no log line can disguise itself.
 // HTML text and attribute values: & < > " ' as character references.
 std::string html_escape(std::string_view text);
 // XML 1.0 text (keeps newlines and tabs) or attribute values (`attribute`: encodes them as &#10; …).
@@ -88,7 +89,8 @@ std::string markdown_code_block(std::string_view text, std::string_view info = "
 std::string markdown_code_span(std::string_view text);
 // A GitHub workflow command's message (% \r \n as %25 %0D %0A) or property value (also : and ,).
 std::string workflow_command_escape(std::string_view text, bool property = false);
-// SARIF message text: \ [ ] backslash-escaped so no embedded link can be formed.
+// SARIF message text: controls shown as above (newlines and tabs kept), and \ [ ] backslash-escaped
+// so no embedded link can be formed.
 std::string sarif_text(std::string_view text);
 
 }  // namespace gpudiag

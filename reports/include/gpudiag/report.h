@@ -125,8 +125,12 @@ std::string render_text(const RankedReport& report, const RenderOptions& options
 std::string render_json(const RankedReport& report, const RenderOptions& options);
 
 // Helpers shared by renderers (and tests): text safe for a terminal (control characters shown as
-// \xNN, never passed through), and UTF-8-safe cropping with an ellipsis in the middle.
+// \xNN or \u009b, bidi controls and zero-width characters as <U+202E>, invalid UTF-8 as U+FFFD;
+// tabs as two spaces, newlines as \x0a), and UTF-8-safe cropping with an ellipsis in the middle.
 std::string terminal_safe(std::string_view text);
+// terminal_safe for text of several lines (a diagnostic with its source line and caret): each line
+// made safe, the line breaks kept.
+std::string terminal_safe_lines(std::string_view text);
 std::string crop_middle(std::string_view text, size_t max_bytes);
 // An input path as reports show it: as given, or only its file name when deterministic and absolute.
 std::string display_path(const std::string& path, bool deterministic);
