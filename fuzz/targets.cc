@@ -179,38 +179,42 @@ int shape_detector(const uint8_t* data, size_t size) {
       (plain.shape != shifted.shape || plain.entries != shifted.entries || plain.analysed != shifted.analysed ||
        plain.skipped != shifted.skipped)) {
     __builtin_trap();
-    // terminal_safe on arbitrary bytes: what it writes is valid UTF-8 without a C0 or C1 control, a
-    // bidi control or a zero-width character, so nothing can drive the terminal or reorder the text.
-    int terminal_safe(const uint8_t* data, size_t size) {
-      const std::string_view text(reinterpret_cast<const char*>(data), size);
-      const std::pair<std::string, bool> outputs[] = {{gpudiag::terminal_safe(text), false},
-                                                      {terminal_safe_lines(text), true}};  // keeps newlines
-      for (const auto& [out, newlines] : outputs) {
-        const bool valid = decode_utf8(out, [&, newlines = newlines](uint32_t cp) {
-          const bool control = (cp < 0x20 && !(cp == '\n' && newlines)) || (cp >= 0x7F && cp <= 0x9F);
-          const bool invisible = cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
-                                 (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
-          if (control || invisible) __builtin_trap();
-        });
-        if (!valid) __builtin_trap();
-      }
-      return 0;
-    }
+  }
+  return 0;
+}
 
-    // The unescaper for strings simdjson refuses (lone surrogates), on arbitrary string bodies: it
-    // writes valid UTF-8, and for every string simdjson accepts it gives simdjson's text, replacing
-    // nothing.
-    int json_string(const uint8_t* data, size_t size) {
-      const std::string raw = "\"" + std::string(reinterpret_cast<const char*>(data), size) + "\"";
-      const auto ours = detail::unescape_json_string(raw);
-      if (ours && !decode_utf8(ours->text, [](uint32_t) {})) __builtin_trap();
-      simdjson::dom::parser parser;
-      simdjson::dom::element root;
-      if (parser.parse("[" + raw + "]").get(root) != simdjson::SUCCESS) return 0;
-      std::string_view theirs;
-      if (root.at(0).get_string().get(theirs) != simdjson::SUCCESS) return 0;
-      if (!ours || ours->text != theirs || ours->replaced != 0) __builtin_trap();
-      return 0;
-    }
+// terminal_safe on arbitrary bytes: what it writes is valid UTF-8 without a C0 or C1 control, a
+// bidi control or a zero-width character, so nothing can drive the terminal or reorder the text.
+int terminal_safe(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::pair<std::string, bool> outputs[] = {{gpudiag::terminal_safe(text), false},
+                                                  {terminal_safe_lines(text), true}};  // keeps newlines
+  for (const auto& [out, newlines] : outputs) {
+    const bool valid = decode_utf8(out, [&, newlines = newlines](uint32_t cp) {
+      const bool control = (cp < 0x20 && !(cp == '\n' && newlines)) || (cp >= 0x7F && cp <= 0x9F);
+      const bool invisible = cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+                             (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+      if (control || invisible) __builtin_trap();
+    });
+    if (!valid) __builtin_trap();
+  }
+  return 0;
+}
 
-  }  // namespace gpudiag::fuzz
+// The unescaper for strings simdjson refuses (lone surrogates), on arbitrary string bodies: it
+// writes valid UTF-8, and for every string simdjson accepts it gives simdjson's text, replacing
+// nothing.
+int json_string(const uint8_t* data, size_t size) {
+  const std::string raw = "\"" + std::string(reinterpret_cast<const char*>(data), size) + "\"";
+  const auto ours = detail::unescape_json_string(raw);
+  if (ours && !decode_utf8(ours->text, [](uint32_t) {})) __builtin_trap();
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse("[" + raw + "]").get(root) != simdjson::SUCCESS) return 0;
+  std::string_view theirs;
+  if (root.at(0).get_string().get(theirs) != simdjson::SUCCESS) return 0;
+  if (!ours || ours->text != theirs || ours->replaced != 0) __builtin_trap();
+  return 0;
+}
+
+}  // namespace gpudiag::fuzz

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "gpudiag/stable_hash.h"
-
 #include "json_string.h"
 
 namespace gpudiag::detail {
