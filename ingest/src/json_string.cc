@@ -39,6 +39,13 @@ size_t utf8_sequence(std::string_view s, size_t at) {
   return n;
 }
 
+constexpr uint32_t kReplacement = 0xFFFD;
+
+bool high_surrogate(int32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+bool low_surrogate(int32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+
+}  // namespace
+
 void append_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
@@ -56,13 +63,6 @@ void append_utf8(std::string& out, uint32_t cp) {
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
 }
-
-constexpr uint32_t kReplacement = 0xFFFD;
-
-bool high_surrogate(int32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
-bool low_surrogate(int32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
-
-}  // namespace
 
 std::optional<UnescapedString> unescape_json_string(std::string_view raw) {
   if (raw.empty() || raw.front() != '"') return std::nullopt;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,5 +26,8 @@ struct UnescapedString {
 // U+FFFD. nullopt for what is not a JSON string at all: no quotes around it, an unknown escape,
 // \u without four hex digits, or invalid UTF-8.
 std::optional<UnescapedString> unescape_json_string(std::string_view raw);
+
+// Appends code point `cp` (≤ U+10FFFF) to `out` as UTF-8.
+void append_utf8(std::string& out, uint32_t cp);
 
 }  // namespace gpudiag::detail
