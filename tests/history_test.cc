@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "json_support.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -65,20 +66,8 @@ struct RawDb {
   }
 };
 
-simdjson::dom::element parse_json(simdjson::dom::parser& parser, const std::string& text) {
-  simdjson::dom::element root;
-  REQUIRE(parser.parse(text).get(root) == simdjson::SUCCESS);
-  return root;
-}
-
-// The finding with `rule_id` in a JSON report or history.
-simdjson::dom::element finding(simdjson::dom::array findings, std::string_view rule_id) {
-  for (simdjson::dom::element f : findings) {
-    if (std::string_view(f["rule_id"]) == rule_id) return f;
-  }
-  FAIL("no finding " << rule_id);
-  return {};
-}
+using test::finding;
+using test::parse_json;
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 
 #include "gpudiag/history.h"
 #include "gpudiag/stable_hash.h"
+#include "json_support.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -31,19 +32,8 @@ const std::vector<std::pair<std::string, std::string>> kFingerprintsV1 = {
     {"worker-lost-contact", "worker-lost-contact/eab7837471b3f65d"},
 };
 
-simdjson::dom::element parse_json(simdjson::dom::parser& parser, const std::string& text) {
-  simdjson::dom::element root;
-  REQUIRE(parser.parse(text).get(root) == simdjson::SUCCESS);
-  return root;
-}
-
-simdjson::dom::element finding(simdjson::dom::array findings, std::string_view rule_id) {
-  for (simdjson::dom::element f : findings) {
-    if (std::string_view(f["rule_id"]) == rule_id) return f;
-  }
-  FAIL("no finding " << rule_id);
-  return {};
-}
+using test::finding;
+using test::parse_json;
 
 // The frozen database, copied: opening it for writing migrates it.
 std::string copy_of_history() {
