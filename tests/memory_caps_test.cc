@@ -140,6 +140,17 @@ TEST_CASE("workers past the cap are counted, not named, and reports list a bound
   CHECK_THAT(json, Catch::Contains("\"workers_total\": 10050"));
 }
 
+TEST_CASE("a finding counts its workers exactly past the hits it keeps references to", "[badinput]") {
+  // 25,000 matching entries from 25,000 workers: more than SignalHits::kMaxRefs (20,000).
+  std::string text;
+  for (int i = 0; i < 25'000; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
+  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Finding* oom = find(d, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  CHECK(oom->count == 25'000);
+  CHECK(oom->workers_total == 25'000);
+}
+
 TEST_CASE("job phases are bounded and the rest are counted", "[badinput]") {
   std::string text;
   for (int i = 0; i < 100; ++i) {

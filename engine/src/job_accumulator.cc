@@ -11,9 +11,33 @@ constexpr size_t kMaxCaptureValues = 20;
 
 }  // namespace
 
+namespace {
+// Worker ids: named ones up to kMaxNamedWorkers + 1, unnamed ones above that by their slot.
+constexpr size_t kWorkerIdLimit = kMaxNamedWorkers + 2 + DistinctNames::kSlots;
+}  // namespace
+
+void SignalHits::note_worker(uint32_t worker) {
+  if (worker != 0 && worker < kWorkerIdLimit) worker_bits[worker / 64] |= uint64_t{1} << (worker % 64);
+}
+
+std::optional<uint64_t> SignalHits::distinct_workers() const {
+  if (worker_bits.empty()) return std::nullopt;
+  uint64_t n = 0;
+  for (uint64_t word : worker_bits) n += static_cast<uint64_t>(__builtin_popcountll(word));
+  return n;
+}
+
 void SignalHits::add(const HitRef& ref, Hit&& hit) {
   ++total;
-  if (refs.size() < kMaxRefs) refs.push_back(ref);
+  if (refs.size() < kMaxRefs) {
+    refs.push_back(ref);
+  } else {
+    if (worker_bits.empty()) {  // refs just filled up: from here on the bits count workers
+      worker_bits.assign((kWorkerIdLimit + 63) / 64, 0);
+      for (const HitRef& r : refs) note_worker(r.worker);
+    }
+    note_worker(ref.worker);
+  }
   for (auto& [name, value] : hit.captures) {
     auto& values = captures[name];
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -40,8 +41,16 @@ struct SignalHits {
   uint64_t total = 0;
   std::vector<std::pair<HitRef, Evidence>> evidence;
   std::map<std::string, std::set<std::string>> captures;  // group name → distinct values (bounded)
+  // Once refs are full: one bit per worker id that hit, so a finding still counts its workers
+  // exactly (~130 KiB, only for signals with more than kMaxRefs hits).
+  std::vector<uint64_t> worker_bits;
 
   void add(const HitRef& ref, Hit&& hit);
+  // Distinct workers among every hit (not only the refs kept); nullopt while refs hold them all.
+  std::optional<uint64_t> distinct_workers() const;
+
+ private:
+  void note_worker(uint32_t worker);
 };
 
 // Counts distinct names exactly, in fixed memory, up to kCapacity of them (beyond: saturated()).
