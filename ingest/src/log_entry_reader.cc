@@ -48,12 +48,15 @@ std::string_view type_name(od::json_type t) {
 
 }  // namespace
 
-error_code LogEntryReader::read_string(od::value& value, std::string_view& out, const char* field) {
+// Inlined into every field reader: this is the path of every string of every entry.
+[[gnu::always_inline]] inline error_code LogEntryReader::read_string(od::value& value, std::string_view& out,
+                                                                     const char* field) {
   const error_code err = value.get_string().get(out);
   return err == simdjson::STRING_ERROR ? repair_string(value, out, field) : err;
 }
 
-error_code LogEntryReader::repair_string(od::value& value, std::string_view& out, const char* field) {
+[[gnu::cold, gnu::noinline]] error_code LogEntryReader::repair_string(od::value& value, std::string_view& out,
+                                                                      const char* field) {
   auto repaired = unescape_json_string(value.raw_json_token());
   if (!repaired || repaired->replaced == 0) return simdjson::STRING_ERROR;  // broken for another reason
   notes_.push_back(fmt::format(
