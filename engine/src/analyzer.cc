@@ -44,7 +44,7 @@ class ChunkWorker {
     size_t done = 0;
     const detail::Hit* previous = nullptr;  // the last hit given context
     for (auto& hit : out.seen.hits) {
-      if (!hit.evidence || done++ >= kMaxPerChunk) continue;
+      if (!hit.evidence || !hit.record || done++ >= kMaxPerChunk) continue;
       if (previous != nullptr && previous->entry_index == hit.entry_index) {  // several rules, one entry
         hit.before = previous->before;
         hit.after = previous->after;
@@ -64,12 +64,36 @@ class ChunkWorker {
     }
   }
 
+  // Only the hits that can still be among their signal's kept evidence (its earliest and latest,
+  // see SignalHits) keep their copy of the entry: a rule that matches every entry must not carry a
+  // copy of each through the merge. Twice as many as are kept, since duplicate entries are only
+  // recognised (and dropped) when chunks are merged.
+  static void keep_possible_evidence(std::vector<detail::Hit>& hits) {
+    constexpr size_t kEarliest = 2 * detail::SignalHits::kEarliest;
+    constexpr size_t kLatest = 2 * detail::SignalHits::kLatest;
+    std::map<int, std::vector<detail::Hit*>> by_signal;
+    for (auto& hit : hits) {
+      if (hit.signal >= 0 && hit.record) by_signal[hit.signal].push_back(&hit);
+    }
+    for (auto& [signal, list] : by_signal) {
+      if (list.size() <= kEarliest + kLatest) continue;
+      std::stable_sort(list.begin(), list.end(), [](const detail::Hit* a, const detail::Hit* b) {
+        return a->at != b->at ? a->at < b->at : a->where.line < b->where.line;  // as earlier() orders refs
+      });
+      for (size_t i = kEarliest; i + kLatest < list.size(); ++i) {
+        list[i]->record.reset();
+        std::string().swap(list[i]->matched_line);
+      }
+    }
+  }
+
   ParsedChunk run(Chunk chunk) {
     ParsedChunk out;
     matcher_.start_chunk();
     matcher_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(chunk.long_text.get()));
     out.report = parser_.parse(chunk, [&](const LogRecord& r, size_t entry) { matcher_.match(r, entry, out.seen); });
     matcher_.set_long_text(nullptr);
+    keep_possible_evidence(out.seen.hits);
     add_context(chunk, out);
     out.chunk = std::move(chunk);
     out.chunk.buffer.reset();  // the bytes are no longer needed; only the position is
