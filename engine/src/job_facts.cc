@@ -445,8 +445,9 @@ void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, Obser
           {"Cancel request is committed", "cancelling"},
           {"Finished draining", "drained"},
       }};
-      for (const auto& [needle, phase] : kPhases) {
+      for (const auto& [needle, name] : kPhases) {
         if (hit.text.find(needle) != std::string::npos) {
+          const std::string_view phase = name;  // a plain variable: clang 14 cannot capture a binding
           const auto same =
               std::count_if(out.phases.begin(), out.phases.end(), [&](const JobPhase& p) { return p.phase == phase; });
           if (static_cast<size_t>(same) >= ObserverOutput::kMaxPhasesPerKind) {
