@@ -31,6 +31,13 @@ Diagnosis analyze_with(const std::string& text, const ReadLimits& limits, const 
   return std::move(*d);
 }
 
+// The OOM line once from each of `workers` distinct workers (w-00000, w-00001 …).
+std::string oom_from_workers(int workers) {
+  std::string text;
+  for (int i = 0; i < workers; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
+  return text;
+}
+
 const Finding* find(const Diagnosis& d, const std::string& rule_id) {
   for (const auto& f : d.findings) {
     if (f.rule_id == rule_id) return &f;
@@ -106,9 +113,7 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
 
 TEST_CASE("workers past the cap are counted, not named, and reports list a bounded number", "[badinput]") {
   // 10,050 distinct workers with the same error: the finding names 100, counts all of them.
-  std::string text;
-  for (int i = 0; i < 10'050; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
-  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Diagnosis d = analyze_with(oom_from_workers(10'050), ReadLimits{});
   const Finding* oom = find(d, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(oom->count == 10'050);
@@ -142,9 +147,7 @@ TEST_CASE("workers past the cap are counted, not named, and reports list a bound
 
 TEST_CASE("a finding counts its workers exactly past the hits it keeps references to", "[badinput]") {
   // 25,000 matching entries from 25,000 workers: more than SignalHits::kMaxRefs (20,000).
-  std::string text;
-  for (int i = 0; i < 25'000; ++i) text += worker_entry(i % 60, kOomLine, fmt::format("w-{:05}", i)) + "\n";
-  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Diagnosis d = analyze_with(oom_from_workers(25'000), ReadLimits{});
   const Finding* oom = find(d, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(oom->count == 25'000);
