@@ -282,6 +282,24 @@ TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, a
                                                            "textPayload (3000 bytes)"));
 }
 
+TEST_CASE("an oversized entry nested deeper than any LogEntry is skipped in bounded memory", "[unit][ingest]") {
+  // 100,000 levels of nesting (600 KB): each level would keep a frame and a longer path.
+  std::string deep = "{\"severity\":\"ERROR\",\"jsonPayload\":";
+  for (int i = 0; i < 100'000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(100'000, '}') + "}";
+  const std::string path = test::temp_dir() + "/deep.json";
+  test::write_file(path, deep + "\n{\"textPayload\":\"after\"}\n");
+  ReadLimits limits;
+  limits.max_entry_bytes = 1024;
+  std::vector<std::string> messages;
+  auto summary = read_export(
+      path, [&](const LogRecord& r) { messages.emplace_back(r.message); }, limits);
+  REQUIRE(summary.ok());
+  CHECK(messages == std::vector<std::string>{"after"});
+  CHECK(summary->skipped >= 1);  // the deep entry (its unread tail may count as one more)
+  CHECK(summary->entries == summary->analysed + summary->skipped);
+}
+
 TEST_CASE("the unescaper for refused strings: simdjson's text, lone surrogates as U+FFFD", "[unit][ingest]") {
   using detail::unescape_json_string;
   const auto text = [](std::string_view raw) { return unescape_json_string(raw).value().text; };

@@ -17,6 +17,9 @@ bool is_scalar_char(char c) {
 }
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+// Deeper nesting fails the entry: each level keeps a frame (and a path), so the depth must not grow
+// with the input. A LogEntry nests a few levels; simdjson refuses depths past 1024 as well.
+constexpr size_t kMaxDepth = 256;
 constexpr size_t kMaxKeyBytes = 256;  // longer keys are none a LogRecord reads: their members are left out
 
 void append_escaped(std::string& out, std::string_view text) {
@@ -236,6 +239,10 @@ void OversizeEntry::start_value(char c) {
   }
   if (!stack_.empty() && !stack_.back().object && value_keep_) emit_separator(stack_.back());
   if (c == '{' || c == '[') {
+    if (stack_.size() >= kMaxDepth) {
+      state_ = State::kFailed;
+      return;
+    }
     stack_.push_back(Frame{.object = c == '{', .role = value_role_, .keep = value_keep_, .path = value_path_});
     if (value_keep_) compact_ += c;
     if (c == '{') {
