@@ -18,9 +18,7 @@ struct IngestCommandOptions {
 };
 
 int run_ingest(const IngestCommandOptions& o) {
-  std::vector<ProtectedFile> inputs;
-  for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
-  if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
+  if (auto refused = check_outputs({o.history.db}, input_files(o.inputs))) {  // SQLite would write into it
     std::cerr << "gpudiag: --db: " << terminal_safe(*refused) << '\n';
     return kExitError;
   }

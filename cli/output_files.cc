@@ -84,6 +84,12 @@ mode_t default_file_mode() {
 
 }  // namespace
 
+std::vector<ProtectedFile> input_files(const std::vector<std::string>& inputs) {
+  std::vector<ProtectedFile> files;
+  for (const auto& input : inputs) files.push_back({input, "an input"});
+  return files;
+}
+
 std::optional<std::string> check_outputs(const std::vector<std::string>& outputs,
                                          const std::vector<ProtectedFile>& protected_files) {
   std::vector<FileIdentity> seen;

@@ -15,6 +15,9 @@ struct ProtectedFile {
   std::string role;
 };
 
+// The inputs of a run as files no output may be ("-", stdin, is skipped by check_outputs).
+std::vector<ProtectedFile> input_files(const std::vector<std::string>& inputs);
+
 // Why these outputs cannot be written (an output that is, or resolves to, a protected file or
 // another output), or nullopt. "-" is stdout.
 std::optional<std::string> check_outputs(const std::vector<std::string>& outputs,

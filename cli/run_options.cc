@@ -84,10 +84,7 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   if (!pack) return std::nullopt;
   std::optional<HistoryStore> store;
   if (!o.history.db.empty()) {
-    std::vector<ProtectedFile> inputs;
-    for (const auto& input : o.inputs) inputs.push_back({input, "an input"});
-    inputs.push_back({o.job_file, "the job file"});
-    if (auto refused = check_outputs({o.history.db}, inputs)) {  // SQLite would write into it
+    if (auto refused = check_outputs({o.history.db}, read_files(o))) {  // SQLite would write into it
       std::cerr << "gpudiag: --db: " << terminal_safe(*refused) << '\n';
       return std::nullopt;
     }
@@ -108,10 +105,14 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
   return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
+std::vector<ProtectedFile> read_files(const RunOptions& o) {
+  std::vector<ProtectedFile> files = input_files(o.inputs);
+  files.push_back({o.job_file, "the job file"});
+  return files;
+}
+
 std::vector<ProtectedFile> protected_files(const RunOptions& o) {
-  std::vector<ProtectedFile> keep;
-  for (const auto& input : o.inputs) keep.push_back({input, "an input"});
-  keep.push_back({o.job_file, "the job file"});
+  std::vector<ProtectedFile> keep = read_files(o);
   if (!o.history.db.empty()) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
       keep.push_back({o.history.db + suffix, "the history database"});

@@ -53,7 +53,9 @@ using OutputStep = std::function<std::string()>;
 // printing why) when the outputs or the database could not be written: exit code 2.
 bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs);
 
-// The files an output must never replace: the inputs, the job file, the history database.
+// The files the run reads (the inputs, the job file), and those plus the history database: the
+// files an output must never replace.
+std::vector<ProtectedFile> read_files(const RunOptions& o);
 std::vector<ProtectedFile> protected_files(const RunOptions& o);
 
 // After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
