@@ -248,13 +248,7 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
       }
       re2::StringPiece match;
       if (!p.re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) continue;
-      const size_t at = static_cast<size_t>(match.data() - text.data());
-      const size_t begin = text.rfind('\n', at);
-      const size_t end = text.find('\n', at);
-      std::string_view line = text.substr(begin == std::string_view::npos ? 0 : begin + 1);
-      line = line.substr(0, end == std::string_view::npos ? std::string_view::npos
-                                                          : end - (begin == std::string_view::npos ? 0 : begin + 1));
-      return std::string(line.substr(0, 2000));
+      return line_at(text, static_cast<size_t>(match.data() - text.data()));
     }
   }
   return {};
