@@ -1,4 +1,4 @@
-// The hashes behind persisted values (ingest/include/gpudiag/stable_hash.h): pinned to known values,
+// The hashes behind persisted values (core/include/gpudiag/stable_hash.h): pinned to known values,
 // because a change to any of them would make baselines and run histories forget their findings.
 #include "gpudiag/stable_hash.h"
 
