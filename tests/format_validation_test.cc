@@ -3,7 +3,8 @@
 // finding in the DOM and no request leaving the page.
 //
 // Tools: xmllint (libxml2-utils), python3 -m jsonschema (python3-jsonschema), chromium; tools/setup
-// test installs them. A missing tool skips its test with a warning that says so.
+// test installs them. A missing tool or schema fails its test (a validation that did not run must not
+// pass).
 #include <fmt/format.h>
 #include <simdjson.h>
 
@@ -86,8 +87,9 @@ std::pair<std::string, std::vector<std::string>> open_in_chromium(const std::str
 TEST_CASE("the SARIF of every corpus case validates against SARIF 2.1.0", "[golden][formats]") {
   const std::string py = python_with_jsonschema();
   if (py.empty() || !fs::exists(schema("sarif-schema-2.1.0.json"))) {
-    WARN("skipped: needs python3-jsonschema and ../shared/schemas/sarif-schema-2.1.0.json");
-    return;
+    FAIL(
+        "cannot validate: needs python3-jsonschema and ../shared/schemas/sarif-schema-2.1.0.json (tools/setup test "
+        "installs it)");
   }
   const std::string dir = test::temp_dir();
   const auto files = render_corpus(OutputFormat::kSarif, dir, ".sarif");
@@ -104,8 +106,9 @@ TEST_CASE("the SARIF of every corpus case validates against SARIF 2.1.0", "[gold
 
 TEST_CASE("the JUnit XML of every corpus case validates against the JUnit schema", "[golden][formats]") {
   if (!have("xmllint --version") || !fs::exists(schema("junit.xsd"))) {
-    WARN("skipped: needs xmllint (libxml2-utils) and ../shared/schemas/junit.xsd");
-    return;
+    FAIL(
+        "cannot validate: needs xmllint (libxml2-utils) and ../shared/schemas/junit.xsd (tools/setup test installs "
+        "it)");
   }
   const std::string dir = test::temp_dir();
   const auto files = render_corpus(OutputFormat::kJunit, dir, ".junit.xml");
@@ -149,8 +152,7 @@ TEST_CASE("the HTML post-mortem has no way to load anything", "[golden][formats]
 
 TEST_CASE("the HTML post-mortem in headless chromium: timeline, every finding, no request", "[golden][formats]") {
   if (!have("chromium --version")) {
-    WARN("skipped: needs chromium (tools/setup test installs it)");
-    return;
+    FAIL("cannot validate: needs chromium (tools/setup test installs it)");
   }
   const std::string dir = test::temp_dir();
   // First prove the NetLog check sees what a page loads.
