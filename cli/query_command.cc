@@ -1,5 +1,7 @@
 // gpudiag query --db FILE "SQL": one read-only SQL statement over the run history and the stored
 // entries (docs/schema.md), printed as a table, CSV or JSON.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <iterator>
 
@@ -18,6 +20,14 @@ struct QueryOptions {
 int run_query(const QueryOptions& o) {
   auto store = o.history.open(/*read_only=*/true, /*create=*/false);
   if (!store) return kExitError;
+  // A read-only open cannot migrate, so the tables are those of the version the file has.
+  if (store->opened_version() < kHistorySchemaVersion) {
+    std::cerr << terminal_safe_lines(fmt::format(
+        "gpudiag: note: {} has history schema {}, older than this gpudiag's {}; query opens it read-only and does "
+        "not upgrade it, so columns added since are missing (docs/upgrading.md). A run recorded with --db upgrades "
+        "it.\n",
+        store->path(), store->opened_version(), kHistorySchemaVersion));
+  }
   const std::string sql =
       o.sql == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()) : o.sql;
   const auto format = o.format == "csv"    ? QueryPrinter::Format::kCsv

@@ -9,23 +9,27 @@
 namespace gpudiag::cli {
 namespace {
 
+// Rule files may come from anywhere (a shared rules repository): their text and their paths reach the
+// terminal the way log text does (gpudiag/report.h, terminal_safe_lines).
 void print_rule(const RuleInfo& r) {
-  std::cout << fmt::format("{} — {}\n", r.id, r.title);
-  std::cout << fmt::format("  family {}, severity {}, confidence {:.2f}{}\n", r.family, impact_name(r.severity),
-                           r.confidence, r.enabled ? "" : ", DISABLED");
-  std::cout << fmt::format("  defined in {}:{}\n\n", r.file, r.line);
-  std::cout << fmt::format("  {}\n", r.description);
-  if (!r.explains.empty()) std::cout << fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
-  std::cout << "\n  Fixes:\n";
+  std::string out;
+  out += fmt::format("{} — {}\n", r.id, r.title);
+  out += fmt::format("  family {}, severity {}, confidence {:.2f}{}\n", r.family, impact_name(r.severity), r.confidence,
+                     r.enabled ? "" : ", DISABLED");
+  out += fmt::format("  defined in {}:{}\n\n", r.file, r.line);
+  out += fmt::format("  {}\n", r.description);
+  if (!r.explains.empty()) out += fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
+  out += "\n  Fixes:\n";
   for (const auto& f : r.fixes) {
-    std::cout << fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action,
-                             f.weight, f.why, f.doc.title, f.doc.section, f.doc.url);
-    if (!f.demote_if.empty()) std::cout << fmt::format("      ranked last when: {}\n", f.demote_if);
+    out += fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action, f.weight,
+                       f.why, f.doc.title, f.doc.section, f.doc.url);
+    if (!f.demote_if.empty()) out += fmt::format("      ranked last when: {}\n", f.demote_if);
   }
   if (!r.sources.empty()) {
-    std::cout << "\n  Signature text from:\n";
-    for (const auto& s : r.sources) std::cout << fmt::format("    - {}\n", s);
+    out += "\n  Signature text from:\n";
+    for (const auto& s : r.sources) out += fmt::format("    - {}\n", s);
   }
+  std::cout << terminal_safe_lines(out);
 }
 
 int explain(const RuleOptions& rules, const std::string& id) {
@@ -33,7 +37,7 @@ int explain(const RuleOptions& rules, const std::string& id) {
   if (!pack) return kExitError;
   const RuleInfo* r = pack->find(id);
   if (r == nullptr) {
-    std::cerr << fmt::format("gpudiag: no rule `{}`; `gpudiag rules list` shows them\n", id);
+    std::cerr << terminal_safe_lines(fmt::format("gpudiag: no rule `{}`; `gpudiag rules list` shows them\n", id));
     return kExitError;
   }
   print_rule(*r);
@@ -56,8 +60,9 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
       auto pack = rules->load();
       if (!pack) return kExitError;
       for (const auto& r : pack->rules()) {
-        std::cout << fmt::format("{:<32} {:<14} {:<9} {}{}\n", r.id, r.family, impact_name(r.severity), r.title,
-                                 r.enabled ? "" : "  (disabled)");
+        std::cout << terminal_safe_lines(fmt::format("{:<32} {:<14} {:<9} {}{}\n", r.id, r.family,
+                                                     impact_name(r.severity), r.title,
+                                                     r.enabled ? "" : "  (disabled)"));
       }
       return kExitOk;
     };
@@ -72,7 +77,7 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
       if (!pack) return kExitError;
       const ExampleReport report = test_rule_examples(*pack);
       for (const auto& f : report.failures) {
-        std::cout << fmt::format("FAIL {}: {}:{}: {}\n", f.rule_id, f.file, f.line, f.message);
+        std::cout << terminal_safe_lines(fmt::format("FAIL {}: {}:{}: {}\n", f.rule_id, f.file, f.line, f.message));
       }
       std::cout << fmt::format("{} rules, {} examples: {} passed, {} failed\n", report.rules, report.examples,
                                report.examples - report.failures.size(), report.failures.size());

@@ -220,6 +220,44 @@ TEST_CASE("a file name with escape sequences never reaches the terminal raw", "[
     CHECK_FALSE(has_raw_control(r.err));
     CHECK_FALSE(has_raw_control(test::read_file(dir + "/x.md")));
   }
+  SECTION("rules show, rules list and explain: a rule directory's path and its text") {
+    const std::string rules = dir + "/" + crafted + ".rules";
+    std::filesystem::create_directory(rules);
+    test::write_file(rules + "/r.yaml", R"(id: crafted-rule
+title: "Disk full \e]0;pwned\a"
+family: runtime
+severity: warning
+confidence: 0.5
+description: A rule written by a test.
+match:
+  message: 'disk full'
+fixes:
+  - id: nothing
+    action: Nothing
+    why: A test.
+    doc: {title: T, section: S, url: 'https://cloud.google.com/dataflow/docs'}
+examples:
+  match: ['disk full']
+  no_match: ['disk ok']
+sources: ['tests']
+)");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"rules", "show", "crafted-rule", "--rules", rules},
+          std::vector<std::string>{"rules", "list", "--rules", rules},
+          std::vector<std::string>{"explain", "crafted-rule", "--rules", rules}}) {
+      INFO(args[1]);
+      const auto r = run_gpudiag(args);
+      INFO(r.err);
+      CHECK(r.exit_code == 0);
+      CHECK_FALSE(has_raw_control(r.out));
+      CHECK_THAT(r.out, Catch::Contains("Disk full \\x1b]0;pwned\\x07"));
+    }
+    const auto shown_path = run_gpudiag({"rules", "show", "crafted-rule", "--rules", rules});
+    CHECK_THAT(shown_path.out, Catch::Contains("defined in " + dir + "/" + shown.substr(0, shown.size() - 5)));
+    const auto unknown = run_gpudiag({"explain", crafted});
+    CHECK(unknown.exit_code == 2);
+    CHECK_FALSE(has_raw_control(unknown.err));
+  }
   SECTION("input errors on stderr: a missing file, a directory, a --job that does not exist") {
     std::filesystem::create_directory(dir + "/" + crafted + ".d");
     for (const std::vector<std::string>& args :

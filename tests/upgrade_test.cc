@@ -172,3 +172,20 @@ TEST_CASE("a database from a newer gpudiag is still refused after the upgrade", 
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("error[db-newer]"));
 }
+
+TEST_CASE("query on a 0.1 database (schema 2) reads it as it is, says so, and leaves it unchanged",
+          "[history][upgrade]") {
+  const std::string db = copy_of_history();
+  const std::string before = test::read_file(db);
+  const auto r = run_gpudiag({"query", "--db", db, "--format", "csv", "SELECT count(*) AS runs FROM run"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "runs\r\n2\r\n");  // CSV rows end in CRLF (RFC 4180)
+  CHECK_THAT(r.err, Catch::Contains("has history schema 2, older than this gpudiag's " +
+                                    std::to_string(kHistorySchemaVersion)));
+  CHECK_THAT(r.err, Catch::Contains("does not upgrade it"));
+  CHECK(test::read_file(db) == before);
+  // Once a run is recorded, the database is current and the note is gone.
+  REQUIRE(run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", kOomThenFailed}).exit_code == 0);
+  CHECK(run_gpudiag({"query", "--db", db, "SELECT 1"}).err.empty());
+}
