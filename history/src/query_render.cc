@@ -7,7 +7,7 @@
 #include <set>
 
 #include "gpudiag/history.h"
-#include "json_writer.h"
+#include "gpudiag/json_writer.h"
 
 namespace gpudiag {
 namespace {
@@ -53,7 +53,7 @@ std::string csv_line(const std::vector<QueryValue>& values) {
 
 std::string json_string(std::string_view s) {
   std::string out;
-  detail::JsonWriter::escape_to(out, s);
+  append_json_string(out, s);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "gpudiag/utf8.h"
 #include "json_string.h"
 
 namespace gpudiag::detail {

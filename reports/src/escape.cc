@@ -7,7 +7,6 @@
 
 namespace gpudiag {
 
-using detail::for_each_char;
 using detail::visible_control;
 
 namespace {
@@ -20,7 +19,7 @@ std::string escape_markup(std::string_view text, Markup markup) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   const bool attribute = markup == Markup::kXmlAttribute;
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
       case '&':
         out += "&amp;";
@@ -70,7 +69,7 @@ std::string markdown_escape(std::string_view text) {
   static constexpr std::string_view kLineStart = "#+-=>";
   std::string out;
   out.reserve(text.size() + text.size() / 8);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     const bool ascii = cp < 0x80;
     if (cp == '\n' || cp == '\r' || cp == '\t') {
       out += ' ';
@@ -95,7 +94,7 @@ namespace {
 std::pair<std::string, size_t> code_text(std::string_view text, bool one_line) {
   std::string out;
   size_t run = 0, longest = 0;
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     run = cp == '`' ? run + 1 : 0;
     longest = std::max(longest, run);
     if (cp == '\n' || cp == '\t') {
@@ -127,7 +126,7 @@ std::string markdown_code_span(std::string_view text) {
 std::string workflow_command_escape(std::string_view text, bool property) {
   std::string out;
   out.reserve(text.size() + 16);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
       case '%':
         out += "%25";
@@ -156,7 +155,7 @@ std::string workflow_command_escape(std::string_view text, bool property) {
 std::string sarif_text(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     const std::string shown = cp == '\n' || cp == '\t' ? "" : visible_control(cp);
     for (char c : shown.empty() ? ch : std::string_view(shown)) {
       if (c == '\\' || c == '[' || c == ']') out += '\\';

@@ -46,18 +46,6 @@ std::string_view key_line(const Evidence& e) {
   return line;
 }
 
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::kOk:
-      return "ok";
-    case Verdict::kWarning:
-      return "warning";
-    case Verdict::kFailed:
-      return "failed";
-  }
-  return "ok";
-}
-
 std::string_view ci_level(Impact i, std::string_view note) {
   return i >= Impact::kError ? "error" : i == Impact::kWarning ? "warning" : note;
 }
@@ -108,36 +96,6 @@ std::string stale_reason(const BaselineEntryReview& e) {
       return "matches no finding in this export; remove it once the problem is fixed";
   }
   return "";
-}
-
-void for_each_char(std::string_view s, const std::function<void(std::string_view, uint32_t)>& fn) {
-  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      fn(s.substr(i, 1), c);
-      ++i;
-      continue;
-    }
-    const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n > 0 && i + n <= s.size();
-    uint32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t k = 1; ok && k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      ok = (b & 0xC0) == 0x80;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are invalid too.
-    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (ok) {
-      fn(s.substr(i, n), cp);
-      i += n;
-    } else {
-      fn(kReplacement, 0xFFFD);
-      ++i;
-    }
-  }
 }
 
 namespace {

@@ -1,14 +1,15 @@
 // Small pieces every renderer uses: time spans, plurals, where an evidence entry came from, the
-// one line of a message worth showing, and a walk over UTF-8 text that the format escapers build on.
+// one line of a message worth showing, and how control characters are shown, which the format escapers
+// build on (with utf8.h's walk).
 // Internal to reports.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
 #include "gpudiag/report.h"
+#include "gpudiag/utf8.h"
 
 namespace gpudiag::detail {
 
@@ -30,7 +31,6 @@ std::string_view entry_text(const LogRecord& r);
 std::string_view key_line(const Evidence& e);
 std::string_view first_line(std::string_view text);
 
-std::string_view verdict_name(Verdict v);  // "ok", "warning", "failed"
 // The three levels CI formats know: critical and error → "error", warning → "warning", info → `note`
 // (SARIF says "note", GitHub "notice").
 std::string_view ci_level(Impact i, std::string_view note);
@@ -43,9 +43,6 @@ std::string gate_line(const RankedReport& report, Impact threshold);
 // Why a baseline entry is stale, one sentence ("" for one that suppresses).
 std::string stale_reason(const BaselineEntryReview& entry);
 
-// Walks UTF-8 text one character at a time. Invalid sequences come as U+FFFD; `ch` is the
-// character's bytes (the replacement's, for invalid ones).
-void for_each_char(std::string_view text, const std::function<void(std::string_view ch, uint32_t cp)>& fn);
 // A character no report shows as it is, written as text instead: C0 controls and DEL as "\x1b", C1
 // controls as "\u009b", and the invisible characters that reorder or hide text (bidi controls,
 // zero-width characters, U+FEFF) as "<U+202E>", so a log line cannot disguise itself. Empty for

@@ -19,7 +19,7 @@ size_t char_start(std::string_view s, size_t pos) {
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  detail::for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     if (cp == '\t') {
       out += "  ";
       return;
