@@ -11,7 +11,7 @@
 
 #include "gpudiag/formats.h"
 #include "html_timeline.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {

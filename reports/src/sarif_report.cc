@@ -12,7 +12,7 @@
 #include "finding_history.h"
 #include "gpudiag/formats.h"
 #include "gpudiag/json_writer.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {

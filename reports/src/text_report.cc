@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "gpudiag/report.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {

@@ -1,7 +1,7 @@
-// Small pieces every renderer uses: time spans, plurals, where an evidence entry came from, the
-// one line of a message worth showing, and how control characters are shown, which the format escapers
-// build on (with utf8.h's walk).
-// Internal to reports.
+// The text pieces several renderers word the same way: time spans, plurals, where an evidence entry
+// came from, the one line of a message worth showing, CI levels, the gate's outcome and why a
+// baseline entry is stale. (Escaping for each format is output_escaping.cc; report.h and formats.h
+// declare it.) Internal to reports.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "gpudiag/report.h"
-#include "gpudiag/utf8.h"
 
 namespace gpudiag::detail {
 
@@ -42,12 +41,4 @@ std::string safe_url(std::string_view url);
 std::string gate_line(const RankedReport& report, Impact threshold);
 // Why a baseline entry is stale, one sentence ("" for one that suppresses).
 std::string stale_reason(const BaselineEntryReview& entry);
-
-// A character no report shows as it is, written as text instead: C0 controls and DEL as "\x1b", C1
-// controls as "\u009b", and the invisible characters that reorder or hide text (bidi controls,
-// zero-width characters, U+FEFF) as "<U+202E>", so a log line cannot disguise itself. Empty for
-// every other character. Every escaper (terminal_safe included) goes through this one function and
-// then escapes the shown form by its own format's rules.
-std::string visible_control(uint32_t cp);
-
 }  // namespace gpudiag::detail

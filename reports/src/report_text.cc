@@ -1,6 +1,8 @@
-#include "render_util.h"
+#include "report_text.h"
 
 #include <fmt/format.h>
+
+#include <filesystem>
 
 namespace gpudiag::detail {
 
@@ -98,37 +100,31 @@ std::string stale_reason(const BaselineEntryReview& e) {
   return "";
 }
 
+}  // namespace gpudiag::detail
+
+namespace gpudiag {
 namespace {
 
-struct CodeRange {
-  uint32_t first, last;
-};
-
-// Characters that change how the text around them reads without showing themselves: the Trojan
-// Source set (CVE-2021-42574) and the zero-width characters.
-constexpr CodeRange kInvisibleFormatting[] = {
-    {0x061C, 0x061C},  // arabic letter mark
-    {0x200B, 0x200F},  // zero-width space, non-joiner, joiner; left-to-right and right-to-left marks
-    {0x202A, 0x202E},  // bidi embeddings, pop, overrides
-    {0x2060, 0x2064},  // word joiner, invisible operators
-    {0x2066, 0x2069},  // bidi isolates
-    {0xFEFF, 0xFEFF},  // zero-width no-break space (a byte order mark anywhere but a file's start)
-};
-
-bool invisible_formatting(uint32_t cp) {
-  for (const CodeRange& r : kInvisibleFormatting) {
-    if (cp >= r.first && cp <= r.last) return true;
-  }
-  return false;
+// Moves `pos` back to the start of the UTF-8 character it falls in.
+size_t char_start(std::string_view s, size_t pos) {
+  while (pos > 0 && pos < s.size() && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+  return pos;
 }
 
 }  // namespace
 
-std::string visible_control(uint32_t cp) {
-  if (cp < 0x20 || cp == 0x7F) return fmt::format("\\x{:02x}", cp);
-  if (cp >= 0x80 && cp <= 0x9F) return fmt::format("\\u{:04x}", cp);
-  if (cp >= 0x061C && invisible_formatting(cp)) return fmt::format("<U+{:04X}>", cp);
-  return "";
+std::string crop_middle(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const size_t half = max_bytes / 2;
+  const size_t head_end = char_start(text, half);
+  const size_t tail_start = char_start(text, text.size() - half);
+  return fmt::format("{} … [{} bytes cut] … {}", text.substr(0, head_end), tail_start - head_end,
+                     text.substr(tail_start));
 }
 
-}  // namespace gpudiag::detail
+std::string display_path(const std::string& path, bool deterministic) {
+  if (!deterministic || path.empty() || path.front() != '/') return path;
+  return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace gpudiag
