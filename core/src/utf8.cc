@@ -61,6 +61,12 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+size_t utf8_length(std::string_view text) {
+  size_t n = 0;
+  for (char c : text) n += is_utf8_continuation(c) ? 0 : 1;
+  return n;
+}
+
 void append_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);

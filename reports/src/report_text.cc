@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "gpudiag/utf8.h"
+
 namespace gpudiag::detail {
 
 std::string duration(int64_t secs) {
@@ -107,7 +109,7 @@ namespace {
 
 // Moves `pos` back to the start of the UTF-8 character it falls in.
 size_t char_start(std::string_view s, size_t pos) {
-  while (pos > 0 && pos < s.size() && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+  while (pos > 0 && pos < s.size() && is_utf8_continuation(s[pos])) --pos;
   return pos;
 }
 

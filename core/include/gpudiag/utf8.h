@@ -42,4 +42,10 @@ bool is_valid_utf8(std::string_view text);
 // Appends code point `cp` (≤ U+10FFFF, not a surrogate) to `out` as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
 
+// For text already well-formed (what ingest and the escapers hand on), where only character
+// boundaries matter: cropping on a boundary, counting columns.
+constexpr bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+// The characters in well-formed `text` (its bytes that start one).
+size_t utf8_length(std::string_view text);
+
 }  // namespace gpudiag
