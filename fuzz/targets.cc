@@ -10,8 +10,10 @@
 
 #include "gpudiag/analyzer.h"
 #include "gpudiag/ingest.h"
+#include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_pack.h"
+#include "gpudiag/utf8.h"
 #include "job_facts.h"
 #include "json_string.h"
 
@@ -185,8 +187,16 @@ int shape_detector(const uint8_t* data, size_t size) {
 
 // terminal_safe on arbitrary bytes: what it writes is valid UTF-8 without a C0 or C1 control, a
 // bidi control or a zero-width character, so nothing can drive the terminal or reorder the text.
+// On the same bytes, core's UTF-8 walker agrees with the decoder above, and the JSON string escaper
+// writes a string simdjson reads.
 int terminal_safe(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (is_valid_utf8(text) != decode_utf8(text, [](uint32_t) {})) __builtin_trap();
+  std::string quoted = "[";
+  append_json_string(quoted, text);
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(quoted + "]").get(root) != simdjson::SUCCESS) __builtin_trap();
   const std::pair<std::string, bool> outputs[] = {{gpudiag::terminal_safe(text), false},
                                                   {terminal_safe_lines(text), true}};  // keeps newlines
   for (const auto& [out, newlines] : outputs) {

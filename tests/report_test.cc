@@ -57,7 +57,7 @@ TEST_CASE("terminal_safe and crop_middle", "[unit][reports]") {
   CHECK(terminal_safe("x\x1b]0;title\x07\x1b[2J.json") == "x\\x1b]0;title\\x07\\x1b[2J.json");
   CHECK(terminal_safe("a\u202Eevil\u202C \u2066i\u2069 z\u200Bw \uFEFF\u061C") ==
         "a<U+202E>evil<U+202C> <U+2066>i<U+2069> z<U+200B>w <U+FEFF><U+061C>");
-  CHECK(terminal_safe("bad \xff byte, cut \xe2\x82") == "bad \uFFFD byte, cut \uFFFD\uFFFD");
+  CHECK(terminal_safe("bad \xff byte, cut \xe2\x82") == "bad \uFFFD byte, cut \uFFFD");  // one per ill-formed subpart
   CHECK(terminal_safe("a\tb\nc") == "a  b\\x0ac");
   CHECK(terminal_safe_lines("error: x\x1b[2J\n --> a\u202E.json\n") == "error: x\\x1b[2J\n --> a<U+202E>.json\n");
   const std::string cropped = crop_middle(std::string(50, 'a') + "é" + std::string(50, 'b'), 51);

@@ -335,27 +335,6 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
 
 using namespace detail;
 
-std::string_view impact_name(Impact i) {
-  switch (i) {
-    case Impact::kInfo:
-      return "info";
-    case Impact::kWarning:
-      return "warning";
-    case Impact::kError:
-      return "error";
-    case Impact::kCritical:
-      return "critical";
-  }
-  return "warning";
-}
-
-std::optional<Impact> parse_impact(std::string_view name) {
-  for (Impact i : {Impact::kInfo, Impact::kWarning, Impact::kError, Impact::kCritical}) {
-    if (impact_name(i) == name) return i;
-  }
-  return std::nullopt;
-}
-
 int RulePack::Impl::rule_index(std::string_view id) const {
   for (size_t i = 0; i < rules.size(); ++i) {
     if (rules[i].spec.info.id == id) return static_cast<int>(i);

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gpudiag/diagnostic_codes.h"
+
 namespace gpudiag::detail {
 namespace {
 
@@ -303,7 +305,7 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
   simdjson::dom::element root;
   auto err = parser.load(path).get(root);
   const auto bad = [&](std::string message) {
-    return Diagnostic{.code = "job-file",
+    return Diagnostic{.code = code_name(DiagnosticCode::kJobFile),
                       .message = std::move(message),
                       .file = path,
                       .help = "pass the output of `gcloud dataflow jobs describe JOB --full --format=json`"};

@@ -6,6 +6,8 @@
 
 #include <optional>
 
+#include "gpudiag/json_writer.h"
+
 namespace gpudiag::detail {
 namespace {
 
@@ -132,22 +134,6 @@ Result<Node> parse_yaml(const std::string& text, const std::string& path) {
 }
 
 namespace {
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += fmt::format("\\u{:04x}", u);
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
 void write_tree(const Node& n, std::string& out) {
   out += fmt::format("[{},{},{}", static_cast<int>(n.kind), n.at.line, n.at.column);

@@ -59,10 +59,4 @@ Timestamp now() {
   return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-Verdict parse_verdict(std::string_view name) {
-  if (name == "failed") return Verdict::kFailed;
-  if (name == "warning") return Verdict::kWarning;
-  return Verdict::kOk;
-}
-
 }  // namespace gpudiag::detail

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "store.h"
 
 namespace gpudiag::detail {
@@ -27,7 +28,7 @@ RunSummary read_run(const Statement& s) {
                   .region = std::string(s.text(5))};
   r.start = parse_time(s.text(6));
   r.end = parse_time(s.text(7));
-  r.verdict = parse_verdict(s.text(8));
+  r.verdict = parse_verdict(s.text(8)).value_or(Verdict::kOk);  // an unknown name reads as ok, as before
   r.summary = s.text(9);
   r.rule_pack = s.text(10);
   r.recorded_at = s.text(11);
@@ -124,7 +125,7 @@ RunSummary load_run(const Database& db, int64_t run_id) {
   Statement s = db.prepare(fmt::format("SELECT {} FROM run WHERE id = ?1", kRunColumns));
   s.bind(1, run_id);
   if (!s.step()) {
-    throw DbError{Diagnostic{.code = "no-such-run",
+    throw DbError{Diagnostic{.code = code_name(DiagnosticCode::kNoSuchRun),
                              .message = fmt::format("no run {} is recorded", run_id),
                              .file = db.path(),
                              .help = "`gpudiag history` lists the runs with their numbers"}};

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "schema.h"
 #include "store.h"
 
@@ -34,17 +35,18 @@ int check_foreign_or_newer(const Database& db) {
         Diagnostic{.code = std::move(code), .message = std::move(message), .file = db.path(), .help = std::move(help)}};
   };
   if (application != 0 && application != detail::kApplicationId) {
-    refuse("db-foreign", fmt::format("not a gpudiag history database (its application id is {:#x})", application),
+    refuse(code_name(DiagnosticCode::kDbForeign),
+           fmt::format("not a gpudiag history database (its application id is {:#x})", application),
            "it was left as it is; give --db a new file name");
   }
   if (version > kHistorySchemaVersion) {
-    refuse("db-newer",
+    refuse(code_name(DiagnosticCode::kDbNewer),
            fmt::format("the database was written by a newer gpudiag (schema version {}; this gpudiag knows up to {})",
                        version, kHistorySchemaVersion),
            "it was left as it is; use a newer gpudiag with it, or give --db a new file");
   }
   if (version == 0 && tables > 0) {
-    refuse("db-foreign", "not a gpudiag history database: it holds tables of its own",
+    refuse(code_name(DiagnosticCode::kDbForeign), "not a gpudiag history database: it holds tables of its own",
            "it was left as it is; give --db a new file name");
   }
   return static_cast<int>(version);
@@ -77,10 +79,7 @@ int64_t insert_run(const Database& db, const RankedReport& report, const std::st
       rule_pack, entries, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))sql");
   const std::string start = detail::db_time(d.start), end = detail::db_time(d.end), at = detail::db_time(detail::now());
   s.bind(1, pipeline).bind(2, d.job.id).bind(3, d.job.name).bind(4, d.job.project).bind(5, d.job.region);
-  s.bind_or_null(6, start)
-      .bind_or_null(7, end)
-      .bind(8, detail::verdict_name(report.verdict))
-      .bind(9, report.verdict_line);
+  s.bind_or_null(6, start).bind_or_null(7, end).bind(8, verdict_name(report.verdict)).bind(9, report.verdict_line);
   s.bind(10, d.rule_pack_hash).bind(11, d.entries).bind(12, at);
   if (replace_id != 0) s.bind(13, replace_id);
   s.run();
@@ -136,7 +135,7 @@ Result<HistoryStore> HistoryStore::open(const std::string& path, const StoreOpti
   return detail::guarded([&]() -> HistoryStore {
     std::error_code ec;
     if ((options.read_only || !options.create) && !std::filesystem::exists(path, ec)) {
-      throw DbError{Diagnostic{.code = "db-missing",
+      throw DbError{Diagnostic{.code = code_name(DiagnosticCode::kDbMissing),
                                .message = "no history database here",
                                .file = path,
                                .help = "record runs with --db, or store entries with `gpudiag ingest --db`"}};
@@ -187,7 +186,7 @@ Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const s
     }
     if (before_commit && !before_commit(out)) {
       throw detail::DbError{.diagnostic =
-                                Diagnostic{.code = "history-not-recorded",
+                                Diagnostic{.code = code_name(DiagnosticCode::kHistoryNotRecorded),
                                            .message = "the run was not recorded: its outputs were not written",
                                            .file = impl_->db.path()}};
     }

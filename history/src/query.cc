@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "store.h"
 
 namespace gpudiag {
@@ -87,18 +88,20 @@ Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const
     detail::Statement stmt(raw, path());
     const std::string in = fmt::format("in {}", path());
     if (rc != SQLITE_OK) {
-      throw detail::DbError{sql_problem("query-error", fmt::format("{} ({})", sqlite3_errmsg(db), in), sql,
-                                        sqlite3_error_offset(db),
+      throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQueryError),
+                                        fmt::format("{} ({})", sqlite3_errmsg(db), in), sql, sqlite3_error_offset(db),
                                         "docs/schema.md lists the tables and views, with example queries")};
     }
-    if (raw == nullptr) throw detail::DbError{sql_problem("query-empty", "no SQL statement was given", sql, -1)};
+    if (raw == nullptr)
+      throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQueryEmpty), "no SQL statement was given", sql, -1)};
     const std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
     if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
-      throw detail::DbError{
-          sql_problem("query-several", "give one statement at a time", sql, static_cast<int>(tail - sql.data()))};
+      throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQuerySeveral), "give one statement at a time", sql,
+                                        static_cast<int>(tail - sql.data()))};
     }
     if (sqlite3_stmt_readonly(raw) == 0) {
-      throw detail::DbError{sql_problem("query-writes", fmt::format("gpudiag query only reads ({})", in), sql, 0,
+      throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQueryWrites),
+                                        fmt::format("gpudiag query only reads ({})", in), sql, 0,
                                         "use `gpudiag history prune` or `history accept` to change the history")};
     }
     const int n = sqlite3_column_count(raw);
@@ -114,8 +117,9 @@ Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const
     } catch (const detail::DbError&) {
       if (!deadline.passed()) throw;
       throw detail::DbError{sql_problem(
-          "query-timeout", fmt::format("the query was stopped after {:g} s, still running ({})", timeout_seconds, in),
-          sql, -1, "give it longer with --timeout SECONDS (0: no limit), or ask for less (LIMIT, a narrower WHERE)")};
+          code_name(DiagnosticCode::kQueryTimeout),
+          fmt::format("the query was stopped after {:g} s, still running ({})", timeout_seconds, in), sql, -1,
+          "give it longer with --timeout SECONDS (0: no limit), or ask for less (LIMIT, a narrower WHERE)")};
     }
     return columns;
   });

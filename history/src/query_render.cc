@@ -7,7 +7,8 @@
 #include <set>
 
 #include "gpudiag/history.h"
-#include "json_writer.h"
+#include "gpudiag/json_writer.h"
+#include "gpudiag/utf8.h"
 
 namespace gpudiag {
 namespace {
@@ -15,10 +16,7 @@ namespace {
 constexpr size_t kMaxCellChars = 100;
 
 // Characters, not bytes: UTF-8 continuation bytes do not count.
-size_t width(std::string_view s) {
-  return static_cast<size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
+size_t width(std::string_view s) { return utf8_length(s); }
 
 std::string table_cell(const QueryValue& v) {
   if (v.type == QueryValue::Type::kNull) return "NULL";
@@ -27,7 +25,7 @@ std::string table_cell(const QueryValue& v) {
   size_t bytes = 0;
   for (size_t chars = 0; bytes < text.size() && chars < kMaxCellChars - 1; ++chars) {
     ++bytes;
-    while (bytes < text.size() && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) ++bytes;
+    while (bytes < text.size() && is_utf8_continuation(text[bytes])) ++bytes;
   }
   return text.substr(0, bytes) + "…";
 }
@@ -53,7 +51,7 @@ std::string csv_line(const std::vector<QueryValue>& values) {
 
 std::string json_string(std::string_view s) {
   std::string out;
-  detail::JsonWriter::escape_to(out, s);
+  append_json_string(out, s);
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gpudiag/diagnostic_codes.h"
+
 namespace gpudiag::detail {
 
 namespace {
@@ -22,17 +24,20 @@ constexpr std::string_view kCheckFolder =
 
 constexpr std::array<FailureKind, 5> kFailures{{
     {{SQLITE_BUSY, SQLITE_LOCKED, 0},
-     "db-locked",
+     code_name(DiagnosticCode::kDbLocked),
      "the database is locked by another process",
      "another gpudiag (or sqlite3) is writing it; try again, or wait longer with --db-timeout"},
     {{SQLITE_NOTADB, SQLITE_CORRUPT, 0},
-     "db-corrupt",
+     code_name(DiagnosticCode::kDbCorrupt),
      "not a gpudiag database, or a corrupt one",
      "it was left as it is; move it aside to start a new history (sqlite3's .recover may save its content)"},
-    {{SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH}, "db-read-only", "the database cannot be written", kCheckFolder},
-    {{SQLITE_CANTOPEN, 0, 0}, "db-cannot-open", "the database cannot be opened", kCheckFolder},
+    {{SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH},
+     code_name(DiagnosticCode::kDbReadOnly),
+     "the database cannot be written",
+     kCheckFolder},
+    {{SQLITE_CANTOPEN, 0, 0}, code_name(DiagnosticCode::kDbCannotOpen), "the database cannot be opened", kCheckFolder},
     {{SQLITE_FULL, 0, 0},
-     "db-full",
+     code_name(DiagnosticCode::kDbFull),
      "the disk is full",
      "nothing of this write was kept; free some space, or prune the history (gpudiag history prune)"},
 }};
@@ -40,7 +45,9 @@ constexpr std::array<FailureKind, 5> kFailures{{
 }  // namespace
 
 Diagnostic db_diagnostic(const std::string& path, int code, std::string_view sqlite_message, std::string_view what) {
-  Diagnostic d{.code = "db-error", .message = fmt::format("{} (sqlite: {})", what, sqlite_message), .file = path};
+  Diagnostic d{.code = code_name(DiagnosticCode::kDbError),
+               .message = fmt::format("{} (sqlite: {})", what, sqlite_message),
+               .file = path};
   for (const FailureKind& kind : kFailures) {
     if (std::find(kind.sqlite_codes.begin(), kind.sqlite_codes.end(), code & 0xff) == kind.sqlite_codes.end()) continue;
     d.code = kind.code;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gpudiag/history.h"
-#include "render_util.h"
 #include "sqlite.h"
 
 namespace gpudiag {
@@ -29,8 +28,6 @@ inline constexpr size_t kDbTimeSize = 30;
 void write_db_time(char* out, Timestamp t);  // kDbTimeSize bytes
 std::string db_time(Timestamp t);            // "" for kNoTime
 Timestamp now();
-
-Verdict parse_verdict(std::string_view name);  // verdict_name() (reports) backwards
 
 // A pipeline's runs up to one of them, and which runs had which finding.
 struct PipelineRuns {

@@ -12,11 +12,16 @@
 #include <optional>
 #include <vector>
 
+#include "gpudiag/diagnostic_codes.h"
+
 namespace gpudiag::detail {
 namespace {
 
 Diagnostic io_error(const std::string& path, std::string message, std::string help = {}) {
-  return Diagnostic{.code = "input-unreadable", .message = std::move(message), .file = path, .help = std::move(help)};
+  return Diagnostic{.code = code_name(DiagnosticCode::kInputUnreadable),
+                    .message = std::move(message),
+                    .file = path,
+                    .help = std::move(help)};
 }
 
 // A file descriptor read in large blocks. Stdin is read the same way.
@@ -46,7 +51,7 @@ class FdSource final : public ByteSource {
     total_ += got;
     if (got == 0 && expected_ && total_ < *expected_) {
       // A regular file that ends before the size it had when opened was cut while being read.
-      return Diagnostic{.code = "input-changed",
+      return Diagnostic{.code = code_name(DiagnosticCode::kInputChanged),
                         .message = input_changed_message(total_, *expected_),
                         .file = path_,
                         .byte = static_cast<int64_t>(total_),
@@ -122,7 +127,7 @@ class GzipSource final : public ByteSource {
         if (*got == 0) {
           done_ = true;
           if (stream_ended_) return std::nullopt;
-          return make_error("gzip-truncated",
+          return make_error(code_name(DiagnosticCode::kGzipTruncated),
                             fmt::format("gzip stream ends early after {} compressed bytes", compressed_),
                             "the file was cut off; the entries before the cut were analysed");
         }
@@ -137,7 +142,8 @@ class GzipSource final : public ByteSource {
           inflateReset(&zs_);
           stream_ended_ = false;
         } else {
-          return make_error("gzip-trailing-data", "data after the end of the gzip stream was ignored");
+          return make_error(code_name(DiagnosticCode::kGzipTrailingData),
+                            "data after the end of the gzip stream was ignored");
         }
       }
     }
@@ -156,16 +162,17 @@ class GzipSource final : public ByteSource {
         zs_.avail_in = 0;
       }
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      return make_error("gzip-corrupt", fmt::format("gzip data is corrupt ({})", zs_.msg ? zs_.msg : "inflate error"),
+      return make_error(code_name(DiagnosticCode::kGzipCorrupt),
+                        fmt::format("gzip data is corrupt ({})", zs_.msg ? zs_.msg : "inflate error"),
                         "the entries before the damage were analysed");
     }
     if (decompressed_ > limits_.max_decompressed_bytes) {
-      return make_error("gzip-too-large",
+      return make_error(code_name(DiagnosticCode::kGzipTooLarge),
                         fmt::format("gzip input expands beyond {} bytes", limits_.max_decompressed_bytes),
                         "a gzip bomb, or an export too large for one run: split it");
     }
     if (decompressed_ > (64ull << 20) && decompressed_ / std::max<uint64_t>(compressed_, 1) > limits_.max_gzip_ratio) {
-      return make_error("gzip-bomb",
+      return make_error(code_name(DiagnosticCode::kGzipBomb),
                         fmt::format("gzip input expands more than {}:1 ({} bytes from {})", limits_.max_gzip_ratio,
                                     decompressed_, compressed_),
                         "real log exports compress about 10:1; this looks like a gzip bomb");

@@ -28,20 +28,6 @@ std::string_view describe_first_char(char c) {
 
 }  // namespace
 
-std::string_view shape_name(ExportShape s) {
-  switch (s) {
-    case ExportShape::kArray:
-      return "array";
-    case ExportShape::kNdjson:
-      return "ndjson";
-    case ExportShape::kSequence:
-      return "json-seq";
-    case ExportShape::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 void InputSummary::add_problem(InputProblem p) {
   ++problems_total;
   if (problems.size() < kMaxKept) problems.push_back(std::move(p));

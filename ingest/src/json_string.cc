@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "gpudiag/utf8.h"
+
 namespace gpudiag::detail {
 namespace {
 
@@ -21,48 +23,10 @@ int32_t hex4(std::string_view s, size_t at) {
   return v;
 }
 
-// The length of the valid UTF-8 sequence at `at` (no overlong forms, surrogates or values past
-// U+10FFFF, as simdjson validates), or 0.
-size_t utf8_sequence(std::string_view s, size_t at) {
-  const auto c = static_cast<unsigned char>(s[at]);
-  if (c < 0x80) return 1;
-  const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || at + n > s.size()) return 0;
-  uint32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-  for (size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[at + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
-constexpr uint32_t kReplacement = 0xFFFD;
-
 bool high_surrogate(int32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
 bool low_surrogate(int32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 
 }  // namespace
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 std::optional<UnescapedString> unescape_json_string(std::string_view raw) {
   if (raw.empty() || raw.front() != '"') return std::nullopt;
@@ -72,11 +36,11 @@ std::optional<UnescapedString> unescape_json_string(std::string_view raw) {
   while (i < raw.size()) {
     const char c = raw[i];
     if (c == '"') return out;
-    if (c != '\\') {  // raw bytes, control characters included, pass as simdjson passes them
-      const size_t n = utf8_sequence(raw, i);
-      if (n == 0) return std::nullopt;
-      out.text.append(raw.substr(i, n));
-      i += n;
+    if (c != '\\') {                            // raw bytes, control characters included, pass as simdjson passes them
+      const Utf8Char ch = decode_utf8(raw, i);  // simdjson validates the same way
+      if (!ch.valid) return std::nullopt;
+      out.text.append(raw.substr(i, ch.size));
+      i += ch.size;
       continue;
     }
     if (i + 1 >= raw.size()) return std::nullopt;
@@ -125,7 +89,7 @@ std::optional<UnescapedString> unescape_json_string(std::string_view raw) {
                   0x10000 + ((static_cast<uint32_t>(unit) - 0xD800) << 10) + (static_cast<uint32_t>(low) - 0xDC00));
       i += 6;
     } else {
-      append_utf8(out.text, kReplacement);
+      append_utf8(out.text, kReplacementCharacter);
       ++out.replaced;
     }
   }

@@ -27,7 +27,4 @@ struct UnescapedString {
 // \u without four hex digits, or invalid UTF-8.
 std::optional<UnescapedString> unescape_json_string(std::string_view raw);
 
-// Appends code point `cp` (≤ U+10FFFF) to `out` as UTF-8.
-void append_utf8(std::string& out, uint32_t cp);
-
 }  // namespace gpudiag::detail

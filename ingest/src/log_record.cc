@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "gpudiag/utf8.h"
+
 namespace gpudiag {
 namespace {
 
@@ -26,17 +28,15 @@ void for_each_view(LogRecord& r, Fn&& fn) {
   }
 }
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
 // Where the head and the tail of a crop end and start: on character boundaries.
 size_t head_end(std::string_view text, size_t want) {
   size_t end = std::min(want, text.size());
-  while (end > 0 && end < text.size() && is_continuation(text[end])) --end;
+  while (end > 0 && end < text.size() && is_utf8_continuation(text[end])) --end;
   return end;
 }
 size_t tail_begin(std::string_view text, size_t want) {
   size_t begin = text.size() - std::min(want, text.size());
-  while (begin < text.size() && is_continuation(text[begin])) ++begin;
+  while (begin < text.size() && is_utf8_continuation(text[begin])) ++begin;
   return begin;
 }
 

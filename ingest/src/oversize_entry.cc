@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "gpudiag/utf8.h"
 #include "json_string.h"
 
 namespace gpudiag::detail {
@@ -15,7 +16,6 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; 
 bool is_scalar_char(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
 }
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 // Deeper nesting fails the entry: each level keeps a frame (and a path), so the depth must not grow
 // with the input. A LogEntry nests a few levels; simdjson refuses depths past 1024 as well.
@@ -405,11 +405,11 @@ void OversizeEntry::finish_string() {
     // character boundaries.
     const size_t tail_want = kept / 4;
     size_t head_len = kept - tail_want;
-    while (head_len > 0 && is_continuation(head_[head_len])) --head_len;
+    while (head_len > 0 && is_utf8_continuation(head_[head_len])) --head_len;
     std::string tail = tail_.size() >= tail_want ? tail_.substr(tail_.size() - tail_want)
                                                  : head_.substr(head_.size() - (tail_want - tail_.size())) + tail_;
     size_t skip = 0;
-    while (skip < tail.size() && is_continuation(tail[skip])) ++skip;
+    while (skip < tail.size() && is_utf8_continuation(tail[skip])) ++skip;
     tail.erase(0, skip);
     append_escaped(compact_, std::string_view(head_).substr(0, head_len));
     append_escaped(compact_, fmt::format("\n[… {} bytes cropped …]\n", text_total_ - head_len - tail.size()));

@@ -2,8 +2,8 @@
 // library's own JSON. Internal to reports (and history, which renders the same objects).
 #pragma once
 
+#include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
-#include "json_writer.h"
 
 namespace gpudiag::detail {
 

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "gpudiag/formats.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "gpudiag/formats.h"
 #include "html_timeline.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {
@@ -121,8 +121,8 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   row("Entries", fmt::format("{}: {} analysed, {} skipped, {}", d.entries, d.analysed, d.skipped,
                              plural(d.duplicates, "duplicate", "duplicates")));
   out += "</dl>";
-  out += fmt::format(R"(<div class="verdict {}" id="verdict">{})", detail::verdict_name(report.verdict),
-                     esc(report.verdict_line));
+  out +=
+      fmt::format(R"(<div class="verdict {}" id="verdict">{})", verdict_name(report.verdict), esc(report.verdict_line));
   if (!report.fixes.empty() && !report.fixes.front().demoted) {
     out += fmt::format("<p>First thing to try: {}</p>", esc(report.fixes.front().action));
   }

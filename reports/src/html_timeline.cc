@@ -9,7 +9,7 @@
 #include <array>
 
 #include "gpudiag/formats.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag::detail {
 namespace {

@@ -1,13 +1,11 @@
 // The JSON report, schema "gpudiag.report/v1" (docs/json-schema.md): the contract CI scripts and
 // other tools rely on. Fields are only ever added within v1.
 #include "finding_history.h"
+#include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
-#include "json_writer.h"
 
 namespace gpudiag {
 namespace {
-
-using detail::JsonWriter;
 
 constexpr size_t kMaxEvidenceMessage = 4096;
 

@@ -10,7 +10,7 @@
 #include <map>
 
 #include "gpudiag/formats.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {
@@ -131,7 +131,7 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   if (!o.deterministic) property("gpudiag.version", o.version);
   if (!o.deterministic) property("gpudiag.rule_pack", d.rule_pack_hash);
   property("gpudiag.fail_on", impact_name(threshold));
-  property("gpudiag.verdict", detail::verdict_name(report.verdict));
+  property("gpudiag.verdict", verdict_name(report.verdict));
   property("job.id", d.job.id);
   property("job.name", d.job.name);
   property("job.project", d.job.project);

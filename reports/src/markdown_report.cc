@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "gpudiag/formats.h"
-#include "render_util.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {

@@ -11,13 +11,11 @@
 
 #include "finding_history.h"
 #include "gpudiag/formats.h"
-#include "json_writer.h"
-#include "render_util.h"
+#include "gpudiag/json_writer.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {
-
-using detail::JsonWriter;
 
 constexpr size_t kLineBytes = 1000;
 constexpr size_t kSarifWorkers = 20;  // workers listed per result; workersTotal counts them all
@@ -247,7 +245,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   w.key("properties").begin_object();
   w.field("gpudiag.format", kSarifFormat);
   if (!o.deterministic) w.field("rulePack", d.rule_pack_hash);
-  w.field("verdict", detail::verdict_name(report.verdict)).field("summary", report.verdict_line);
+  w.field("verdict", verdict_name(report.verdict)).field("summary", report.verdict_line);
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
   w.end_object();

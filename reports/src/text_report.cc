@@ -5,7 +5,8 @@
 #include <algorithm>
 
 #include "gpudiag/report.h"
-#include "render_util.h"
+#include "gpudiag/utf8.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {
@@ -55,10 +56,6 @@ std::string excerpt(std::string_view message) {
 std::string wrap(std::string_view text, const std::string& indent, size_t width) {
   std::string out, line;
   size_t line_chars = 0;
-  const auto chars = [](std::string_view w) {
-    return static_cast<size_t>(
-        std::count_if(w.begin(), w.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-  };
   size_t pos = 0;
   while (pos < text.size()) {
     const size_t space = text.find(' ', pos);
@@ -66,7 +63,7 @@ std::string wrap(std::string_view text, const std::string& indent, size_t width)
         text.substr(pos, space == std::string_view::npos ? std::string_view::npos : space - pos);
     pos = space == std::string_view::npos ? text.size() : space + 1;
     if (word.empty()) continue;
-    if (line_chars > 0 && indent.size() + line_chars + 1 + chars(word) > width) {
+    if (line_chars > 0 && indent.size() + line_chars + 1 + utf8_length(word) > width) {
       out += indent + line + "\n";
       line.clear();
       line_chars = 0;
@@ -76,7 +73,7 @@ std::string wrap(std::string_view text, const std::string& indent, size_t width)
       ++line_chars;
     }
     line += word;
-    line_chars += chars(word);
+    line_chars += utf8_length(word);
   }
   if (!line.empty()) out += indent + line + "\n";
   return out;

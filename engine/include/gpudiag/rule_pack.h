@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpudiag/impact.h"
 #include "gpudiag/result.h"
 
 namespace gpudiag {
@@ -20,11 +21,6 @@ namespace gpudiag {
 namespace detail {
 struct RuleSpec;
 }
-
-// Impact of a finding if it is true. Ordered: a higher value is worse.
-enum class Impact : uint8_t { kInfo, kWarning, kError, kCritical };
-std::string_view impact_name(Impact i);  // "info" … "critical"
-std::optional<Impact> parse_impact(std::string_view name);
 
 struct DocLink {
   std::string title;

@@ -14,7 +14,8 @@
 // it at once; each run is written in one transaction. Its schema is versioned (PRAGMA user_version)
 // and migrated forward on open; a database from a newer gpudiag, a corrupt or read-only one, or one
 // locked past the timeout is an error (a Diagnostic naming the file) and is left as it was.
-// docs/schema.md describes the tables.
+// docs/schema.md describes the tables. What it reads back (PipelineHistory, Reclassified) is a value of
+// reports' run_history.h, which renders it.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@
 #include "gpudiag/ingest.h"
 #include "gpudiag/report.h"
 #include "gpudiag/result.h"
+#include "gpudiag/run_history.h"
 
 namespace gpudiag {
 
@@ -43,42 +45,6 @@ struct StoreOptions {
   bool read_only = false;        // open an existing database for reading only; nothing can change it
   bool create = true;            // create the file when it is missing (else: an error, "db-missing")
   int busy_timeout_ms = 30'000;  // how long to wait for another writer before giving up
-};
-
-struct RunFinding {
-  std::string rule_id;
-  std::string fingerprint;
-  Impact severity = Impact::kWarning;
-};
-
-// One run as stored.
-struct RunSummary {
-  int64_t id = 0;
-  std::string pipeline;
-  JobInfo job;                // id, name, project, region (other_ids are not stored)
-  Timestamp start = kNoTime;  // earliest and latest entry of the run's export
-  Timestamp end = kNoTime;
-  Verdict verdict = Verdict::kOk;
-  std::string summary;               // the verdict line
-  std::string rule_pack;             // RulePack::version_hash() of the pack that judged it
-  std::string recorded_at;           // RFC 3339 UTC, wall clock
-  bool accepted = false;             // `history accept`: its findings are part of the pipeline's baseline
-  std::vector<RunFinding> findings;  // in rank order
-};
-
-// What the history knows about one finding (rule id + fingerprint) across a pipeline's runs.
-struct FindingRecurrence {
-  std::string rule_id;
-  std::string fingerprint;
-  std::string title;  // from the latest run that had it
-  Impact severity = Impact::kWarning;
-  FindingHistory history;  // runs affected out of recorded, first and last seen, streak, accepted
-};
-
-struct PipelineHistory {
-  std::string pipeline;
-  std::vector<RunSummary> runs;             // oldest first
-  std::vector<FindingRecurrence> findings;  // most recently seen first
 };
 
 // The runs recorded when one run was added: its id and each finding's status, parallel to
@@ -104,18 +70,6 @@ struct PruneResult {
   uint64_t runs = 0;
   uint64_t sources = 0;
   uint64_t entries = 0;
-};
-
-// One stored run judged again by the current rule pack over its stored entries.
-struct Reclassified {
-  RunSummary run;
-  bool has_entries = false;  // false: none of its job's entries were ingested
-  uint64_t entries = 0;
-  Verdict verdict = Verdict::kOk;  // with the current pack
-  std::string summary;
-  std::vector<std::string> appeared;     // rule ids found now but not then
-  std::vector<std::string> disappeared;  // … and the other way round
-  bool changed() const { return has_entries && (verdict != run.verdict || !appeared.empty() || !disappeared.empty()); }
 };
 
 struct IngestOptions {
@@ -185,13 +139,6 @@ class HistoryStore {
   explicit HistoryStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-// Renderers for the history commands. Everything taken from the database is escaped for its format.
-inline constexpr std::string_view kHistoryJsonSchema = "gpudiag.history/v1";
-std::string render_history_text(const std::vector<PipelineHistory>& pipelines, bool deterministic);
-std::string render_history_json(const std::vector<PipelineHistory>& pipelines, bool deterministic);
-std::string render_reclassified_text(const std::vector<Reclassified>& runs, const std::string& rule_pack);
-std::string render_reclassified_json(const std::vector<Reclassified>& runs, const std::string& rule_pack);
 
 // Writes query rows as they come (csv, json) or all at the end (table, which sizes its columns).
 class QueryPrinter {

@@ -25,18 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "gpudiag/export_shape.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/result.h"
 
 namespace gpudiag {
-
-enum class ExportShape : uint8_t {
-  kUnknown,
-  kArray,     // [ {…}, {…} ]  (gcloud logging read --format=json, Logs Explorer download)
-  kNdjson,    // one entry per line (Cloud Storage sink shards)
-  kSequence,  // concatenated JSON objects, e.g. pretty-printed by `jq '.[]'`
-};
-std::string_view shape_name(ExportShape s);  // "array", "ndjson", "json-seq", "unknown"
 
 // One problem in one input. Skipped entries are problems with `skipped_entry` set; others are notes
 // that did not cost an entry (a BOM, a duplicate key, a wrong field type that was tolerated).

@@ -12,25 +12,9 @@
 #include <string>
 #include <string_view>
 
+#include "gpudiag/severity.h"
+
 namespace gpudiag {
-
-// google.logging.type.LogSeverity: the numbers are the API's.
-enum class Severity : uint16_t {
-  kDefault = 0,
-  kDebug = 100,
-  kInfo = 200,
-  kNotice = 300,
-  kWarning = 400,
-  kError = 500,
-  kCritical = 600,
-  kAlert = 700,
-  kEmergency = 800,
-};
-
-std::string_view severity_name(Severity s);  // "DEFAULT" … "EMERGENCY"
-// Accepts the names in any case, and the API numbers (0, 100, … 800).
-std::optional<Severity> parse_severity(std::string_view name);
-std::optional<Severity> severity_from_number(int64_t n);
 
 // Nanoseconds since the Unix epoch, UTC. kNoTime when the entry had no usable timestamp.
 using Timestamp = int64_t;

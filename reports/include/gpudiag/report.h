@@ -15,6 +15,7 @@
 
 #include "gpudiag/baseline.h"
 #include "gpudiag/diagnosis.h"
+#include "gpudiag/verdict.h"
 
 namespace gpudiag {
 
@@ -78,8 +79,6 @@ struct RankedFinding {
   bool suppressed = false;                // … and still suppresses it (not expired)
   std::optional<FindingHistory> history;  // set when the run was recorded in a run history
 };
-
-enum class Verdict { kOk, kWarning, kFailed };
 
 struct RankedReport {
   const Diagnosis* diagnosis = nullptr;

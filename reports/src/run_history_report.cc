@@ -3,13 +3,11 @@
 #include <fmt/format.h>
 
 #include "finding_history.h"
-#include "json_writer.h"
-#include "store.h"
+#include "gpudiag/json_writer.h"
+#include "gpudiag/run_history.h"
 
 namespace gpudiag {
 namespace {
-
-using detail::JsonWriter;
 
 // To the second: tables read better without nine fractional digits.
 std::string time_or_dash(Timestamp t) {
@@ -37,7 +35,7 @@ void write_run(JsonWriter& w, const RunSummary& r, bool deterministic) {
   w.end_object();
   write_time(w, "start", r.start);
   write_time(w, "end", r.end);
-  w.field("verdict", detail::verdict_name(r.verdict)).field("summary", r.summary).field("rule_pack", r.rule_pack);
+  w.field("verdict", verdict_name(r.verdict)).field("summary", r.summary).field("rule_pack", r.rule_pack);
   if (!deterministic) w.field("recorded_at", r.recorded_at);
   w.field("accepted", r.accepted);
   w.key("findings").begin_array();
@@ -72,7 +70,7 @@ std::string render_history_text(const std::vector<PipelineHistory>& pipelines, b
     out += fmt::format("\n  {:<6} {:<20} {:<8} {:<42} {}\n", "run", "start", "verdict", "job", "summary");
     for (const auto& r : p.runs) {
       out += fmt::format("  {:<6} {:<20} {:<8} {:<42} {}{}{}\n", fmt::format("#{}", r.id), time_or_dash(r.start),
-                         detail::verdict_name(r.verdict), terminal_safe(r.job.id.empty() ? "-" : r.job.id),
+                         verdict_name(r.verdict), terminal_safe(r.job.id.empty() ? "-" : r.job.id),
                          terminal_safe(r.summary), r.accepted ? "  [accepted]" : "",
                          deterministic ? "" : fmt::format("  (recorded {})", r.recorded_at.substr(0, 19)));
     }
@@ -119,9 +117,8 @@ std::string render_reclassified_text(const std::vector<Reclassified>& runs, cons
     }
     if (!r.changed()) continue;
     ++changed;
-    lines +=
-        fmt::format("  run #{} ({}, job {}): {} → {}\n", r.run.id, terminal_safe(r.run.pipeline),
-                    terminal_safe(r.run.job.id), detail::verdict_name(r.run.verdict), detail::verdict_name(r.verdict));
+    lines += fmt::format("  run #{} ({}, job {}): {} → {}\n", r.run.id, terminal_safe(r.run.pipeline),
+                         terminal_safe(r.run.job.id), verdict_name(r.run.verdict), verdict_name(r.verdict));
     lines += fmt::format("      then: {}\n      now:  {}\n", terminal_safe(r.run.summary), terminal_safe(r.summary));
     for (const auto& id : r.appeared) lines += fmt::format("      + {}\n", id);
     for (const auto& id : r.disappeared) lines += fmt::format("      - {}\n", id);
@@ -150,13 +147,13 @@ std::string render_reclassified_json(const std::vector<Reclassified>& runs, cons
     w.field("has_entries", r.has_entries).field("entries", r.entries);
     w.field("changed", r.changed());
     w.key("before").begin_object();
-    w.field("verdict", detail::verdict_name(r.run.verdict)).field("summary", r.run.summary);
+    w.field("verdict", verdict_name(r.run.verdict)).field("summary", r.run.summary);
     w.field("rule_pack", r.run.rule_pack);
     w.end_object();
     w.key("after");
     if (r.has_entries) {
       w.begin_object();
-      w.field("verdict", detail::verdict_name(r.verdict)).field("summary", r.summary);
+      w.field("verdict", verdict_name(r.verdict)).field("summary", r.summary);
       w.end_object();
     } else {
       w.null();

@@ -1,10 +1,10 @@
-// Small pieces every renderer uses: time spans, plurals, where an evidence entry came from, the
-// one line of a message worth showing, and a walk over UTF-8 text that the format escapers build on.
-// Internal to reports.
+// The text pieces several renderers word the same way: time spans, plurals, where an evidence entry
+// came from, the one line of a message worth showing, CI levels, the gate's outcome and why a
+// baseline entry is stale. (Escaping for each format is output_escaping.cc; report.h and formats.h
+// declare it.) Internal to reports.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
@@ -30,7 +30,6 @@ std::string_view entry_text(const LogRecord& r);
 std::string_view key_line(const Evidence& e);
 std::string_view first_line(std::string_view text);
 
-std::string_view verdict_name(Verdict v);  // "ok", "warning", "failed"
 // The three levels CI formats know: critical and error → "error", warning → "warning", info → `note`
 // (SARIF says "note", GitHub "notice").
 std::string_view ci_level(Impact i, std::string_view note);
@@ -42,15 +41,4 @@ std::string safe_url(std::string_view url);
 std::string gate_line(const RankedReport& report, Impact threshold);
 // Why a baseline entry is stale, one sentence ("" for one that suppresses).
 std::string stale_reason(const BaselineEntryReview& entry);
-
-// Walks UTF-8 text one character at a time. Invalid sequences come as U+FFFD; `ch` is the
-// character's bytes (the replacement's, for invalid ones).
-void for_each_char(std::string_view text, const std::function<void(std::string_view ch, uint32_t cp)>& fn);
-// A character no report shows as it is, written as text instead: C0 controls and DEL as "\x1b", C1
-// controls as "\u009b", and the invisible characters that reorder or hide text (bidi controls,
-// zero-width characters, U+FEFF) as "<U+202E>", so a log line cannot disguise itself. Empty for
-// every other character. Every escaper (terminal_safe included) goes through this one function and
-// then escapes the shown form by its own format's rules.
-std::string visible_control(uint32_t cp);
-
 }  // namespace gpudiag::detail

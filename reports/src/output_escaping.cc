@@ -1,14 +1,81 @@
-// One escaping helper per output format. Each walks the text as UTF-8 (invalid bytes become U+FFFD)
-// and shows control characters as text, then applies its format's own rules.
+// Escaping, one helper per output format (formats.h, and terminal_safe of report.h). Each walks the
+// text as UTF-8 (utf8.h: what is not well-formed becomes U+FFFD), shows control characters and
+// invisible formatting as text (visible_control), then applies its format's own rules.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "gpudiag/formats.h"
-#include "render_util.h"
+#include "gpudiag/report.h"
+#include "gpudiag/utf8.h"
 
 namespace gpudiag {
+namespace {
 
-using detail::for_each_char;
-using detail::visible_control;
+struct CodeRange {
+  uint32_t first, last;
+};
+
+// Characters that change how the text around them reads without showing themselves: the Trojan
+// Source set (CVE-2021-42574) and the zero-width characters.
+constexpr CodeRange kInvisibleFormatting[] = {
+    {0x061C, 0x061C},  // arabic letter mark
+    {0x200B, 0x200F},  // zero-width space, non-joiner, joiner; left-to-right and right-to-left marks
+    {0x202A, 0x202E},  // bidi embeddings, pop, overrides
+    {0x2060, 0x2064},  // word joiner, invisible operators
+    {0x2066, 0x2069},  // bidi isolates
+    {0xFEFF, 0xFEFF},  // zero-width no-break space (a byte order mark anywhere but a file's start)
+};
+
+bool invisible_formatting(uint32_t cp) {
+  for (const CodeRange& r : kInvisibleFormatting) {
+    if (cp >= r.first && cp <= r.last) return true;
+  }
+  return false;
+}
+
+// A character no report shows as it is, written as text instead: C0 controls and DEL as "\x1b", C1
+// controls as "\u009b", and the invisible characters that reorder or hide text (bidi controls,
+// zero-width characters, U+FEFF) as "<U+202E>", so a log line cannot disguise itself. Empty for
+// every other character. Every escaper (terminal_safe included) goes through this one function and
+// then escapes the shown form by its own format's rules.
+
+std::string visible_control(uint32_t cp) {
+  if (cp < 0x20 || cp == 0x7F) return fmt::format("\\x{:02x}", cp);
+  if (cp >= 0x80 && cp <= 0x9F) return fmt::format("\\u{:04x}", cp);
+  if (cp >= 0x061C && invisible_formatting(cp)) return fmt::format("<U+{:04X}>", cp);
+  return "";
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
+    if (cp == '\t') {
+      out += "  ";
+      return;
+    }
+    // ESC, CR, BEL, CSI … never reach the terminal raw, nor do bidi overrides or invalid UTF-8.
+    const std::string shown = visible_control(cp);
+    out += shown.empty() ? ch : std::string_view(shown);
+  });
+  return out;
+}
+
+std::string terminal_safe_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t start = 0; start < text.size();) {
+    const size_t nl = text.find('\n', start);
+    const size_t end = nl == std::string_view::npos ? text.size() : nl;
+    out += terminal_safe(text.substr(start, end - start));
+    if (nl != std::string_view::npos) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
 
 namespace {
 
@@ -20,7 +87,7 @@ std::string escape_markup(std::string_view text, Markup markup) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   const bool attribute = markup == Markup::kXmlAttribute;
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
       case '&':
         out += "&amp;";
@@ -70,7 +137,7 @@ std::string markdown_escape(std::string_view text) {
   static constexpr std::string_view kLineStart = "#+-=>";
   std::string out;
   out.reserve(text.size() + text.size() / 8);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     const bool ascii = cp < 0x80;
     if (cp == '\n' || cp == '\r' || cp == '\t') {
       out += ' ';
@@ -95,7 +162,7 @@ namespace {
 std::pair<std::string, size_t> code_text(std::string_view text, bool one_line) {
   std::string out;
   size_t run = 0, longest = 0;
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     run = cp == '`' ? run + 1 : 0;
     longest = std::max(longest, run);
     if (cp == '\n' || cp == '\t') {
@@ -127,7 +194,7 @@ std::string markdown_code_span(std::string_view text) {
 std::string workflow_command_escape(std::string_view text, bool property) {
   std::string out;
   out.reserve(text.size() + 16);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     switch (cp) {
       case '%':
         out += "%25";
@@ -156,7 +223,7 @@ std::string workflow_command_escape(std::string_view text, bool property) {
 std::string sarif_text(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
-  for_each_char(text, [&](std::string_view ch, uint32_t cp) {
+  for_each_utf8_char(text, [&](std::string_view ch, uint32_t cp) {
     const std::string shown = cp == '\n' || cp == '\t' ? "" : visible_control(cp);
     for (char c : shown.empty() ? ch : std::string_view(shown)) {
       if (c == '\\' || c == '[' || c == ']') out += '\\';

@@ -1,6 +1,13 @@
-// A small streaming JSON writer: pretty-printed with two-space indents, keys in the order written,
-// strings escaped (control characters as \u00XX, invalid UTF-8 replaced by U+FFFD) so the output is
-// always valid JSON whatever the logs held. Internal to reports.
+// JSON output: a small streaming writer, pretty-printed with two-space indents and keys in the order
+// written, for the reports and the history's JSON; and the one JSON string escaper everything that
+// writes JSON uses. Strings are escaped so the output is always valid JSON whatever the logs held:
+// " and \ backslashed, \n \r \t, other C0 controls and DEL as \u00XX, and what is not well-formed
+// UTF-8 (utf8.h: overlong forms, surrogates, values past U+10FFFF, truncated sequences) as \ufffd.
+//
+//   JsonWriter w;
+//   w.begin_object().field("schema", "gpudiag.report/v1").array_field("rules", ids).end_object();
+//   std::string json = w.take();
+//   append_json_string(out, text);   // "text", quoted and escaped
 #pragma once
 
 #include <cstdint>
@@ -8,7 +15,10 @@
 #include <string_view>
 #include <vector>
 
-namespace gpudiag::detail {
+namespace gpudiag {
+
+// Appends `s` to `out` as a quoted, escaped JSON string.
+void append_json_string(std::string& out, std::string_view s);
 
 class JsonWriter {
  public:
@@ -45,8 +55,6 @@ class JsonWriter {
 
   std::string take() { return std::move(out_) + "\n"; }
 
-  static void escape_to(std::string& out, std::string_view s);
-
  private:
   void before_value();
   void newline();
@@ -59,4 +67,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace gpudiag::detail
+}  // namespace gpudiag

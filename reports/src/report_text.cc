@@ -1,6 +1,10 @@
-#include "render_util.h"
+#include "report_text.h"
 
 #include <fmt/format.h>
+
+#include <filesystem>
+
+#include "gpudiag/utf8.h"
 
 namespace gpudiag::detail {
 
@@ -44,18 +48,6 @@ std::string_view key_line(const Evidence& e) {
   while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
   return line;
-}
-
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::kOk:
-      return "ok";
-    case Verdict::kWarning:
-      return "warning";
-    case Verdict::kFailed:
-      return "failed";
-  }
-  return "ok";
 }
 
 std::string_view ci_level(Impact i, std::string_view note) {
@@ -110,67 +102,31 @@ std::string stale_reason(const BaselineEntryReview& e) {
   return "";
 }
 
-void for_each_char(std::string_view s, const std::function<void(std::string_view, uint32_t)>& fn) {
-  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      fn(s.substr(i, 1), c);
-      ++i;
-      continue;
-    }
-    const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n > 0 && i + n <= s.size();
-    uint32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t k = 1; ok && k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      ok = (b & 0xC0) == 0x80;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are invalid too.
-    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (ok) {
-      fn(s.substr(i, n), cp);
-      i += n;
-    } else {
-      fn(kReplacement, 0xFFFD);
-      ++i;
-    }
-  }
-}
+}  // namespace gpudiag::detail
 
+namespace gpudiag {
 namespace {
 
-struct CodeRange {
-  uint32_t first, last;
-};
-
-// Characters that change how the text around them reads without showing themselves: the Trojan
-// Source set (CVE-2021-42574) and the zero-width characters.
-constexpr CodeRange kInvisibleFormatting[] = {
-    {0x061C, 0x061C},  // arabic letter mark
-    {0x200B, 0x200F},  // zero-width space, non-joiner, joiner; left-to-right and right-to-left marks
-    {0x202A, 0x202E},  // bidi embeddings, pop, overrides
-    {0x2060, 0x2064},  // word joiner, invisible operators
-    {0x2066, 0x2069},  // bidi isolates
-    {0xFEFF, 0xFEFF},  // zero-width no-break space (a byte order mark anywhere but a file's start)
-};
-
-bool invisible_formatting(uint32_t cp) {
-  for (const CodeRange& r : kInvisibleFormatting) {
-    if (cp >= r.first && cp <= r.last) return true;
-  }
-  return false;
+// Moves `pos` back to the start of the UTF-8 character it falls in.
+size_t char_start(std::string_view s, size_t pos) {
+  while (pos > 0 && pos < s.size() && is_utf8_continuation(s[pos])) --pos;
+  return pos;
 }
 
 }  // namespace
 
-std::string visible_control(uint32_t cp) {
-  if (cp < 0x20 || cp == 0x7F) return fmt::format("\\x{:02x}", cp);
-  if (cp >= 0x80 && cp <= 0x9F) return fmt::format("\\u{:04x}", cp);
-  if (cp >= 0x061C && invisible_formatting(cp)) return fmt::format("<U+{:04X}>", cp);
-  return "";
+std::string crop_middle(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const size_t half = max_bytes / 2;
+  const size_t head_end = char_start(text, half);
+  const size_t tail_start = char_start(text, text.size() - half);
+  return fmt::format("{} … [{} bytes cut] … {}", text.substr(0, head_end), tail_start - head_end,
+                     text.substr(tail_start));
 }
 
-}  // namespace gpudiag::detail
+std::string display_path(const std::string& path, bool deterministic) {
+  if (!deterministic || path.empty() || path.front() != '/') return path;
+  return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace gpudiag

@@ -1,60 +1,43 @@
-#include "json_writer.h"
+#include "gpudiag/json_writer.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-namespace gpudiag::detail {
+#include "gpudiag/utf8.h"
 
-void JsonWriter::escape_to(std::string& out, std::string_view s) {
+namespace gpudiag {
+
+void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"') {
-      out += "\\\"";
-      ++i;
-      continue;
+    const Utf8Char c = decode_utf8(s, i);
+    i += c.size;
+    switch (c.code_point) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      default:
+        break;
     }
-    if (c == '\\') {
-      out += "\\\\";
-      ++i;
-      continue;
-    }
-    if (c == '\n') {
-      out += "\\n";
-      ++i;
-      continue;
-    }
-    if (c == '\r') {
-      out += "\\r";
-      ++i;
-      continue;
-    }
-    if (c == '\t') {
-      out += "\\t";
-      ++i;
-      continue;
-    }
-    if (c < 0x20 || c == 0x7F) {
-      out += fmt::format("\\u{:04x}", c);
-      ++i;
-      continue;
-    }
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    // Validate one UTF-8 sequence; anything broken becomes U+FFFD.
-    size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n > 0 && i + n <= s.size();
-    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
+    if (!c.valid) {
       out += "\\ufffd";
-      ++i;
+    } else if (c.code_point < 0x20 || c.code_point == 0x7F) {
+      out += fmt::format("\\u{:04x}", c.code_point);
+    } else {
+      out.append(s.substr(i - c.size, c.size));
     }
   }
   out += '"';
@@ -109,7 +92,7 @@ JsonWriter& JsonWriter::end_array() {
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   before_value();
-  escape_to(out_, k);
+  append_json_string(out_, k);
   out_ += ": ";
   after_key_ = true;
   return *this;
@@ -117,7 +100,7 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 
 JsonWriter& JsonWriter::value(std::string_view s) {
   before_value();
-  escape_to(out_, s);
+  append_json_string(out_, s);
   return *this;
 }
 
@@ -151,4 +134,4 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace gpudiag::detail
+}  // namespace gpudiag
