@@ -42,13 +42,20 @@ std::optional<std::string> read_text(const std::string& path) {
   return s.str();
 }
 
+// "never", then the impacts from core's table.
+std::vector<std::string> fail_on_choices() {
+  std::vector<std::string> choices{"never"};
+  for (const auto& row : kImpactNames) choices.emplace_back(row.name);
+  return choices;
+}
+
 }  // namespace
 
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;
   cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(CLI::IsMember({"never", "info", "warning", "error", "critical"}))
+      ->check(CLI::IsMember(fail_on_choices()))
       ->capture_default_str();
   cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
       ->check(CLI::ExistingFile);

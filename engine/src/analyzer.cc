@@ -14,6 +14,7 @@
 
 #include "evaluator.h"
 #include "fact_catalog.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "job_accumulator.h"
 #include "record_matcher.h"
 
@@ -268,7 +269,7 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   for (uint32_t i = 0; i < inputs.size(); ++i) {
     merge_reader_summary(reader_summaries[i], summaries[i]);
     if (!summaries[i].aborted.empty()) {
-      d.input_errors.push_back(Diagnostic{.code = "input-aborted",
+      d.input_errors.push_back(Diagnostic{.code = code_name(DiagnosticCode::kInputAborted),
                                           .message = summaries[i].aborted,
                                           .file = inputs[i],
                                           .help = "the entries read before this point were analysed"});

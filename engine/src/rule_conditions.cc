@@ -1,5 +1,6 @@
 // Record conditions (field tests, all/any/not, captures) and job-fact tests of a rule file.
 #include "fact_catalog.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "rule_reader.h"
 
 namespace gpudiag::detail {
@@ -16,7 +17,8 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
     if (it == kFieldKeys.end()) {
       std::vector<std::string_view> names{"all", "any", "not", "captures", "label.KEY"};
       for (const auto& p : kFieldKeys) names.push_back(p.first);
-      error(key.at, "rule-unknown-key", fmt::format("unknown condition key `{}`", name), suggestion(name, names));
+      error(key.at, code_name(DiagnosticCode::kRuleUnknownKey), fmt::format("unknown condition key `{}`", name),
+            suggestion(name, names));
       return std::nullopt;
     }
     c.field = it->second;
@@ -24,7 +26,7 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
   if (c.field == Field::kLog) {
     c.kind = ConditionSpec::Kind::kOneOf;
     c.names = string_list(value, "log");
-    if (c.names.empty()) error(value.at, "rule-type", "`log` needs at least one log name");
+    if (c.names.empty()) error(value.at, code_name(DiagnosticCode::kRuleType), "`log` needs at least one log name");
     return c;
   }
   if (c.field == Field::kSeverity) {
@@ -33,7 +35,8 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
       c.kind = ConditionSpec::Kind::kSeverityAtLeast;
       auto s = parse_severity(std::string_view(names[0]).substr(2));
       if (!s)
-        error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", names[0].substr(2)),
+        error(value.at, code_name(DiagnosticCode::kRuleSeverity),
+              fmt::format("`{}` is not a log severity", names[0].substr(2)),
               "DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY");
       c.min_severity = s.value_or(Severity::kDefault);
       return c;
@@ -42,7 +45,7 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
     for (auto& n : names) {
       auto s = parse_severity(n);
       if (!s)
-        error(value.at, "rule-severity", fmt::format("`{}` is not a log severity", n));
+        error(value.at, code_name(DiagnosticCode::kRuleSeverity), fmt::format("`{}` is not a log severity", n));
       else
         c.names.emplace_back(severity_name(*s));
     }
@@ -51,7 +54,8 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
   auto pattern = scalar(value, name);
   if (!pattern) return std::nullopt;
   if (pattern->empty()) {
-    error(value.at, "rule-regex", "an empty pattern matches everything", "write the text the entry must contain");
+    error(value.at, code_name(DiagnosticCode::kRuleRegex), "an empty pattern matches everything",
+          "write the text the entry must contain");
     return std::nullopt;
   }
   c.compiled = check_regex(value, *pattern);
@@ -63,7 +67,7 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
 
 std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
   if (depth > 16) {
-    error(n.at, "rule-condition", "conditions nest more than 16 levels deep");
+    error(n.at, code_name(DiagnosticCode::kRuleCondition), "conditions nest more than 16 levels deep");
     return std::nullopt;
   }
   if (n.is_seq()) {  // a bare list means "all of these"
@@ -75,7 +79,7 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
     return all;
   }
   if (!n.is_map() || n.entries.empty()) {
-    error(n.at, "rule-condition", "a condition is a mapping of field tests and all/any/not",
+    error(n.at, code_name(DiagnosticCode::kRuleCondition), "a condition is a mapping of field tests and all/any/not",
           "e.g. `text: 'cudaErrorMemoryAllocation'` — see docs/rules.md");
     return std::nullopt;
   }
@@ -97,7 +101,8 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
         group.children.push_back(std::move(*c));
       }
       if (group.children.empty()) {
-        error(key.at, "rule-condition", fmt::format("`{}` needs at least one condition", key.scalar));
+        error(key.at, code_name(DiagnosticCode::kRuleCondition),
+              fmt::format("`{}` needs at least one condition", key.scalar));
         continue;
       }
       all.children.push_back(std::move(group));
@@ -118,7 +123,8 @@ std::optional<ConditionSpec> RuleReader::condition(const Node& n, int depth) {
 std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view where, bool captures) {
   std::vector<FactTest> tests;
   if (!n.is_map()) {
-    error(n.at, "rule-facts", fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
+    error(n.at, code_name(DiagnosticCode::kRuleFacts),
+          fmt::format("`{}` is a mapping of {} names to tests", where, captures ? "group" : "fact"),
           captures ? "e.g. `python_launch: '!= {python_worker}'`"
                    : "e.g. `gpu_requested: true` — see docs/rules.md, Job facts");
     return tests;
@@ -135,7 +141,8 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
       t.at = key.at;
       t.text = "any of …";
       if (!value.is_seq() || value.items.empty()) {
-        error(key.at, "rule-facts", "`any` is a list of mappings of tests, one of which must hold");
+        error(key.at, code_name(DiagnosticCode::kRuleFacts),
+              "`any` is a list of mappings of tests, one of which must hold");
         continue;
       }
       for (const auto& group : value.items) t.any.push_back(fact_tests(group, "any", captures));
@@ -146,7 +153,8 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
     if (!captures && def == nullptr) {
       std::vector<std::string_view> names{"any"};
       for (const auto& f : kFactCatalog) names.push_back(f.name);
-      error(key.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", key.scalar), suggestion(key.scalar, names));
+      error(key.at, code_name(DiagnosticCode::kRuleUnknownFact), fmt::format("unknown fact `{}`", key.scalar),
+            suggestion(key.scalar, names));
       continue;
     }
     const FactType type = def ? def->type : FactType::kString;
@@ -164,7 +172,8 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
         t.op = FactTest::Op::kIs;
         t.expect_bool = v == "true";
       } else {
-        error(value.at, "rule-facts", fmt::format("`{}` is true, false, known or unknown", key.scalar));
+        error(value.at, code_name(DiagnosticCode::kRuleFacts),
+              fmt::format("`{}` is true, false, known or unknown", key.scalar));
         continue;
       }
     } else {
@@ -189,20 +198,22 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
         t.operand = t.operand.substr(1, t.operand.size() - 2);
         t.operand_is_fact = true;
         if (!captures && find_fact(t.operand) == nullptr) {
-          error(value.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", t.operand));
+          error(value.at, code_name(DiagnosticCode::kRuleUnknownFact), fmt::format("unknown fact `{}`", t.operand));
         }
       } else if (type == FactType::kNumber) {
         char* end = nullptr;
         std::strtod(t.operand.c_str(), &end);
         if (t.operand.empty() || end == nullptr || *end != '\0') {
-          error(value.at, "rule-facts", fmt::format("`{}` needs a number, e.g. '<50'", key.scalar));
+          error(value.at, code_name(DiagnosticCode::kRuleFacts),
+                fmt::format("`{}` needs a number, e.g. '<50'", key.scalar));
           continue;
         }
       } else if (t.op == FactTest::Op::kSearch) {
         t.regex = check_regex(value, t.operand);
         if (!t.regex) continue;
       } else if (!captures && t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {
-        error(value.at, "rule-facts", fmt::format("`{}` is text: test it with a regex, == or !=", key.scalar));
+        error(value.at, code_name(DiagnosticCode::kRuleFacts),
+              fmt::format("`{}` is text: test it with a regex, == or !=", key.scalar));
         continue;
       }
     }

@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/json_writer.h"
 
 namespace gpudiag::detail {
@@ -102,7 +103,7 @@ std::string source_line(const std::string& text, uint64_t line) {
 
 Result<Node> parse_yaml(const std::string& text, const std::string& path) {
   if (auto at = too_deep(text)) {
-    return Diagnostic{.code = "rule-yaml",
+    return Diagnostic{.code = code_name(DiagnosticCode::kRuleYaml),
                       .message = fmt::format("nested more than {} levels deep", kMaxDepth),
                       .file = path,
                       .line = at->line,
@@ -114,7 +115,7 @@ Result<Node> parse_yaml(const std::string& text, const std::string& path) {
     return TreeBuilder().build(root, 0);
   } catch (const YAML::Exception& e) {
     const Position at = position_of(e.mark);
-    return Diagnostic{.code = "rule-yaml",
+    return Diagnostic{.code = code_name(DiagnosticCode::kRuleYaml),
                       .message = e.msg,
                       .file = path,
                       .line = at.line,
@@ -122,14 +123,14 @@ Result<Node> parse_yaml(const std::string& text, const std::string& path) {
                       .source_line = source_line(text, at.line),
                       .help = "rule files are YAML (see docs/rules.md)"};
   } catch (const std::length_error& e) {
-    return Diagnostic{.code = "rule-yaml",
+    return Diagnostic{.code = code_name(DiagnosticCode::kRuleYaml),
                       .message = fmt::format("the YAML expands to {} (aliases?)", e.what()),
                       .file = path,
                       .line = 1,
                       .column = 1,
                       .help = "rule files need no YAML aliases; write each rule out in full"};
   } catch (const std::exception& e) {
-    return Diagnostic{.code = "rule-yaml", .message = e.what(), .file = path};
+    return Diagnostic{.code = code_name(DiagnosticCode::kRuleYaml), .message = e.what(), .file = path};
   }
 }
 
@@ -220,7 +221,7 @@ Result<Node> tree_from_json(std::string_view json, const std::string& path) {
   auto err = parser.parse(simdjson::padded_string(json)).get(root);
   if (!err) err = read_tree(root, n, 0);
   if (err) {
-    return Diagnostic{.code = "rule-embedded",
+    return Diagnostic{.code = code_name(DiagnosticCode::kRuleEmbedded),
                       .message = fmt::format("embedded rule tree is damaged: {}", simdjson::error_message(err)),
                       .file = path,
                       .help = "rebuild gpudiag"};

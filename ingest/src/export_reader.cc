@@ -7,6 +7,7 @@
 
 #include "byte_source.h"
 #include "entry_splitter.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/ingest.h"
 #include "oversize_entry.h"
 
@@ -88,7 +89,8 @@ struct ExportReader::Impl {
         summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false, .message = message});
         // A damaged or cut gzip stream leaves a partial result worth having; a read error, a gzip
         // bomb or an oversized stream means the input could not be read as a whole.
-        if (d.code != "gzip-truncated" && d.code != "gzip-corrupt" && d.code != "gzip-trailing-data") {
+        if (d.code != code_name(DiagnosticCode::kGzipTruncated) && d.code != code_name(DiagnosticCode::kGzipCorrupt) &&
+            d.code != code_name(DiagnosticCode::kGzipTrailingData)) {
           summary.aborted = message;
         }
         return;
@@ -144,7 +146,7 @@ Status ExportReader::Impl::detect(const std::string& path) {
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(data[i]); };
   if (size >= 2 && ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) ||
                     (byte(0) != 0 && byte(1) == 0) || (byte(0) == 0 && byte(1) != 0))) {
-    return Diagnostic{.code = "input-utf16",
+    return Diagnostic{.code = code_name(DiagnosticCode::kInputUtf16),
                       .message = "the input is UTF-16 (or starts with NUL bytes), not UTF-8 JSON",
                       .file = path,
                       .byte = 0,
@@ -183,7 +185,7 @@ Status ExportReader::Impl::detect(const std::string& path) {
   if (first != '[' && first != '{') {
     const uint64_t line = 1 + pending_newlines + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
     return Diagnostic{
-        .code = "input-not-json",
+        .code = code_name(DiagnosticCode::kInputNotJson),
         .message = fmt::format("expected a JSON array or objects of log entries, found {}", describe_first_char(first)),
         .file = path,
         .line = line,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/report.h"
 
 namespace gpudiag {
@@ -55,22 +56,24 @@ class BaselineReader {
     try {
       root = YAML::Load(std::string(text_));
     } catch (const YAML::Exception& e) {
-      error(e.mark, "baseline-yaml", e.msg);
+      error(e.mark, code_name(DiagnosticCode::kBaselineYaml), e.msg);
       return out;
     }
     if (root.IsNull()) return out;  // an empty file accepts nothing
     if (!root.IsMap()) {
-      error(root.Mark(), "baseline-type", "a baseline file is a mapping with a `suppress:` list");
+      error(root.Mark(), code_name(DiagnosticCode::kBaselineType),
+            "a baseline file is a mapping with a `suppress:` list");
       return out;
     }
     check_keys(root, kTopKeys, "the baseline file");
     if (const YAML::Node v = root["version"]; v && !(v.IsScalar() && v.Scalar() == "1")) {
-      error(v.Mark(), "baseline-version", "unknown baseline version (this gpudiag reads version 1)");
+      error(v.Mark(), code_name(DiagnosticCode::kBaselineVersion),
+            "unknown baseline version (this gpudiag reads version 1)");
     }
     const YAML::Node list = root["suppress"];
     if (!list || list.IsNull()) return out;
     if (!list.IsSequence()) {
-      error(list.Mark(), "baseline-type", "`suppress` must be a list of entries");
+      error(list.Mark(), code_name(DiagnosticCode::kBaselineType), "`suppress` must be a list of entries");
       return out;
     }
     for (const YAML::Node& item : list) {
@@ -79,7 +82,7 @@ class BaselineReader {
           return e.rule_id == entry->rule_id && e.fingerprint == entry->fingerprint;
         });
         if (twin != out.entries.end()) {
-          error(item.Mark(), "baseline-duplicate",
+          error(item.Mark(), code_name(DiagnosticCode::kBaselineDuplicate),
                 fmt::format("the same finding is already accepted at line {}", twin->line), "keep one entry");
         } else {
           out.entries.push_back(std::move(*entry));
@@ -108,7 +111,8 @@ class BaselineReader {
     for (const auto& kv : map) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        error(kv.first.Mark(), "baseline-unknown-key", fmt::format("unknown key `{}` in {}", key, where),
+        error(kv.first.Mark(), code_name(DiagnosticCode::kBaselineUnknownKey),
+              fmt::format("unknown key `{}` in {}", key, where),
               fmt::format("the keys are {}", fmt::join(allowed, ", ")));
       }
     }
@@ -118,11 +122,12 @@ class BaselineReader {
   std::optional<std::string> text(const YAML::Node& entry, std::string_view key, bool required) {
     const YAML::Node v = entry[std::string(key)];
     if (!v || v.IsNull()) {
-      if (required) error(entry.Mark(), "baseline-missing", fmt::format("the entry has no `{}`", key));
+      if (required)
+        error(entry.Mark(), code_name(DiagnosticCode::kBaselineMissing), fmt::format("the entry has no `{}`", key));
       return std::nullopt;
     }
     if (!v.IsScalar() || v.Scalar().empty()) {
-      error(v.Mark(), "baseline-type", fmt::format("`{}` must be a non-empty text", key));
+      error(v.Mark(), code_name(DiagnosticCode::kBaselineType), fmt::format("`{}` must be a non-empty text", key));
       return std::nullopt;
     }
     return v.Scalar();
@@ -130,7 +135,8 @@ class BaselineReader {
 
   std::optional<BaselineEntry> read_entry(const YAML::Node& item) {
     if (!item.IsMap()) {
-      error(item.Mark(), "baseline-type", "each entry is a mapping: rule, fingerprint, reason, expires");
+      error(item.Mark(), code_name(DiagnosticCode::kBaselineType),
+            "each entry is a mapping: rule, fingerprint, reason, expires");
       return std::nullopt;
     }
     const size_t before = problems_.size();
@@ -142,13 +148,13 @@ class BaselineReader {
     e.reason = text(item, "reason", true).value_or("");
     e.expires = text(item, "expires", false).value_or("");
     if (!e.rule_id.empty() && !e.fingerprint.empty() && e.fingerprint.rfind(e.rule_id + "/", 0) != 0) {
-      error(item["fingerprint"].Mark(), "baseline-fingerprint",
+      error(item["fingerprint"].Mark(), code_name(DiagnosticCode::kBaselineFingerprint),
             fmt::format("fingerprint `{}` is not one of rule `{}`", e.fingerprint, e.rule_id),
             "copy both from the report (JSON `fingerprint`, SARIF partialFingerprints)");
     }
     if (!e.expires.empty() && !is_date(e.expires)) {
-      error(item["expires"].Mark(), "baseline-date", fmt::format("`{}` is not a date", e.expires),
-            "write dates as YYYY-MM-DD");
+      error(item["expires"].Mark(), code_name(DiagnosticCode::kBaselineDate),
+            fmt::format("`{}` is not a date", e.expires), "write dates as YYYY-MM-DD");
     }
     if (problems_.size() != before) return std::nullopt;
     return e;

@@ -73,9 +73,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.field("rule_pack", d.rule_pack_hash);
   }
   w.end_object();
-  w.field("verdict", report.verdict == Verdict::kOk        ? "ok"
-                     : report.verdict == Verdict::kWarning ? "warning"
-                                                           : "failed");
+  w.field("verdict", verdict_name(report.verdict));
   w.field("summary", report.verdict_line);
 
   w.key("job").begin_object();
