@@ -1,7 +1,10 @@
 // Rule files: every problem is a diagnostic with file:line:column, never a crash.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "gpudiag/rule_pack.h"
+#include "rule_keys.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -163,4 +166,39 @@ TEST_CASE("a pattern over RE2's memory budget is a diagnostic, not a crash", "[r
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-regex");
   CHECK(diags[0].line == 8);
+}
+
+TEST_CASE("a misspelt key in a fix names its place, line and column", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "    weight: 80", "    wieght: 80"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-unknown-key");
+  CHECK(diags[0].message == "unknown key `wieght` in a fix");
+  CHECK(diags[0].line == 13);
+  CHECK(diags[0].column == 5);
+  CHECK(diags[0].help == "did you mean `weight`?");
+}
+
+TEST_CASE("a rule missing its required keys hears of each, in the key table's order", "[rules]") {
+  const auto diags = lint_one("id: lonely-rule\ntitle: Lonely\n");
+  std::vector<std::string> messages;
+  for (const auto& d : diags) messages.push_back(d.message);
+  CHECK(messages == std::vector<std::string>{"the rule has no `family`", "the rule has no `severity`",
+                                             "the rule has no `confidence`", "the rule has no `description`",
+                                             "the rule has no `fixes`", "the rule has no `examples`",
+                                             "the rule has no `sources`",
+                                             "the rule needs `match`, `absent` or `when`: nothing could make it fire"});
+}
+
+TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") {
+  const std::string doc = test::read_file(test::source_dir() + "/docs/rules.md");
+  for (auto place : {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter,
+                     detail::KeyPlace::kAbsent, detail::KeyPlace::kFix, detail::KeyPlace::kDoc,
+                     detail::KeyPlace::kExamples, detail::KeyPlace::kExample, detail::KeyPlace::kExampleEntry}) {
+    const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
+    const size_t at = doc.find(marker);
+    INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << detail::key_reference(place));
+    REQUIRE(at != std::string::npos);
+    const std::string expected = detail::key_reference(place);
+    CHECK(doc.substr(at + marker.size(), expected.size()) == expected);
+  }
 }

@@ -13,14 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "rule_keys.h"
 #include "rule_spec.h"
 
 namespace gpudiag::detail {
 
-inline constexpr auto kRuleKeys = std::to_array<std::string_view>(
-    {"id",         "title",           "family", "severity", "confidence", "description", "enabled",
-     "explains",   "match",           "count",  "after",    "absent",     "when",        "unless",
-     "if_unknown", "corroborated_by", "weak",   "fixes",    "examples",   "sources"});
 inline constexpr auto kFamilies = std::to_array<std::string_view>(
     {"capacity", "flex-start", "startup", "gpu-software", "runtime", "configuration", "symptom", "export"});
 inline constexpr std::array kFieldKeys = {
@@ -65,7 +62,7 @@ class RuleReader {
 
   std::optional<RuleSpec> read(const Node& root);
 
- private:
+  // What the rows of the key table (rule_keys.cc) call to read their values.
   void error(const Position& at, std::string code, std::string message, std::string help = {}) {
     diags_.push_back(Diagnostic{.code = std::move(code),
                                 .message = std::move(message),
@@ -99,11 +96,14 @@ class RuleReader {
     return out;
   }
 
-  template <typename Keys>
-  void check_keys(const Node& map, const Keys& allowed, std::string_view where) {
+  std::string text(const Node& n, std::string_view what) { return scalar(n, what).value_or(""); }
+
+  // An error for every key of `map` that the key table does not allow at `place`.
+  void check_keys(const Node& map, KeyPlace place) {
+    const auto allowed = key_names(place);
     for (const auto& [k, v] : map.entries) {
       if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
-      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, where),
+      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, place_name(place)),
             suggestion(k.scalar, allowed));
     }
   }
@@ -130,9 +130,25 @@ class RuleReader {
   std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
   // Tests on job facts, or (captures) on the named groups a record condition captured.
   std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
-  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
+  void read_id(const Node& n, RuleSpec& rule);
+  void read_family(const Node& n, RuleSpec& rule);
+  void read_severity(const Node& n, RuleSpec& rule);
+  void read_confidence(const Node& n, RuleSpec& rule);
+  void read_description(const Node& n, RuleSpec& rule);
+  void read_enabled(const Node& n, RuleSpec& rule);
+  void read_if_unknown(const Node& n, RuleSpec& rule);
+  void read_sources(const Node& n, RuleSpec& rule);
+  void read_count(const Node& n, RuleSpec& rule);
+  void read_after(const Node& n, RuleSpec& rule);
+  void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
+
+ private:
+  // Errors for the required keys of `place` that `map` lacks; `message` names the key with `{}`.
+  void check_required(const Node& map, KeyPlace place, std::string code, std::string_view message,
+                      std::string_view help = {});
+  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
   std::optional<ExampleRecord> example_record(const Node& n);
   void check_example_size(const Node& n);
 
