@@ -9,8 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "fact_test_runner.h"
 #include "gpudiag/stable_hash.h"
-#include "value_test.h"
 
 namespace gpudiag::detail {
 namespace {

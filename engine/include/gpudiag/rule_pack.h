@@ -7,7 +7,6 @@
 // Loading collects every problem in every file (RulePack::lint) instead of stopping at the first.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,9 +16,11 @@
 
 namespace gpudiag {
 
+class RulePack;
 namespace detail {
-struct RuleSpec;
-}
+struct CompiledRulePack;
+const CompiledRulePack& compiled(const RulePack& pack);
+}  // namespace detail
 
 // Impact of a finding if it is true. Ordered: a higher value is worse.
 enum class Impact : uint8_t { kInfo, kWarning, kError, kCritical };
@@ -82,6 +83,8 @@ class RulePack {
   // Every problem in every rule file (errors and warnings), each with file:line:column.
   static Diagnostics lint(const RuleSources& sources);
 
+  // Made by load(): the loader's compiler stage builds the compiled form.
+  explicit RulePack(std::unique_ptr<detail::CompiledRulePack> compiled);
   RulePack(RulePack&&) noexcept;
   RulePack& operator=(RulePack&&) noexcept;
   ~RulePack();
@@ -97,14 +100,9 @@ class RulePack {
   // A short hash of the compiled pack, to tell which rules produced a result.
   std::string version_hash() const;
 
-  struct Impl;
-  const Impl& impl() const { return *impl_; }
-
  private:
-  explicit RulePack(std::unique_ptr<Impl> impl);
-  static Result<RulePack> compile(std::map<std::string, detail::RuleSpec> specs);
-  static std::optional<Diagnostic> prove(const detail::RuleSpec& spec);
-  std::unique_ptr<Impl> impl_;
+  friend const detail::CompiledRulePack& detail::compiled(const RulePack& pack);
+  std::unique_ptr<detail::CompiledRulePack> compiled_;
 };
 
 }  // namespace gpudiag
