@@ -191,9 +191,10 @@ TEST_CASE("a rule missing its required keys hears of each, in the key table's or
 
 TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") {
   const std::string doc = test::read_file(test::source_dir() + "/docs/rules.md");
-  for (auto place : {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter,
-                     detail::KeyPlace::kAbsent, detail::KeyPlace::kFix, detail::KeyPlace::kDoc,
-                     detail::KeyPlace::kExamples, detail::KeyPlace::kExample, detail::KeyPlace::kExampleEntry}) {
+  for (auto place :
+       {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
+        detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
+        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
     const size_t at = doc.find(marker);
     INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << detail::key_reference(place));
@@ -201,4 +202,54 @@ TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") 
     const std::string expected = detail::key_reference(place);
     CHECK(doc.substr(at + marker.size(), expected.size()) == expected);
   }
+}
+
+namespace {
+
+Diagnostics lint_with_pack_file(const std::string& rule, const std::string& pack_file) {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", rule);
+  test::write_file(dir + "/lists.yaml", pack_file);
+  return RulePack::lint(RuleSources{{}, {dir}});
+}
+
+const char* kZoneMacro = "macros:\n  zone_chars: '[a-z0-9-]'\nlists:\n  capacity_words: [capacity, room]\n";
+
+}  // namespace
+
+TEST_CASE("lists and macros expand in a rule's patterns", "[rules]") {
+  const std::string rule = replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'",
+                                   "'no (?:${capacity_words}) in (?P<zone>${zone_chars}+)'");
+  CHECK(lint_with_pack_file(rule, kZoneMacro).empty());
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", rule);
+  test::write_file(dir + "/lists.yaml", kZoneMacro);
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK_THAT(pack->dump(), Catch::Contains("match text =~ /no (?:capacity|room) in (?P<zone>[a-z0-9-]+)/"));
+}
+
+TEST_CASE("an undefined list or macro is named at its place, with a suggestion", "[rules]") {
+  const std::string rule =
+      replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'no ${capacity_words} in (?P<zone>${zone_char}+)'");
+  const auto diags = lint_with_pack_file(rule, kZoneMacro);
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].code == "rule-reference");
+  CHECK(diags[0].message == "`${zone_char}` names no list or macro");
+  CHECK(diags[0].line == 8);
+  CHECK(diags[0].column == 9 + 1 + 33);  // the quote, then the offset of `${`
+  CHECK(diags[0].help == "did you mean `zone_chars`?");
+  CHECK(diags[1].message == "macro `zone_chars` is defined but no rule uses it");
+  CHECK_THAT(diags[1].file, Catch::EndsWith("lists.yaml"));
+  CHECK(diags[1].line == 2);
+  CHECK(diags[1].column == 3);
+}
+
+TEST_CASE("a pack file's keys are checked like a rule's", "[rules]") {
+  const auto diags = lint_with_pack_file(kGoodRule, "list:\n  a: [b]\nmacros:\n  Bad-Name: 'x'\n");
+  REQUIRE(diags.size() >= 1);
+  CHECK(diags[0].message == "unknown key `list` in a pack file");
+  CHECK(diags[0].help == "did you mean `lists`?");
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[1].message == "macro name `Bad-Name` is not snake_case");
 }

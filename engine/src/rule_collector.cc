@@ -36,11 +36,33 @@ void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics&
 void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
   auto& rules = rules_.by_id;
   auto& diags = rules_.problems;
-  // Files parse independently, on every core; what they hold is merged in file order.
-  std::vector<std::optional<RuleSpec>> specs(files.size());
+  // Files parse independently, on every core; pack files are read first (rules expand their lists
+  // and macros), then the rules, and what they hold is merged in file order.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::optional<Node>> trees(files.size());
   std::vector<Diagnostics> file_diags(files.size());
-  parallel_for(files.size(), std::max(1u, std::thread::hardware_concurrency()),
-               [&](size_t i) { specs[i] = load_rule_file(files[i], builtin, file_diags[i]); });
+  parallel_for(files.size(), threads, [&](size_t i) {
+    auto tree = parse_rule_file(files[i]);
+    if (tree)
+      trees[i] = std::move(*tree);
+    else
+      file_diags[i].push_back(tree.error());
+  });
+  std::vector<bool> pack_file(files.size(), false);
+  std::map<std::string, int> defined_in_group;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!trees[i] || !is_pack_file(*trees[i])) continue;
+    pack_file[i] = true;
+    read_pack_file(files[i], *trees[i], fragments_, defined_in_group, file_diags[i]);
+  }
+  std::vector<std::optional<RuleSpec>> specs(files.size());
+  std::vector<std::vector<std::string>> used(files.size());
+  parallel_for(files.size(), threads, [&](size_t i) {
+    if (trees[i] && !pack_file[i]) {
+      specs[i] = read_rule_file(files[i], *trees[i], builtin, fragments_, file_diags[i], used[i]);
+    }
+  });
+  for (const auto& names : used) used_.insert(names.begin(), names.end());
   std::map<std::string, std::string> seen_in_group;  // id → file
   for (size_t i = 0; i < files.size(); ++i) {
     const RuleFile& file = files[i];
@@ -83,6 +105,16 @@ void RuleCollector::add(const RuleDirectory& dir) {
 
 CollectedRules RuleCollector::finish() && {
   check_references(rules_.by_id, rules_.problems);
+  for (const auto& [name, fragment] : fragments_) {
+    if (used_.count(name) > 0) continue;
+    rules_.problems.push_back(Diagnostic{
+        .code = "rule-reference",
+        .message = fmt::format("{} `{}` is defined but no rule uses it", fragment.list ? "list" : "macro", name),
+        .file = fragment.file,
+        .line = fragment.at.line,
+        .column = fragment.at.column,
+        .help = "remove it, or write `${" + name + "}` in a rule's pattern"});
+  }
   return std::move(rules_);
 }
 

@@ -1,7 +1,8 @@
 // The loader's second stage: rule files read (in parallel) into RuleSpecs and merged by id, built-in
 // files first, then each --rules directory in order: a later rule replaces an earlier one with the
 // same id, a bare `id` + `enabled: false` disables one, and `explains`/`corroborated_by` must name
-// rules that exist. Internal to engine.
+// rules that exist. Pack files (no `id`) define the lists and macros rules use; a list or macro
+// that is defined but never used is a problem too. Internal to engine.
 //
 //   RuleCollector collector;
 //   collector.add(builtin_rule_files(), /*builtin=*/true);
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 
@@ -34,6 +36,8 @@ class RuleCollector {
 
  private:
   CollectedRules rules_;
+  Fragments fragments_;  // lists and macros, from the pack files added so far
+  std::set<std::string, std::less<>> used_;
 };
 
 }  // namespace gpudiag::detail

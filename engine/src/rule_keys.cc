@@ -110,6 +110,11 @@ const auto kKeys = std::to_array<RuleKey>({
     {"at", P::kExampleEntry, N::kOptional, V::kDuration, "offset from the example's first entry"},
     {"captures", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
     {"facts", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
+
+    // A pack file: a rule file without `id` (see "Lists and macros").
+    {"lists", P::kPackFile, N::kOptional, V::kMapping,
+     "names → lists of literal values; `${name}` in a pattern becomes the values, quoted, as alternatives"},
+    {"macros", P::kPackFile, N::kOptional, V::kMapping, "names → pieces of RE2 regex; `${name}` becomes the piece"},
 });
 
 struct PlaceInfo {
@@ -126,6 +131,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kExamples, "examples"},
     {P::kExample, "an example"},
     {P::kExampleEntry, "an example entry"},
+    {P::kPackFile, "a pack file"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

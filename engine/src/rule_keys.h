@@ -18,7 +18,18 @@ struct Node;
 struct RuleSpec;
 
 // The mapping a key belongs to.
-enum class KeyPlace : uint8_t { kRule, kCount, kAfter, kAbsent, kFix, kDoc, kExamples, kExample, kExampleEntry };
+enum class KeyPlace : uint8_t {
+  kRule,
+  kCount,
+  kAfter,
+  kAbsent,
+  kFix,
+  kDoc,
+  kExamples,
+  kExample,
+  kExampleEntry,
+  kPackFile
+};
 
 enum class KeyNeed : uint8_t {
   kOptional,

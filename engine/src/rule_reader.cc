@@ -455,13 +455,13 @@ std::string format_duration(int64_t ns) {
   return out;
 }
 
-std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags) {
-  auto tree = file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
-  if (!tree) {
-    diags.push_back(tree.error());
-    return std::nullopt;
-  }
-  return RuleReader(file, builtin, diags).read(*tree);
+Result<Node> parse_rule_file(const RuleFile& file) {
+  return file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
+}
+
+std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
+                                       Diagnostics& diags, std::vector<std::string>& used) {
+  return RuleReader(file, builtin, fragments, diags, used).read(tree);
 }
 
 }  // namespace gpudiag::detail

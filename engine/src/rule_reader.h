@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pack_fragments.h"
 #include "rule_keys.h"
 #include "rule_spec.h"
 
@@ -58,7 +59,9 @@ std::string suggestion(std::string_view word, const Names& names) {
 
 class RuleReader {
  public:
-  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags) : file_(file), builtin_(builtin), diags_(diags) {}
+  RuleReader(const RuleFile& file, bool builtin, const Fragments& fragments, Diagnostics& diags,
+             std::vector<std::string>& used)
+      : file_(file), builtin_(builtin), fragments_(fragments), diags_(diags), used_(used) {}
 
   std::optional<RuleSpec> read(const Node& root);
 
@@ -116,6 +119,24 @@ class RuleReader {
     return d;
   }
 
+  // `${name}` replaced by the list or macro it names; an error for each name not defined.
+  std::string expand(const Node& n, const std::string& pattern) {
+    if (pattern.find("${") == std::string::npos) return pattern;
+    Expanded e = expand_fragments(pattern, fragments_);
+    for (size_t offset : e.undefined) {
+      const size_t end = pattern.find('}', offset);
+      const std::string name = pattern.substr(offset + 2, end - offset - 2);
+      std::vector<std::string_view> names;
+      for (const auto& f : fragments_) names.push_back(f.first);
+      const std::string hint = suggestion(name, names);
+      error(Position{n.at.line, n.at.column + offset + (n.quoted ? 1 : 0)}, "rule-reference",
+            fmt::format("`${{{}}}` names no list or macro", name),
+            hint.empty() ? "lists and macros are defined in a pack file (docs/rules.md, Lists and macros)" : hint);
+    }
+    used_.insert(used_.end(), e.used.begin(), e.used.end());
+    return std::move(e.text);
+  }
+
   // Compiles the pattern (the pack reuses it); reports why when it does not compile.
   std::shared_ptr<const RE2> check_regex(const Node& n, const std::string& pattern) {
     auto re = std::make_shared<const RE2>(pattern, pattern_options());
@@ -154,7 +175,9 @@ class RuleReader {
 
   const RuleFile& file_;
   bool builtin_;
+  const Fragments& fragments_;
   Diagnostics& diags_;
+  std::vector<std::string>& used_;  // lists and macros named so far
   size_t errors_ = 0;
 };
 
