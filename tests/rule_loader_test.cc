@@ -194,7 +194,7 @@ TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") 
   for (auto place :
        {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
         detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
-        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile}) {
+        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
     const size_t at = doc.find(marker);
     INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << detail::key_reference(place));
@@ -252,4 +252,24 @@ TEST_CASE("a pack file's keys are checked like a rule's", "[rules]") {
   CHECK(diags[0].help == "did you mean `lists`?");
   REQUIRE(diags.size() == 2);
   CHECK(diags[1].message == "macro name `Bad-Name` is not snake_case");
+}
+
+TEST_CASE("the pack's policy is data in a pack file, checked like rules", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", kGoodRule);
+  test::write_file(dir + "/policy.yaml", "families: {capacity: symptom}\nconfidence: {weak_only: 0.25}\n");
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK(pack->policy().role_of("capacity") == FamilyRole::kSymptom);
+  CHECK(pack->policy().role_of("runtime") == FamilyRole::kCause);
+  CHECK(pack->policy().confidence.weak_only == 0.25);
+  CHECK(pack->policy().confidence.unknown_fact == 0.8);
+  CHECK_THAT(pack->dump(), Catch::Contains("policy symptoms=[capacity] weak_only=0.25 unknown_fact=0.80"));
+
+  const auto diags = lint_with_pack_file(kGoodRule, "families: {capcity: symptom}\nconfidence: {weak: 0.5}\n");
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].message == "unknown family `capcity`");
+  CHECK(diags[0].help == "did you mean `capacity`?");
+  CHECK(diags[1].message == "unknown key `weak` in confidence");
+  CHECK(diags[1].line == 2);
 }

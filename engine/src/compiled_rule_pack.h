@@ -85,6 +85,7 @@ struct CompiledRulePack {
   std::vector<int> set_patterns;  // set index → pattern index
   std::vector<std::vector<int>> signals_by_pattern;
   std::vector<int> always_signals;  // signals without a trigger pattern
+  PackPolicy policy;
   std::string hash;
 
   int rule_index(std::string_view id) const;

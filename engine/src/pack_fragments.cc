@@ -29,6 +29,53 @@ Diagnostic problem(const RuleFile& file, const Position& at, std::string code, s
                     .help = std::move(help)};
 }
 
+void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  if (const Node* families = root.get("families")) {
+    if (!families->is_map()) {
+      diags.push_back(problem(file, families->at, "rule-type", "`families` is a mapping of family names to roles"));
+    } else {
+      for (const auto& [name, role] : families->entries) {
+        if (std::find(kFamilies.begin(), kFamilies.end(), name.scalar) == kFamilies.end()) {
+          diags.push_back(problem(file, name.at, "rule-family", fmt::format("unknown family `{}`", name.scalar),
+                                  suggestion(name.scalar, kFamilies)));
+        } else if (role.scalar == "cause" || role.scalar == "symptom") {
+          policy.family_roles[name.scalar] = role.scalar == "symptom" ? FamilyRole::kSymptom : FamilyRole::kCause;
+        } else {
+          diags.push_back(problem(file, role.at, "rule-type", "a family's role is `cause` or `symptom`"));
+        }
+      }
+    }
+  }
+  const Node* confidence = root.get("confidence");
+  if (confidence == nullptr) return;
+  if (!confidence->is_map()) {
+    diags.push_back(problem(file, confidence->at, "rule-type", "`confidence` is a mapping of adjustments"));
+    return;
+  }
+  const auto allowed = key_names(KeyPlace::kConfidencePolicy);
+  for (const auto& [k, v] : confidence->entries) {
+    if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
+      diags.push_back(problem(file, k.at, "rule-unknown-key",
+                              fmt::format("unknown key `{}` in {}", k.scalar, place_name(KeyPlace::kConfidencePolicy)),
+                              suggestion(k.scalar, allowed)));
+      continue;
+    }
+    char* end = nullptr;
+    const double x = v.is_scalar() ? std::strtod(v.scalar.c_str(), &end) : -1;
+    if (!v.is_scalar() || v.scalar.empty() || *end != '\0' || !(x >= 0.0 && x <= 1.0)) {
+      diags.push_back(
+          problem(file, v.at, "rule-confidence", fmt::format("`{}` is a number from 0.0 to 1.0", k.scalar)));
+      continue;
+    }
+    auto& c = policy.confidence;
+    double* slot = k.scalar == "weak_only"           ? &c.weak_only
+                   : k.scalar == "unknown_fact"      ? &c.unknown_fact
+                   : k.scalar == "per_corroboration" ? &c.per_corroboration
+                                                     : &c.ceiling;
+    *slot = x;
+  }
+}
+
 }  // namespace
 
 bool is_pack_file(const Node& root) {
@@ -39,8 +86,9 @@ bool is_pack_file(const Node& root) {
   return false;
 }
 
-void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, std::map<std::string, int>& group,
-                    Diagnostics& diags) {
+void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
+                    std::map<std::string, int>& group, Diagnostics& diags) {
+  read_policy(file, root, policy, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {

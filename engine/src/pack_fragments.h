@@ -32,8 +32,9 @@ bool is_pack_file(const Node& root);
 
 // Adds a pack file's lists and macros to `fragments`; a name defined twice in one group of files
 // (`group`) is an error, a later group may redefine one.
-void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, std::map<std::string, int>& group,
-                    Diagnostics& diags);
+// Its `families:` and `confidence:` go to `policy` (a later pack file sets what it names again).
+void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
+                    std::map<std::string, int>& group, Diagnostics& diags);
 
 // `pattern` with every `${name}` replaced. `used` gets the names found; `undefined` the byte offset
 // of each `${` whose name is not defined (the text keeps it).

@@ -53,7 +53,7 @@ void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
   for (size_t i = 0; i < files.size(); ++i) {
     if (!trees[i] || !is_pack_file(*trees[i])) continue;
     pack_file[i] = true;
-    read_pack_file(files[i], *trees[i], fragments_, defined_in_group, file_diags[i]);
+    read_pack_file(files[i], *trees[i], fragments_, rules_.policy, defined_in_group, file_diags[i]);
   }
   std::vector<std::optional<RuleSpec>> specs(files.size());
   std::vector<std::vector<std::string>> used(files.size());

@@ -23,6 +23,7 @@ namespace gpudiag::detail {
 // What the compiler stage takes: every rule by id, overrides and disables applied.
 struct CollectedRules {
   std::map<std::string, RuleSpec> by_id;
+  PackPolicy policy;     // from the pack files
   Diagnostics problems;  // in file order; the pack loads only when there are none
 };
 

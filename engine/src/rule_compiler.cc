@@ -174,8 +174,9 @@ int CompiledRulePack::rule_index(std::string_view id) const {
   return -1;
 }
 
-Result<std::unique_ptr<CompiledRulePack>> compile_rules(std::map<std::string, RuleSpec> specs) {
+Result<std::unique_ptr<CompiledRulePack>> compile_rules(std::map<std::string, RuleSpec> specs, PackPolicy policy) {
   auto pack = std::make_unique<CompiledRulePack>();
+  pack->policy = std::move(policy);
   Compiler compiler(*pack);
   for (auto& [id, spec] : specs) {
     pack->infos.push_back(spec.info);

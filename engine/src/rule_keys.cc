@@ -115,6 +115,18 @@ const auto kKeys = std::to_array<RuleKey>({
     {"lists", P::kPackFile, N::kOptional, V::kMapping,
      "names → lists of literal values; `${name}` in a pattern becomes the values, quoted, as alternatives"},
     {"macros", P::kPackFile, N::kOptional, V::kMapping, "names → pieces of RE2 regex; `${name}` becomes the piece"},
+    {"families", P::kPackFile, N::kOptional, V::kMapping,
+     "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
+    {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
+
+    {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "factor when every piece of evidence matches `weak` (default 0.5)"},
+    {"unknown_fact", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "factor when a `when` fact is unknown and `if_unknown: fire` (default 0.8)"},
+    {"per_corroboration", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "added for each `corroborated_by` rule that fired (default 0.1)"},
+    {"ceiling", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "corroboration raises confidence at most to this (default 0.99)"},
 });
 
 struct PlaceInfo {
@@ -132,6 +144,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kExample, "an example"},
     {P::kExampleEntry, "an example entry"},
     {P::kPackFile, "a pack file"},
+    {P::kConfidencePolicy, "confidence"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

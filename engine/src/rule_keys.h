@@ -28,7 +28,8 @@ enum class KeyPlace : uint8_t {
   kExamples,
   kExample,
   kExampleEntry,
-  kPackFile
+  kPackFile,
+  kConfidencePolicy
 };
 
 enum class KeyNeed : uint8_t {

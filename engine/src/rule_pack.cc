@@ -56,7 +56,7 @@ Result<RulePack> RulePack::load(const RuleSources& sources) {
   if (!sources.dirs.empty() && sources.check_examples) {
     if (auto failure = detail::prove_user_rules(rules)) return *std::move(failure);
   }
-  auto compiled = detail::compile_rules(std::move(rules.by_id));
+  auto compiled = detail::compile_rules(std::move(rules.by_id), std::move(rules.policy));
   if (!compiled) return compiled.error();
   return RulePack(std::move(*compiled));
 }
@@ -69,6 +69,8 @@ const RuleInfo* RulePack::find(std::string_view id) const {
   }
   return nullptr;
 }
+
+const PackPolicy& RulePack::policy() const { return compiled_->policy; }
 
 std::string RulePack::version_hash() const { return compiled_->hash; }
 

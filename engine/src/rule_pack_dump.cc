@@ -67,6 +67,14 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
       std::count_if(pack.patterns.begin(), pack.patterns.end(), [](const Pattern& p) { return p.in_set; });
   out += fmt::format("rulepack rules={} enabled={} patterns={} in_sets={} signals={}\n", pack.infos.size(),
                      pack.rules.size(), pack.patterns.size(), in_set, pack.signals.size());
+  const ConfidencePolicy& c = pack.policy.confidence;
+  std::vector<std::string> symptoms;
+  for (const auto& [family, role] : pack.policy.family_roles) {
+    if (role == FamilyRole::kSymptom) symptoms.push_back(family);
+  }
+  out +=
+      fmt::format("policy symptoms=[{}] weak_only={:.2f} unknown_fact={:.2f} per_corroboration={:.2f} ceiling={:.2f}\n",
+                  fmt::join(symptoms, ", "), c.weak_only, c.unknown_fact, c.per_corroboration, c.ceiling);
   for (const auto& rule : pack.rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,

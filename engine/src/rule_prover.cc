@@ -14,13 +14,13 @@ namespace gpudiag::detail {
 namespace {
 
 // A user rule's examples, run in a pack of the rule alone; the first failure as a diagnostic.
-std::optional<Diagnostic> prove(const RuleSpec& spec) {
+std::optional<Diagnostic> prove(const RuleSpec& spec, const PackPolicy& policy) {
   RuleSpec alone = spec;
   alone.info.explains.clear();  // other rules are not in this pack
   alone.corroborated_by.clear();
   std::map<std::string, RuleSpec> one;
   one.emplace(spec.info.id, std::move(alone));
-  auto compiled = compile_rules(std::move(one));
+  auto compiled = compile_rules(std::move(one), policy);
   if (!compiled) return compiled.error();
   const RulePack pack(std::move(*compiled));
   const ExampleReport report = test_rule_examples(pack);
@@ -45,7 +45,7 @@ std::optional<Diagnostic> prove_user_rules(const CollectedRules& rules) {
   }
   std::vector<std::optional<Diagnostic>> verdicts(to_prove.size());
   parallel_for(to_prove.size(), std::max(1u, std::thread::hardware_concurrency()),
-               [&](size_t i) { verdicts[i] = prove(*to_prove[i]); });
+               [&](size_t i) { verdicts[i] = prove(*to_prove[i], rules.policy); });
   for (auto& verdict : verdicts) {
     if (verdict) return *std::move(verdict);
   }

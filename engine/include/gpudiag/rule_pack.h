@@ -7,6 +7,7 @@
 // Loading collects every problem in every file (RulePack::lint) instead of stopping at the first.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,29 @@ const CompiledRulePack& compiled(const RulePack& pack);
 enum class Impact : uint8_t { kInfo, kWarning, kError, kCritical };
 std::string_view impact_name(Impact i);  // "info" … "critical"
 std::optional<Impact> parse_impact(std::string_view name);
+
+// How a family takes part in ranking: a cause, or a generic symptom that ranks below every cause
+// when it stands alone. The pack's `families:` policy (docs/rules.md, "Policy").
+enum class FamilyRole : uint8_t { kCause, kSymptom };
+
+// The confidence arithmetic, the pack's `confidence:` policy. These defaults are what a pack
+// without a policy file gets; the built-in pack states them in rules/policy.yaml.
+struct ConfidencePolicy {
+  double weak_only = 0.5;          // × when every piece of evidence matches `weak`
+  double unknown_fact = 0.8;       // × when a `when` fact is unknown and the rule fires anyway
+  double per_corroboration = 0.1;  // + for each `corroborated_by` rule that fired
+  double ceiling = 0.99;           // corroboration raises confidence at most to this
+};
+
+struct PackPolicy {
+  std::map<std::string, FamilyRole, std::less<>> family_roles;  // families not named are causes
+  ConfidencePolicy confidence;
+
+  FamilyRole role_of(std::string_view family) const {
+    auto it = family_roles.find(family);
+    return it == family_roles.end() ? FamilyRole::kCause : it->second;
+  }
+};
 
 struct DocLink {
   std::string title;
@@ -97,6 +121,8 @@ class RulePack {
   // one per line, as `rg -f` takes them (`patterns_only`; with `observers`, also the built-in fact
   // observers' — everything the one pass runs).
   std::string dump(bool patterns_only = false, bool observers = false) const;
+  // The pack's policy: family roles and confidence arithmetic.
+  const PackPolicy& policy() const;
   // A short hash of the compiled pack, to tell which rules produced a result.
   std::string version_hash() const;
 
