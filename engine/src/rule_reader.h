@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pack_fragments.h"
+#include "pack_file.h"
 #include "rule_keys.h"
 #include "rule_spec.h"
 

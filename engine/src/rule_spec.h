@@ -12,7 +12,7 @@
 
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
-#include "pack_fragments.h"
+#include "pack_file.h"
 #include "rule_tree.h"
 
 namespace gpudiag::detail {

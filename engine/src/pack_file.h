@@ -1,5 +1,7 @@
-// Lists and macros: fragments of patterns that several rules share, defined once in a pack file (a
-// rule file without `id`, e.g. rules/lists.yaml) and written `${name}` inside a rule's regexes.
+// A pack file: a rule file without `id` (rules/lists.yaml, rules/policy.yaml) that holds what the
+// whole pack shares — its policy (`families:`, `confidence:`) and its lists and macros.
+// Lists and macros are fragments of patterns that several rules share, written `${name}` inside a
+// rule's regexes.
 // A list is literal alternatives (each quoted, joined with `|`), a macro a piece of RE2 regex; both
 // expand in place, without a group around them, so write `(?:${name})` where the alternation must
 // not leak. Internal to engine.

@@ -1,5 +1,6 @@
-// Reading lists and macros and expanding them in patterns (see pack_fragments.h).
-#include "pack_fragments.h"
+// Reading pack files (policy, lists and macros) and expanding lists and macros in patterns (see
+// pack_file.h).
+#include "pack_file.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
