@@ -1,7 +1,10 @@
 // Rule files: every problem is a diagnostic with file:line:column, never a crash.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "gpudiag/rule_pack.h"
+#include "rule_keys.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -163,4 +166,110 @@ TEST_CASE("a pattern over RE2's memory budget is a diagnostic, not a crash", "[r
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-regex");
   CHECK(diags[0].line == 8);
+}
+
+TEST_CASE("a misspelt key in a fix names its place, line and column", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "    weight: 80", "    wieght: 80"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-unknown-key");
+  CHECK(diags[0].message == "unknown key `wieght` in a fix");
+  CHECK(diags[0].line == 13);
+  CHECK(diags[0].column == 5);
+  CHECK(diags[0].help == "did you mean `weight`?");
+}
+
+TEST_CASE("a rule missing its required keys hears of each, in the key table's order", "[rules]") {
+  const auto diags = lint_one("id: lonely-rule\ntitle: Lonely\n");
+  std::vector<std::string> messages;
+  for (const auto& d : diags) messages.push_back(d.message);
+  CHECK(messages == std::vector<std::string>{"the rule has no `family`", "the rule has no `severity`",
+                                             "the rule has no `confidence`", "the rule has no `description`",
+                                             "the rule has no `fixes`", "the rule has no `examples`",
+                                             "the rule has no `sources`",
+                                             "the rule needs `match`, `absent` or `when`: nothing could make it fire"});
+}
+
+TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") {
+  const std::string doc = test::read_file(test::source_dir() + "/docs/rules.md");
+  for (auto place :
+       {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
+        detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
+        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy}) {
+    const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
+    const size_t at = doc.find(marker);
+    INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << detail::key_reference(place));
+    REQUIRE(at != std::string::npos);
+    const std::string expected = detail::key_reference(place);
+    CHECK(doc.substr(at + marker.size(), expected.size()) == expected);
+  }
+}
+
+namespace {
+
+Diagnostics lint_with_pack_file(const std::string& rule, const std::string& pack_file) {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", rule);
+  test::write_file(dir + "/lists.yaml", pack_file);
+  return RulePack::lint(RuleSources{{}, {dir}});
+}
+
+const char* kZoneMacro = "macros:\n  zone_chars: '[a-z0-9-]'\nlists:\n  capacity_words: [capacity, room]\n";
+
+}  // namespace
+
+TEST_CASE("lists and macros expand in a rule's patterns", "[rules]") {
+  const std::string rule = replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'",
+                                   "'no (?:${capacity_words}) in (?P<zone>${zone_chars}+)'");
+  CHECK(lint_with_pack_file(rule, kZoneMacro).empty());
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", rule);
+  test::write_file(dir + "/lists.yaml", kZoneMacro);
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK_THAT(pack->dump(), Catch::Contains("match text =~ /no (?:capacity|room) in (?P<zone>[a-z0-9-]+)/"));
+}
+
+TEST_CASE("an undefined list or macro is named at its place, with a suggestion", "[rules]") {
+  const std::string rule =
+      replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'", "'no ${capacity_words} in (?P<zone>${zone_char}+)'");
+  const auto diags = lint_with_pack_file(rule, kZoneMacro);
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].code == "rule-reference");
+  CHECK(diags[0].message == "`${zone_char}` names no list or macro");
+  CHECK(diags[0].line == 8);
+  CHECK(diags[0].column == 9 + 1 + 33);  // the quote, then the offset of `${`
+  CHECK(diags[0].help == "did you mean `zone_chars`?");
+  CHECK(diags[1].message == "macro `zone_chars` is defined but no rule uses it");
+  CHECK_THAT(diags[1].file, Catch::EndsWith("lists.yaml"));
+  CHECK(diags[1].line == 2);
+  CHECK(diags[1].column == 3);
+}
+
+TEST_CASE("a pack file's keys are checked like a rule's", "[rules]") {
+  const auto diags = lint_with_pack_file(kGoodRule, "list:\n  a: [b]\nmacros:\n  Bad-Name: 'x'\n");
+  REQUIRE(diags.size() >= 1);
+  CHECK(diags[0].message == "unknown key `list` in a pack file");
+  CHECK(diags[0].help == "did you mean `lists`?");
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[1].message == "macro name `Bad-Name` is not snake_case");
+}
+
+TEST_CASE("the pack's policy is data in a pack file, checked like rules", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", kGoodRule);
+  test::write_file(dir + "/policy.yaml", "families: {capacity: symptom}\nconfidence: {weak_only: 0.25}\n");
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK(pack->policy().role_of("capacity") == FamilyRole::kSymptom);
+  CHECK(pack->policy().role_of("runtime") == FamilyRole::kCause);
+  CHECK(pack->policy().confidence.weak_only == 0.25);
+  CHECK(pack->policy().confidence.unknown_fact == 0.8);
+  CHECK_THAT(pack->dump(), Catch::Contains("policy symptoms=[capacity] weak_only=0.25 unknown_fact=0.80"));
+
+  const auto diags = lint_with_pack_file(kGoodRule, "families: {capcity: symptom}\nconfidence: {weak: 0.5}\n");
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].message == "unknown family `capcity`");
+  CHECK(diags[0].help == "did you mean `capacity`?");
+  CHECK(diags[1].message == "unknown key `weak` in confidence");
+  CHECK(diags[1].line == 2);
 }

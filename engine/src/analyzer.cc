@@ -35,7 +35,7 @@ struct ParsedChunk {
 // Parses and matches one chunk. One per thread.
 class ChunkWorker {
  public:
-  explicit ChunkWorker(const RulePack::Impl& pack) : matcher_(pack) {}
+  explicit ChunkWorker(const detail::CompiledRulePack& pack) : matcher_(pack) {}
 
   // The entries around each piece of evidence, for reports that show it in context. Bounded per
   // chunk: a rule that matches everything must not copy everything.
@@ -109,7 +109,7 @@ class ChunkWorker {
 // A fixed pool that takes chunks in order and hands results back in the same order.
 class OrderedPool {
  public:
-  OrderedPool(const RulePack::Impl& pack, unsigned threads) : max_in_flight_(threads * 2) {
+  OrderedPool(const detail::CompiledRulePack& pack, unsigned threads) : max_in_flight_(threads * 2) {
     for (unsigned i = 0; i < threads; ++i) {
       threads_.emplace_back([this, &pack] {
         ChunkWorker worker(pack);
@@ -211,7 +211,7 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
 Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
                           const AnalysisOptions& options) {
   Diagnosis d;
-  JobAccumulator acc(pack.impl(), inputs);
+  JobAccumulator acc(detail::compiled(pack), inputs);
   if (!options.job_file.empty()) {
     if (auto status = detail::apply_job_file(options.job_file, acc.facts); !status) return status.error();
   }
@@ -239,11 +239,11 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   std::optional<OrderedPool> pool;
   std::optional<ChunkWorker> inline_worker;
   if (threads > 1)
-    pool.emplace(pack.impl(), threads);
+    pool.emplace(detail::compiled(pack), threads);
   else
-    inline_worker.emplace(pack.impl());
+    inline_worker.emplace(detail::compiled(pack));
 
-  detail::LongTextMatcher long_text(pack.impl());
+  detail::LongTextMatcher long_text(detail::compiled(pack));
   for (uint32_t i = 0; i < inputs.size(); ++i) {
     summaries[i].path = inputs[i];
     auto reader = ExportReader::open(inputs[i], i, options.limits);

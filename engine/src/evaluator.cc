@@ -9,8 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "fact_test_runner.h"
 #include "gpudiag/stable_hash.h"
-#include "value_test.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -198,6 +198,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   Finding f;
   f.rule_id = info.id;
   f.family = info.family;
+  f.family_role = acc_.pack.policy.role_of(info.family);
   f.severity = info.severity;
   f.confidence = info.confidence;
   f.via = via;
@@ -231,7 +232,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     for (auto& [ref, evidence] : kept) f.evidence.push_back(std::move(evidence));
     for (const auto& [name, values] : hits.captures) f.captures[name].assign(values.begin(), values.end());
   }
-  // Weak evidence alone halves the confidence.
+  // Weak evidence alone lowers the confidence (the pack's policy; by default it halves it).
   if (via == "match" && rule.weak_signal >= 0 && !qualifying.empty()) {
     std::set<std::pair<uint32_t, uint64_t>> weak;
     for (const auto& h : acc_.signals[rule.weak_signal].refs) weak.emplace(h.input, h.line);
@@ -239,7 +240,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       return weak.count({h.input, h.line}) > 0;
     });
     if (only_weak) {
-      f.confidence *= 0.5;
+      f.confidence *= acc_.pack.policy.confidence.weak_only;
       f.confidence_note = "only weak evidence";
     }
   }
@@ -308,7 +309,7 @@ void RuleEvaluator::evaluate(const CompiledRule& rule) {
   }
   if (!finding) return;
   if (penalize_unknown) {
-    finding->confidence *= 0.8;
+    finding->confidence *= acc_.pack.policy.confidence.unknown_fact;
     finding->confidence_note = fmt::format("`{}` is unknown", unknown);
   }
   out_.findings.push_back(std::move(*finding));
@@ -325,7 +326,8 @@ void RuleEvaluator::corroborate() {
       if (fired.count(other)) with.push_back(other);
     }
     if (with.empty()) continue;
-    f.confidence = std::min(0.99, f.confidence + 0.1 * static_cast<double>(with.size()));
+    const ConfidencePolicy& policy = acc_.pack.policy.confidence;
+    f.confidence = std::min(policy.ceiling, f.confidence + policy.per_corroboration * static_cast<double>(with.size()));
     const std::string note = fmt::format("corroborated by {}", fmt::join(with, ", "));
     f.confidence_note = f.confidence_note.empty() ? note : f.confidence_note + "; " + note;
   }

@@ -56,7 +56,7 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
   if (evidence.size() > kEarliest + kLatest) evidence.erase(evidence.begin() + kEarliest);
 }
 
-JobAccumulator::JobAccumulator(const RulePack::Impl& p, std::vector<std::string> paths)
+JobAccumulator::JobAccumulator(const CompiledRulePack& p, std::vector<std::string> paths)
     : pack(p), input_paths(std::move(paths)), signals(p.signals.size()), lines_(input_paths.size(), 0) {}
 
 int64_t DistinctNames::slot(std::string_view name) {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compiled_pack.h"
+#include "compiled_rule_pack.h"
 #include "gpudiag/diagnosis.h"
 #include "gpudiag/ingest.h"
 #include "job_facts.h"
@@ -79,7 +79,7 @@ inline constexpr size_t kMaxJobs = 1'000;
 
 class JobAccumulator {
  public:
-  JobAccumulator(const RulePack::Impl& pack, std::vector<std::string> input_paths);
+  JobAccumulator(const CompiledRulePack& pack, std::vector<std::string> input_paths);
 
   // Merges one parsed chunk; chunks of an input must come in order. With `absolute_lines` the hits'
   // lines are already absolute (records that did not come from a chunk parser).
@@ -97,7 +97,7 @@ class JobAccumulator {
   const std::string& worker_name(uint32_t id) const;
   uint32_t sdk_worker_id(std::string_view worker, std::string_view sdk_worker);
 
-  const RulePack::Impl& pack;
+  const CompiledRulePack& pack;
   std::vector<std::string> input_paths;
   std::vector<SignalHits> signals;
   std::vector<std::string> worker_names{""};

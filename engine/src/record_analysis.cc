@@ -10,7 +10,7 @@ struct RecordAnalysis::Impl {
   static constexpr size_t kBatch = 4096;
 
   Impl(const RulePack& pack, std::vector<std::string> names)
-      : accumulator(pack.impl(), names), matcher(pack.impl()), summaries(names.size()) {
+      : accumulator(detail::compiled(pack), names), matcher(detail::compiled(pack)), summaries(names.size()) {
     for (size_t i = 0; i < names.size(); ++i) summaries[i].path = names[i];
     matcher.start_chunk();
   }

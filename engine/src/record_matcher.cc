@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "value_test.h"
+#include "fact_test_runner.h"
 
 namespace gpudiag::detail {
 
@@ -103,7 +103,7 @@ void LongTextMatcher::window(LongTextField which, std::string_view text) {
 
 std::shared_ptr<const LongTextFindings> LongTextMatcher::finish_entry() { return std::move(current_); }
 
-RecordMatcher::RecordMatcher(const RulePack::Impl& pack)
+RecordMatcher::RecordMatcher(const CompiledRulePack& pack)
     : pack_(pack),
       pattern_stamp_(pack.patterns.size(), 0),
       lazy_stamp_(pack.patterns.size(), 0),

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "compiled_pack.h"
+#include "compiled_rule_pack.h"
 #include "gpudiag/ingest.h"
 #include "observations.h"
 #include "recent_entries.h"
@@ -28,13 +28,13 @@ struct LongTextMatches : LongTextFindings {
 // (LongTextObserver): runs the pack's set over each window. One per reading thread.
 class LongTextMatcher : public LongTextObserver {
  public:
-  explicit LongTextMatcher(const RulePack::Impl& pack) : pack_(pack) {}
+  explicit LongTextMatcher(const CompiledRulePack& pack) : pack_(pack) {}
   void start_entry() override;
   void window(LongTextField field, std::string_view text) override;
   std::shared_ptr<const LongTextFindings> finish_entry() override;
 
  private:
-  const RulePack::Impl& pack_;
+  const CompiledRulePack& pack_;
   std::shared_ptr<LongTextMatches> current_;
   std::vector<uint8_t> seen_;  // per pattern: already matched in an earlier window
   std::vector<int> set_hits_;
@@ -42,7 +42,7 @@ class LongTextMatcher : public LongTextObserver {
 
 class RecordMatcher {
  public:
-  explicit RecordMatcher(const RulePack::Impl& pack);
+  explicit RecordMatcher(const CompiledRulePack& pack);
 
   // What the whole text of the chunk's oversized entry matched (nullptr: none); set per chunk.
   void set_long_text(const LongTextMatches* matches) { long_text_ = matches; }
@@ -65,7 +65,7 @@ class RecordMatcher {
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);
 
-  const RulePack::Impl& pack_;
+  const CompiledRulePack& pack_;
   const LongTextMatches* long_text_ = nullptr;
   std::vector<int> set_hits_;
   std::vector<uint32_t> pattern_stamp_;  // == stamp_: matched by a set for this record

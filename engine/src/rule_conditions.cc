@@ -53,6 +53,7 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
   }
   auto pattern = scalar(value, name);
   if (!pattern) return std::nullopt;
+  pattern = expand(value, *pattern);
   if (pattern->empty()) {
     error(value.at, code_name(DiagnosticCode::kRuleRegex), "an empty pattern matches everything",
           "write the text the entry must contain");
@@ -209,6 +210,7 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
           continue;
         }
       } else if (t.op == FactTest::Op::kSearch) {
+        t.operand = expand(value, t.operand);
         t.regex = check_regex(value, t.operand);
         if (!t.regex) continue;
       } else if (!captures && t.op != FactTest::Op::kSearch && t.op != FactTest::Op::kEq && t.op != FactTest::Op::kNe) {

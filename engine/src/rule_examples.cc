@@ -3,7 +3,7 @@
 // example must not.
 #include <fmt/format.h>
 
-#include "compiled_pack.h"
+#include "compiled_rule_pack.h"
 #include "gpudiag/analyzer.h"
 #include "rule_spec.h"
 
@@ -40,7 +40,7 @@ Diagnosis run_example(const RulePack& pack, const ExampleSpec& example) {
 
 ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only) {
   ExampleReport out;
-  const auto& impl = pack.impl();
+  const auto& impl = detail::compiled(pack);
   for (const auto& rule : impl.rules) {
     const RuleInfo& info = rule.spec.info;
     if (user_rules_only && info.builtin) continue;

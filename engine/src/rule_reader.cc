@@ -32,10 +32,152 @@ bool is_kebab_id(std::string_view id) {
   return true;
 }
 
+void RuleReader::check_required(const Node& map, KeyPlace place, std::string code, std::string_view message,
+                                std::string_view help) {
+  for (const auto& key : rule_keys()) {
+    if (key.place != place || key.need != KeyNeed::kRequired || map.get(key.key) != nullptr) continue;
+    error(map.at.line ? map.at : Position{1, 1}, code, fmt::format(fmt::runtime(message), key.key), std::string(help));
+  }
+}
+
+void RuleReader::read_id(const Node& n, RuleSpec& rule) {
+  rule.info.id = text(n, "id");
+  if (!is_kebab_id(rule.info.id))
+    error(n.at, "rule-id", fmt::format("rule id `{}` is not kebab-case", rule.info.id),
+          "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
+}
+
+void RuleReader::read_description(const Node& n, RuleSpec& rule) {
+  rule.info.description = text(n, "description");
+  while (!rule.info.description.empty() && std::isspace(static_cast<unsigned char>(rule.info.description.back()))) {
+    rule.info.description.pop_back();  // YAML's folded scalars end with a newline
+  }
+}
+
+void RuleReader::read_family(const Node& n, RuleSpec& rule) {
+  rule.info.family = text(n, "family");
+  if (std::find(kFamilies.begin(), kFamilies.end(), rule.info.family) == kFamilies.end()) {
+    error(n.at, "rule-family", fmt::format("unknown family `{}`", rule.info.family),
+          suggestion(rule.info.family, kFamilies).empty()
+              ? "one of capacity, flex-start, startup, gpu-software, runtime, configuration, symptom, export"
+              : suggestion(rule.info.family, kFamilies));
+  }
+}
+
+void RuleReader::read_severity(const Node& n, RuleSpec& rule) {
+  auto s = text(n, "severity");
+  auto impact = parse_impact(s);
+  if (!impact)
+    error(n.at, "rule-severity", fmt::format("rule severity `{}` is not info, warning, error or critical", s));
+  rule.info.severity = impact.value_or(Impact::kWarning);
+}
+
+void RuleReader::read_confidence(const Node& n, RuleSpec& rule) {
+  auto s = text(n, "confidence");
+  char* end = nullptr;
+  const double c = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(c >= 0.0 && c <= 1.0)) {
+    error(n.at, "rule-confidence", "`confidence` is a number from 0.0 to 1.0");
+  } else {
+    rule.info.confidence = c;
+  }
+}
+
+void RuleReader::read_enabled(const Node& n, RuleSpec& rule) {
+  auto s = text(n, "enabled");
+  if (s != "true" && s != "false") error(n.at, "rule-type", "`enabled` is true or false");
+  rule.info.enabled = s != "false";
+}
+
+void RuleReader::read_sources(const Node& n, RuleSpec& rule) {
+  rule.info.sources = string_list(n, "sources");
+  if (rule.info.sources.empty()) error(n.at, "rule-sources", "`sources` must say where the signature text came from");
+}
+
+void RuleReader::read_if_unknown(const Node& n, RuleSpec& rule) {
+  auto s = text(n, "if_unknown");
+  if (s == "skip")
+    rule.if_unknown = IfUnknown::kSkip;
+  else if (s == "inconclusive")
+    rule.if_unknown = IfUnknown::kInconclusive;
+  else if (s == "fire")
+    rule.if_unknown = IfUnknown::kFire;
+  else
+    error(n.at, "rule-type", "`if_unknown` is skip, inconclusive or fire");
+}
+
+void RuleReader::read_count(const Node& n, RuleSpec& rule) {
+  if (!n.is_map()) {
+    error(n.at, "rule-count", "`count` is a mapping: at_least, within, per");
+    return;
+  }
+  check_keys(n, KeyPlace::kCount);
+  CountSpec c;
+  if (const Node* a = n.get("at_least")) {
+    auto s = text(*a, "at_least");
+    char* end = nullptr;
+    if (!s.empty() && s.back() == '%') {
+      c.percent = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size() - 1 || !(c.percent > 0 && c.percent <= 100))
+        error(a->at, "rule-count", "a relative count is 1% to 100%");
+    } else {
+      const long count = std::strtol(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || count < 1)
+        error(a->at, "rule-count", "`at_least` is a whole number ≥ 1 or a percentage");
+      c.at_least = static_cast<uint64_t>(std::max(1L, count));
+    }
+  }
+  if (const Node* w = n.get("within")) c.within = duration(*w, "within");
+  if (const Node* p = n.get("per")) {
+    auto s = text(*p, "per");
+    if (s != "worker" && s != "job") error(p->at, "rule-count", "`per` is worker or job");
+    c.per_worker = s == "worker";
+  }
+  if (const Node* d = n.get("distinct")) {
+    c.distinct = text(*d, "distinct");
+    if (c.distinct != "worker" && c.distinct != "sdk_worker") {
+      error(d->at, "rule-count", "`distinct` counts different `worker` or `sdk_worker` values");
+    }
+  }
+  if (c.percent > 0 && !c.per_worker) error(n.at, "rule-count", "a percentage counts workers: add `per: worker`");
+  rule.count = c;
+}
+
+void RuleReader::read_after(const Node& n, RuleSpec& rule) {
+  if (!n.is_map() || n.get("match") == nullptr) {
+    error(n.at, "rule-after", "`after` needs `match` (and optionally within, same)");
+    return;
+  }
+  check_keys(n, KeyPlace::kAfter);
+  AfterSpec a;
+  if (auto c = condition(*n.get("match"))) a.match = std::move(*c);
+  if (const Node* w = n.get("within")) a.within = duration(*w, "within");
+  if (const Node* m = n.get("min")) a.min = duration(*m, "min");
+  if (const Node* s = n.get("same")) {
+    auto same = text(*s, "same");
+    if (same != "worker" && same != "job") error(s->at, "rule-after", "`same` is worker or job");
+    a.same_worker = same == "worker";
+  }
+  rule.after = std::move(a);
+}
+
+void RuleReader::read_absent(const Node& n, RuleSpec& rule) {
+  if (!n.is_map() || n.get("match") == nullptr || n.get("within") == nullptr) {
+    error(n.at, "rule-absent", "`absent` needs `match` and `within` (and optionally after, needs_logs, when)");
+    return;
+  }
+  check_keys(n, KeyPlace::kAbsent);
+  AbsentSpec a;
+  if (auto c = condition(*n.get("match"))) a.match = std::move(*c);
+  if (const Node* y = n.get("after")) a.after = condition(*y);
+  a.within = duration(*n.get("within"), "within").value_or(0);
+  if (const Node* logs = n.get("needs_logs")) a.needs_logs = string_list(*logs, "needs_logs");
+  if (const Node* w = n.get("when")) a.when = fact_tests(*w, "when");
+  if (const Node* u = n.get("unless")) a.unless = fact_tests(*u, "unless");
+  rule.absent = std::move(a);
+}
+
 void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
-  static constexpr auto kFixKeys =
-      std::to_array<std::string_view>({"id", "action", "why", "weight", "demote_if", "doc"});
-  static constexpr auto kDocKeys = std::to_array<std::string_view>({"title", "section", "url"});
   if (!n.is_seq() || n.items.empty()) {
     error(n.at, "rule-fixes", "`fixes` is a list with at least one fix");
     return;
@@ -45,12 +187,10 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
       error(item.at, "rule-fixes", "a fix is a mapping (id, action, why, weight, doc)");
       continue;
     }
-    check_keys(item, kFixKeys, "a fix");
+    check_keys(item, KeyPlace::kFix);
     FixInfo fix;
     std::vector<FactTest> demote;
-    for (std::string_view required : {"id", "action", "why", "doc"}) {
-      if (item.get(required) == nullptr) error(item.at, "rule-missing-key", fmt::format("a fix needs `{}`", required));
-    }
+    check_required(item, KeyPlace::kFix, "rule-missing-key", "a fix needs `{}`");
     if (const Node* v = item.get("id")) {
       fix.id = scalar(*v, "id").value_or("");
       if (!is_kebab_id(fix.id)) error(v->at, "rule-id", fmt::format("fix id `{}` is not kebab-case", fix.id));
@@ -77,10 +217,8 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
       if (!v->is_map()) {
         error(v->at, "rule-doc", "`doc` is a mapping with title, section and url");
       } else {
-        check_keys(*v, kDocKeys, "a doc citation");
-        for (std::string_view required : {"title", "section", "url"}) {
-          if (v->get(required) == nullptr) error(v->at, "rule-doc", fmt::format("a doc citation needs `{}`", required));
-        }
+        check_keys(*v, KeyPlace::kDoc);
+        check_required(*v, KeyPlace::kDoc, "rule-doc", "a doc citation needs `{}`");
         if (const Node* t = v->get("title")) fix.doc.title = scalar(*t, "title").value_or("");
         if (const Node* s = v->get("section")) fix.doc.section = scalar(*s, "section").value_or("");
         if (const Node* u = v->get("url")) {
@@ -110,8 +248,6 @@ void RuleReader::check_example_size(const Node& n) {
 }
 
 std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
-  static constexpr auto kRecordKeys = std::to_array<std::string_view>(
-      {"message", "exception", "log", "severity", "worker", "logger", "sdk_worker", "step", "at", "captures", "facts"});
   ExampleRecord r;
   if (n.is_scalar()) {
     check_example_size(n);
@@ -122,7 +258,7 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
     error(n.at, "rule-example", "an example entry is a line of text or a mapping of fields");
     return std::nullopt;
   }
-  check_keys(n, kRecordKeys, "an example entry");
+  check_keys(n, KeyPlace::kExampleEntry);
   check_example_size(n);
   for (const auto& [k, v] : n.entries) {
     const std::string& key = k.scalar;
@@ -156,12 +292,11 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
 }
 
 void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
-  static constexpr auto kExampleKeys = std::to_array<std::string_view>({"match", "no_match"});
   if (!n.is_map()) {
     error(n.at, "rule-example", "`examples` is a mapping with `match` and `no_match` lists");
     return;
   }
-  check_keys(n, kExampleKeys, "examples");
+  check_keys(n, KeyPlace::kExamples);
   for (const auto& [key, list] : n.entries) {
     if (key.scalar != "match" && key.scalar != "no_match") continue;
     if (!list.is_seq()) {
@@ -174,8 +309,7 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
       ex.at = item.at;
       const Node* records = item.is_map() ? item.get("records") : nullptr;
       if (records != nullptr) {
-        static constexpr auto kMultiKeys = std::to_array<std::string_view>({"records", "facts", "captures"});
-        check_keys(item, kMultiKeys, "an example");
+        check_keys(item, KeyPlace::kExample);
         if (!records->is_seq())
           error(records->at, "rule-example", "`records` is a list of entries");
         else {
@@ -239,161 +373,30 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
     off.info.line = root.at.line;
     return off;
   }
-  check_keys(root, kRuleKeys, "a rule");
+  check_keys(root, KeyPlace::kRule);
   RuleSpec rule;
   rule.info.file = file_.path;
   rule.info.line = root.at.line;
   rule.info.builtin = builtin_;
-  for (std::string_view required :
-       {"id", "title", "family", "severity", "confidence", "description", "fixes", "examples", "sources"}) {
-    if (root.get(required) == nullptr) {
-      error(root.at.line ? root.at : Position{1, 1}, "rule-missing-key", fmt::format("the rule has no `{}`", required),
-            "see docs/rules.md for the keys a rule needs");
-    }
+  check_required(root, KeyPlace::kRule, "rule-missing-key", "the rule has no `{}`",
+                 "see docs/rules.md for the keys a rule needs");
+  std::vector<std::string> triggers;
+  bool triggered = false;
+  for (const auto& key : rule_keys()) {
+    if (key.place != KeyPlace::kRule || key.need != KeyNeed::kTrigger) continue;
+    triggers.push_back(fmt::format("`{}`", key.key));
+    triggered = triggered || root.get(key.key) != nullptr;
   }
-  if (root.get("match") == nullptr && root.get("absent") == nullptr && root.get("when") == nullptr) {
-    error(root.at, "rule-missing-key", "the rule needs `match`, `absent` or `when`: nothing could make it fire");
+  if (!triggered) {
+    const std::string last = triggers.back();
+    triggers.pop_back();
+    error(root.at, "rule-missing-key",
+          fmt::format("the rule needs {} or {}: nothing could make it fire", fmt::join(triggers, ", "), last));
   }
-  if (const Node* v = root.get("id")) {
-    rule.info.id = scalar(*v, "id").value_or("");
-    if (!is_kebab_id(rule.info.id))
-      error(v->at, "rule-id", fmt::format("rule id `{}` is not kebab-case", rule.info.id),
-            "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
+  for (const auto& key : rule_keys()) {
+    if (key.place != KeyPlace::kRule) continue;
+    if (const Node* v = root.get(key.key)) key.read(*this, *v, rule);
   }
-  if (const Node* v = root.get("title")) rule.info.title = scalar(*v, "title").value_or("");
-  if (const Node* v = root.get("description")) {
-    rule.info.description = scalar(*v, "description").value_or("");
-    while (!rule.info.description.empty() && std::isspace(static_cast<unsigned char>(rule.info.description.back()))) {
-      rule.info.description.pop_back();  // YAML's folded scalars end with a newline
-    }
-  }
-  if (const Node* v = root.get("family")) {
-    rule.info.family = scalar(*v, "family").value_or("");
-    if (std::find(kFamilies.begin(), kFamilies.end(), rule.info.family) == kFamilies.end()) {
-      error(v->at, "rule-family", fmt::format("unknown family `{}`", rule.info.family),
-            suggestion(rule.info.family, kFamilies).empty()
-                ? "one of capacity, flex-start, startup, gpu-software, runtime, configuration, symptom, export"
-                : suggestion(rule.info.family, kFamilies));
-    }
-  }
-  if (const Node* v = root.get("severity")) {
-    auto s = scalar(*v, "severity").value_or("");
-    auto impact = parse_impact(s);
-    if (!impact)
-      error(v->at, "rule-severity", fmt::format("rule severity `{}` is not info, warning, error or critical", s));
-    rule.info.severity = impact.value_or(Impact::kWarning);
-  }
-  if (const Node* v = root.get("confidence")) {
-    auto s = scalar(*v, "confidence").value_or("");
-    char* end = nullptr;
-    const double c = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !(c >= 0.0 && c <= 1.0)) {
-      error(v->at, "rule-confidence", "`confidence` is a number from 0.0 to 1.0");
-    } else {
-      rule.info.confidence = c;
-    }
-  }
-  if (const Node* v = root.get("enabled")) {
-    auto s = scalar(*v, "enabled").value_or("");
-    if (s != "true" && s != "false") error(v->at, "rule-type", "`enabled` is true or false");
-    rule.info.enabled = s != "false";
-  }
-  if (const Node* v = root.get("explains")) rule.info.explains = string_list(*v, "explains");
-  if (const Node* v = root.get("corroborated_by")) rule.corroborated_by = string_list(*v, "corroborated_by");
-  if (const Node* v = root.get("sources")) {
-    rule.info.sources = string_list(*v, "sources");
-    if (rule.info.sources.empty())
-      error(v->at, "rule-sources", "`sources` must say where the signature text came from");
-  }
-  if (const Node* v = root.get("match")) rule.match = condition(*v);
-  if (const Node* v = root.get("weak")) rule.weak = condition(*v);
-  if (const Node* v = root.get("when")) rule.when = fact_tests(*v, "when");
-  if (const Node* v = root.get("unless")) rule.unless = fact_tests(*v, "unless");
-  if (const Node* v = root.get("if_unknown")) {
-    auto s = scalar(*v, "if_unknown").value_or("");
-    if (s == "skip")
-      rule.if_unknown = IfUnknown::kSkip;
-    else if (s == "inconclusive")
-      rule.if_unknown = IfUnknown::kInconclusive;
-    else if (s == "fire")
-      rule.if_unknown = IfUnknown::kFire;
-    else
-      error(v->at, "rule-type", "`if_unknown` is skip, inconclusive or fire");
-  }
-  if (const Node* v = root.get("count")) {
-    static constexpr auto kCountKeys = std::to_array<std::string_view>({"at_least", "within", "per", "distinct"});
-    if (!v->is_map())
-      error(v->at, "rule-count", "`count` is a mapping: at_least, within, per");
-    else {
-      check_keys(*v, kCountKeys, "count");
-      CountSpec c;
-      if (const Node* a = v->get("at_least")) {
-        auto s = scalar(*a, "at_least").value_or("");
-        char* end = nullptr;
-        if (!s.empty() && s.back() == '%') {
-          c.percent = std::strtod(s.c_str(), &end);
-          if (end != s.c_str() + s.size() - 1 || !(c.percent > 0 && c.percent <= 100))
-            error(a->at, "rule-count", "a relative count is 1% to 100%");
-        } else {
-          const long n = std::strtol(s.c_str(), &end, 10);
-          if (s.empty() || *end != '\0' || n < 1)
-            error(a->at, "rule-count", "`at_least` is a whole number ≥ 1 or a percentage");
-          c.at_least = static_cast<uint64_t>(std::max(1L, n));
-        }
-      }
-      if (const Node* w = v->get("within")) c.within = duration(*w, "within");
-      if (const Node* p = v->get("per")) {
-        auto s = scalar(*p, "per").value_or("");
-        if (s != "worker" && s != "job") error(p->at, "rule-count", "`per` is worker or job");
-        c.per_worker = s == "worker";
-      }
-      if (const Node* d = v->get("distinct")) {
-        c.distinct = scalar(*d, "distinct").value_or("");
-        if (c.distinct != "worker" && c.distinct != "sdk_worker") {
-          error(d->at, "rule-count", "`distinct` counts different `worker` or `sdk_worker` values");
-        }
-      }
-      if (c.percent > 0 && !c.per_worker) error(v->at, "rule-count", "a percentage counts workers: add `per: worker`");
-      rule.count = c;
-    }
-  }
-  if (const Node* v = root.get("after")) {
-    static constexpr auto kAfterKeys = std::to_array<std::string_view>({"match", "within", "min", "same"});
-    if (!v->is_map() || v->get("match") == nullptr)
-      error(v->at, "rule-after", "`after` needs `match` (and optionally within, same)");
-    else {
-      check_keys(*v, kAfterKeys, "after");
-      AfterSpec a;
-      if (auto c = condition(*v->get("match"))) a.match = std::move(*c);
-      if (const Node* w = v->get("within")) a.within = duration(*w, "within");
-      if (const Node* m = v->get("min")) a.min = duration(*m, "min");
-      if (const Node* s = v->get("same")) {
-        auto same = scalar(*s, "same").value_or("");
-        if (same != "worker" && same != "job") error(s->at, "rule-after", "`same` is worker or job");
-        a.same_worker = same == "worker";
-      }
-      rule.after = std::move(a);
-    }
-  }
-  if (const Node* v = root.get("absent")) {
-    static constexpr auto kAbsentKeys =
-        std::to_array<std::string_view>({"match", "after", "within", "needs_logs", "when", "unless"});
-    if (!v->is_map() || v->get("match") == nullptr || v->get("within") == nullptr) {
-      error(v->at, "rule-absent", "`absent` needs `match` and `within` (and optionally after, needs_logs, when)");
-    } else {
-      check_keys(*v, kAbsentKeys, "absent");
-      AbsentSpec a;
-      if (auto c = condition(*v->get("match"))) a.match = std::move(*c);
-      if (const Node* y = v->get("after")) a.after = condition(*y);
-      a.within = duration(*v->get("within"), "within").value_or(0);
-      if (const Node* logs = v->get("needs_logs")) a.needs_logs = string_list(*logs, "needs_logs");
-      if (const Node* w = v->get("when")) a.when = fact_tests(*w, "when");
-      if (const Node* u = v->get("unless")) a.unless = fact_tests(*u, "unless");
-      rule.absent = std::move(a);
-    }
-  }
-  if (const Node* v = root.get("fixes")) read_fixes(*v, rule);
-  if (const Node* v = root.get("examples")) read_examples(*v, rule);
   if (errors_ > 0) return std::nullopt;
   return rule;
 }
@@ -452,13 +455,13 @@ std::string format_duration(int64_t ns) {
   return out;
 }
 
-std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags) {
-  auto tree = file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
-  if (!tree) {
-    diags.push_back(tree.error());
-    return std::nullopt;
-  }
-  return RuleReader(file, builtin, diags).read(*tree);
+Result<Node> parse_rule_file(const RuleFile& file) {
+  return file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
+}
+
+std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
+                                       Diagnostics& diags, std::vector<std::string>& used) {
+  return RuleReader(file, builtin, fragments, diags, used).read(tree);
 }
 
 }  // namespace gpudiag::detail

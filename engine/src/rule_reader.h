@@ -13,14 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "pack_file.h"
+#include "rule_keys.h"
 #include "rule_spec.h"
 
 namespace gpudiag::detail {
 
-inline constexpr auto kRuleKeys = std::to_array<std::string_view>(
-    {"id",         "title",           "family", "severity", "confidence", "description", "enabled",
-     "explains",   "match",           "count",  "after",    "absent",     "when",        "unless",
-     "if_unknown", "corroborated_by", "weak",   "fixes",    "examples",   "sources"});
 inline constexpr auto kFamilies = std::to_array<std::string_view>(
     {"capacity", "flex-start", "startup", "gpu-software", "runtime", "configuration", "symptom", "export"});
 inline constexpr std::array kFieldKeys = {
@@ -61,11 +59,13 @@ std::string suggestion(std::string_view word, const Names& names) {
 
 class RuleReader {
  public:
-  RuleReader(const RuleFile& file, bool builtin, Diagnostics& diags) : file_(file), builtin_(builtin), diags_(diags) {}
+  RuleReader(const RuleFile& file, bool builtin, const Fragments& fragments, Diagnostics& diags,
+             std::vector<std::string>& used)
+      : file_(file), builtin_(builtin), fragments_(fragments), diags_(diags), used_(used) {}
 
   std::optional<RuleSpec> read(const Node& root);
 
- private:
+  // What the rows of the key table (rule_keys.cc) call to read their values.
   void error(const Position& at, std::string code, std::string message, std::string help = {}) {
     diags_.push_back(Diagnostic{.code = std::move(code),
                                 .message = std::move(message),
@@ -99,11 +99,14 @@ class RuleReader {
     return out;
   }
 
-  template <typename Keys>
-  void check_keys(const Node& map, const Keys& allowed, std::string_view where) {
+  std::string text(const Node& n, std::string_view what) { return scalar(n, what).value_or(""); }
+
+  // An error for every key of `map` that the key table does not allow at `place`.
+  void check_keys(const Node& map, KeyPlace place) {
+    const auto allowed = key_names(place);
     for (const auto& [k, v] : map.entries) {
       if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
-      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, where),
+      error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, place_name(place)),
             suggestion(k.scalar, allowed));
     }
   }
@@ -114,6 +117,24 @@ class RuleReader {
     auto d = parse_duration(*s);
     if (!d) error(n.at, "rule-duration", fmt::format("`{}` is not a duration", *s), "write e.g. 30s, 10m, 1h or 7d");
     return d;
+  }
+
+  // `${name}` replaced by the list or macro it names; an error for each name not defined.
+  std::string expand(const Node& n, const std::string& pattern) {
+    if (pattern.find("${") == std::string::npos) return pattern;
+    Expanded e = expand_fragments(pattern, fragments_);
+    for (size_t offset : e.undefined) {
+      const size_t end = pattern.find('}', offset);
+      const std::string name = pattern.substr(offset + 2, end - offset - 2);
+      std::vector<std::string_view> names;
+      for (const auto& f : fragments_) names.push_back(f.first);
+      const std::string hint = suggestion(name, names);
+      error(Position{n.at.line, n.at.column + offset + (n.quoted ? 1 : 0)}, "rule-reference",
+            fmt::format("`${{{}}}` names no list or macro", name),
+            hint.empty() ? "lists and macros are defined in a pack file (docs/rules.md, Lists and macros)" : hint);
+    }
+    used_.insert(used_.end(), e.used.begin(), e.used.end());
+    return std::move(e.text);
   }
 
   // Compiles the pattern (the pack reuses it); reports why when it does not compile.
@@ -130,15 +151,33 @@ class RuleReader {
   std::optional<ConditionSpec> condition(const Node& n, int depth = 0);
   // Tests on job facts, or (captures) on the named groups a record condition captured.
   std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
-  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
+  void read_id(const Node& n, RuleSpec& rule);
+  void read_family(const Node& n, RuleSpec& rule);
+  void read_severity(const Node& n, RuleSpec& rule);
+  void read_confidence(const Node& n, RuleSpec& rule);
+  void read_description(const Node& n, RuleSpec& rule);
+  void read_enabled(const Node& n, RuleSpec& rule);
+  void read_if_unknown(const Node& n, RuleSpec& rule);
+  void read_sources(const Node& n, RuleSpec& rule);
+  void read_count(const Node& n, RuleSpec& rule);
+  void read_after(const Node& n, RuleSpec& rule);
+  void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
+
+ private:
+  // Errors for the required keys of `place` that `map` lacks; `message` names the key with `{}`.
+  void check_required(const Node& map, KeyPlace place, std::string code, std::string_view message,
+                      std::string_view help = {});
+  std::optional<ConditionSpec> field_condition(const Node& key, const Node& value);
   std::optional<ExampleRecord> example_record(const Node& n);
   void check_example_size(const Node& n);
 
   const RuleFile& file_;
   bool builtin_;
+  const Fragments& fragments_;
   Diagnostics& diags_;
+  std::vector<std::string>& used_;  // lists and macros named so far
   size_t errors_ = 0;
 };
 

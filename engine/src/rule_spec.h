@@ -12,6 +12,7 @@
 
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
+#include "pack_file.h"
 #include "rule_tree.h"
 
 namespace gpudiag::detail {
@@ -118,9 +119,14 @@ struct RuleSpec {
   std::vector<ExampleSpec> examples;
 };
 
-// Parses and validates one rule file. Problems are appended to `diags`; returns nullopt when the
-// file holds no usable rule.
-std::optional<RuleSpec> load_rule_file(const RuleFile& file, bool builtin, Diagnostics& diags);
+// The tree of a rule file: its embedded tree, or its YAML parsed.
+Result<Node> parse_rule_file(const RuleFile& file);
+
+// Validates one rule file's tree, expanding the lists and macros in `fragments`. Problems are
+// appended to `diags`, the lists and macros it names (even when it has problems) to `used`; returns
+// nullopt when the file holds no usable rule.
+std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
+                                       Diagnostics& diags, std::vector<std::string>& used);
 
 // The RE2 options every rule pattern is compiled with.
 re2::RE2::Options pattern_options();

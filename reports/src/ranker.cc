@@ -27,7 +27,7 @@ double impact_weight(Impact i) {
 
 // Root order: real causes before generic symptoms, then worse, surer, earlier.
 bool ranks_before(const Finding& a, const Finding& b) {
-  const bool as = a.family == "symptom", bs = b.family == "symptom";
+  const bool as = a.family_role == FamilyRole::kSymptom, bs = b.family_role == FamilyRole::kSymptom;
   if (as != bs) return !as;
   if (a.severity != b.severity) return a.severity > b.severity;
   if (a.confidence != b.confidence) return a.confidence > b.confidence;

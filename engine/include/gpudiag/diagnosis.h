@@ -40,6 +40,7 @@ struct Finding {
   std::string rule_id;
   std::string title;  // placeholders filled
   std::string family;
+  FamilyRole family_role = FamilyRole::kCause;  // the pack's policy for `family`
   Impact severity = Impact::kWarning;
   double confidence = 0.5;
   std::string confidence_note;  // why it differs from the rule's base confidence ("" = it does not)

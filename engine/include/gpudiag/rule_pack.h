@@ -18,9 +18,34 @@
 
 namespace gpudiag {
 
+class RulePack;
 namespace detail {
-struct RuleSpec;
-}
+struct CompiledRulePack;
+const CompiledRulePack& compiled(const RulePack& pack);
+}  // namespace detail
+
+// How a family takes part in ranking: a cause, or a generic symptom that ranks below every cause
+// when it stands alone. The pack's `families:` policy (docs/rules.md, "Policy").
+enum class FamilyRole : uint8_t { kCause, kSymptom };
+
+// The confidence arithmetic, the pack's `confidence:` policy. These defaults are what a pack
+// without a policy file gets; the built-in pack states them in rules/policy.yaml.
+struct ConfidencePolicy {
+  double weak_only = 0.5;          // × when every piece of evidence matches `weak`
+  double unknown_fact = 0.8;       // × when a `when` fact is unknown and the rule fires anyway
+  double per_corroboration = 0.1;  // + for each `corroborated_by` rule that fired
+  double ceiling = 0.99;           // corroboration raises confidence at most to this
+};
+
+struct PackPolicy {
+  std::map<std::string, FamilyRole, std::less<>> family_roles;  // families not named are causes
+  ConfidencePolicy confidence;
+
+  FamilyRole role_of(std::string_view family) const {
+    auto it = family_roles.find(family);
+    return it == family_roles.end() ? FamilyRole::kCause : it->second;
+  }
+};
 
 struct DocLink {
   std::string title;
@@ -78,6 +103,8 @@ class RulePack {
   // Every problem in every rule file (errors and warnings), each with file:line:column.
   static Diagnostics lint(const RuleSources& sources);
 
+  // Made by load(): the loader's compiler stage builds the compiled form.
+  explicit RulePack(std::unique_ptr<detail::CompiledRulePack> compiled);
   RulePack(RulePack&&) noexcept;
   RulePack& operator=(RulePack&&) noexcept;
   ~RulePack();
@@ -90,17 +117,14 @@ class RulePack {
   // one per line, as `rg -f` takes them (`patterns_only`; with `observers`, also the built-in fact
   // observers' — everything the one pass runs).
   std::string dump(bool patterns_only = false, bool observers = false) const;
+  // The pack's policy: family roles and confidence arithmetic.
+  const PackPolicy& policy() const;
   // A short hash of the compiled pack, to tell which rules produced a result.
   std::string version_hash() const;
 
-  struct Impl;
-  const Impl& impl() const { return *impl_; }
-
  private:
-  explicit RulePack(std::unique_ptr<Impl> impl);
-  static Result<RulePack> compile(std::map<std::string, detail::RuleSpec> specs);
-  static std::optional<Diagnostic> prove(const detail::RuleSpec& spec);
-  std::unique_ptr<Impl> impl_;
+  friend const detail::CompiledRulePack& detail::compiled(const RulePack& pack);
+  std::unique_ptr<detail::CompiledRulePack> compiled_;
 };
 
 }  // namespace gpudiag

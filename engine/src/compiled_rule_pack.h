@@ -1,4 +1,6 @@
-// RulePack::Impl: rules compiled for one-pass matching. Internal to engine.
+// CompiledRulePack: rules compiled for one-pass matching, what RuleCompiler produces and the record
+// matcher, the job accumulator and the dump read. Internal to engine: a RulePack holds one, and
+// `compiled(pack)` reaches it.
 //
 // Every record condition in the pack — a rule's `match`, `weak`, `after.match`, `absent.match`,
 // `absent.after`, and the built-in observers that derive job facts — becomes a Signal. Regexes over
@@ -56,7 +58,7 @@ enum class SignalRole : uint8_t { kEvidence, kWeak, kAfter, kAbsentMarker, kAbse
 struct Signal {
   CompiledCondition condition;
   SignalRole role = SignalRole::kEvidence;
-  int rule = -1;  // index into CompiledPack::rules (-1 for observers)
+  int rule = -1;  // index into CompiledRulePack::rules (-1 for observers)
   ObserverKind observer = ObserverKind::kNone;
   std::vector<int> capture_patterns;  // patterns with named groups (evidence signals)
 };
@@ -70,24 +72,26 @@ struct CompiledRule {
   int absent_after_signal = -1;
 };
 
-}  // namespace gpudiag::detail
+inline bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
 
-namespace gpudiag {
-
-struct RulePack::Impl {
-  std::vector<RuleInfo> infos;              // every rule, sorted by id (disabled ones too)
-  std::vector<detail::CompiledRule> rules;  // enabled rules, sorted by id
-  std::vector<detail::Pattern> patterns;
-  std::vector<detail::Signal> signals;
+struct CompiledRulePack {
+  std::vector<RuleInfo> infos;      // every rule, sorted by id (disabled ones too)
+  std::vector<CompiledRule> rules;  // enabled rules, sorted by id
+  std::vector<Pattern> patterns;
+  std::vector<Signal> signals;
   // One set for the message and the exception fields: it runs over each; a pattern written for one
   // field ignores what it finds in the other. (One set compiles once and shares its DFA cache.)
   std::unique_ptr<RE2::Set> text_set;
   std::vector<int> set_patterns;  // set index → pattern index
   std::vector<std::vector<int>> signals_by_pattern;
   std::vector<int> always_signals;  // signals without a trigger pattern
+  PackPolicy policy;
   std::string hash;
 
   int rule_index(std::string_view id) const;
 };
 
-}  // namespace gpudiag
+// The compiled form of a loaded pack.
+const CompiledRulePack& compiled(const RulePack& pack);
+
+}  // namespace gpudiag::detail

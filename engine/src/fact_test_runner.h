@@ -1,5 +1,5 @@
-// Comparing a value with a test as rules write them ('<50', '!= {other}', a regex, true/false),
-// shared by job-fact tests and captured-group tests. Internal to engine.
+// Running fact tests: comparing a value with a test as rules write them ('<50', '!= {other}', a regex,
+// true/false), shared by job-fact tests and captured-group tests. Internal to engine.
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-#include "value_test.h"
+#include "fact_test_runner.h"
 
 #include <re2/re2.h>
 

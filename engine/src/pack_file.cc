@@ -1,0 +1,173 @@
+// Reading pack files (policy, lists and macros) and expanding lists and macros in patterns (see
+// pack_file.h).
+#include "pack_file.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "rule_keys.h"
+#include "rule_reader.h"
+
+namespace gpudiag::detail {
+namespace {
+
+bool is_fragment_name(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+Diagnostic problem(const RuleFile& file, const Position& at, std::string code, std::string message,
+                   std::string help = {}) {
+  return Diagnostic{.code = std::move(code),
+                    .message = std::move(message),
+                    .file = file.path,
+                    .line = at.line,
+                    .column = at.column,
+                    .source_line = source_line(file.text, at.line),
+                    .help = std::move(help)};
+}
+
+void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  if (const Node* families = root.get("families")) {
+    if (!families->is_map()) {
+      diags.push_back(problem(file, families->at, "rule-type", "`families` is a mapping of family names to roles"));
+    } else {
+      for (const auto& [name, role] : families->entries) {
+        if (std::find(kFamilies.begin(), kFamilies.end(), name.scalar) == kFamilies.end()) {
+          diags.push_back(problem(file, name.at, "rule-family", fmt::format("unknown family `{}`", name.scalar),
+                                  suggestion(name.scalar, kFamilies)));
+        } else if (role.scalar == "cause" || role.scalar == "symptom") {
+          policy.family_roles[name.scalar] = role.scalar == "symptom" ? FamilyRole::kSymptom : FamilyRole::kCause;
+        } else {
+          diags.push_back(problem(file, role.at, "rule-type", "a family's role is `cause` or `symptom`"));
+        }
+      }
+    }
+  }
+  const Node* confidence = root.get("confidence");
+  if (confidence == nullptr) return;
+  if (!confidence->is_map()) {
+    diags.push_back(problem(file, confidence->at, "rule-type", "`confidence` is a mapping of adjustments"));
+    return;
+  }
+  const auto allowed = key_names(KeyPlace::kConfidencePolicy);
+  for (const auto& [k, v] : confidence->entries) {
+    if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
+      diags.push_back(problem(file, k.at, "rule-unknown-key",
+                              fmt::format("unknown key `{}` in {}", k.scalar, place_name(KeyPlace::kConfidencePolicy)),
+                              suggestion(k.scalar, allowed)));
+      continue;
+    }
+    char* end = nullptr;
+    const double x = v.is_scalar() ? std::strtod(v.scalar.c_str(), &end) : -1;
+    if (!v.is_scalar() || v.scalar.empty() || *end != '\0' || !(x >= 0.0 && x <= 1.0)) {
+      diags.push_back(
+          problem(file, v.at, "rule-confidence", fmt::format("`{}` is a number from 0.0 to 1.0", k.scalar)));
+      continue;
+    }
+    auto& c = policy.confidence;
+    double* slot = k.scalar == "weak_only"           ? &c.weak_only
+                   : k.scalar == "unknown_fact"      ? &c.unknown_fact
+                   : k.scalar == "per_corroboration" ? &c.per_corroboration
+                                                     : &c.ceiling;
+    *slot = x;
+  }
+}
+
+}  // namespace
+
+bool is_pack_file(const Node& root) {
+  if (!root.is_map() || root.get("id") != nullptr) return false;
+  for (const auto name : key_names(KeyPlace::kPackFile)) {
+    if (root.get(name) != nullptr) return true;
+  }
+  return false;
+}
+
+void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
+                    std::map<std::string, int>& group, Diagnostics& diags) {
+  read_policy(file, root, policy, diags);
+  const auto allowed = key_names(KeyPlace::kPackFile);
+  for (const auto& [k, v] : root.entries) {
+    if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
+      diags.push_back(problem(file, k.at, "rule-unknown-key",
+                              fmt::format("unknown key `{}` in {}", k.scalar, place_name(KeyPlace::kPackFile)),
+                              suggestion(k.scalar, allowed)));
+    }
+  }
+  for (const bool list : {true, false}) {
+    const Node* section = root.get(list ? "lists" : "macros");
+    if (section == nullptr) continue;
+    const std::string_view kind = list ? "list" : "macro";
+    if (!section->is_map()) {
+      diags.push_back(problem(file, section->at, "rule-type", fmt::format("`{}s` is a mapping of names", kind)));
+      continue;
+    }
+    for (const auto& [name, value] : section->entries) {
+      if (!is_fragment_name(name.scalar)) {
+        diags.push_back(problem(file, name.at, "rule-id",
+                                fmt::format("{} name `{}` is not snake_case", kind, name.scalar),
+                                "lower-case letters, digits and `_`, e.g. xid_application"));
+        continue;
+      }
+      if (group[name.scalar]++ > 0) {
+        diags.push_back(
+            problem(file, name.at, "rule-duplicate-id",
+                    fmt::format("`{}` is already defined in {}", name.scalar, fragments[name.scalar].file)));
+        continue;
+      }
+      Fragment f{.file = file.path, .at = name.at, .list = list};
+      if (list) {
+        std::vector<std::string> items;
+        if (value.is_seq()) {
+          for (const auto& item : value.items) {
+            if (item.is_scalar() && !item.scalar.empty()) items.push_back(RE2::QuoteMeta(item.scalar));
+          }
+        }
+        if (items.empty() || items.size() != value.items.size()) {
+          diags.push_back(problem(file, value.at, "rule-type", "a list is a sequence of non-empty values"));
+          continue;
+        }
+        f.expansion = fmt::format("{}", fmt::join(items, "|"));
+      } else {
+        if (!value.is_scalar() || value.scalar.empty()) {
+          diags.push_back(problem(file, value.at, "rule-type", "a macro is a non-empty piece of regex"));
+          continue;
+        }
+        if (value.scalar.find("${") != std::string::npos) {
+          diags.push_back(problem(file, value.at, "rule-regex", "macros do not nest: a macro cannot use `${…}`"));
+          continue;
+        }
+        f.expansion = value.scalar;
+      }
+      fragments[name.scalar] = std::move(f);
+    }
+  }
+}
+
+Expanded expand_fragments(const std::string& pattern, const Fragments& fragments) {
+  Expanded out;
+  size_t pos = 0;
+  while (pos < pattern.size()) {
+    const size_t open = pattern.find("${", pos);
+    const size_t close = open == std::string::npos ? open : pattern.find('}', open);
+    if (close == std::string::npos) break;
+    out.text.append(pattern, pos, open - pos);
+    const std::string_view name(pattern.data() + open + 2, close - open - 2);
+    if (auto it = fragments.find(name); it != fragments.end()) {
+      out.text += it->second.expansion;
+      out.used.emplace_back(name);
+    } else {
+      out.undefined.push_back(open);
+      out.text.append(pattern, open, close + 1 - open);
+    }
+    pos = close + 1;
+  }
+  if (pos < pattern.size()) out.text.append(pattern, pos);
+  return out;
+}
+
+}  // namespace gpudiag::detail

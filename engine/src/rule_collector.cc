@@ -1,0 +1,121 @@
+// Merging rule files by id and checking references (see rule_collector.h).
+#include "rule_collector.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <thread>
+
+#include "parallel_for.h"
+
+namespace gpudiag::detail {
+namespace {
+
+void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
+  for (const auto& entry : rules) {
+    const RuleSpec& rule = entry.second;  // a plain reference: lambdas cannot capture bindings (C++20)
+    const auto check = [&](const std::vector<std::string>& ids, std::string_view key) {
+      for (const auto& other : ids) {
+        if (rules.count(other) == 0) {
+          diags.push_back(Diagnostic{.code = "rule-reference",
+                                     .message = fmt::format("`{}` names `{}`, which is not a rule", key, other),
+                                     .file = rule.info.file,
+                                     .line = rule.info.line,
+                                     .column = 1});
+        }
+      }
+    };
+    check(rule.info.explains, "explains");
+    check(rule.corroborated_by, "corroborated_by");
+  }
+}
+
+}  // namespace
+
+void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
+  auto& rules = rules_.by_id;
+  auto& diags = rules_.problems;
+  // Files parse independently, on every core; pack files are read first (rules expand their lists
+  // and macros), then the rules, and what they hold is merged in file order.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::optional<Node>> trees(files.size());
+  std::vector<Diagnostics> file_diags(files.size());
+  parallel_for(files.size(), threads, [&](size_t i) {
+    auto tree = parse_rule_file(files[i]);
+    if (tree)
+      trees[i] = std::move(*tree);
+    else
+      file_diags[i].push_back(tree.error());
+  });
+  std::vector<bool> pack_file(files.size(), false);
+  std::map<std::string, int> defined_in_group;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!trees[i] || !is_pack_file(*trees[i])) continue;
+    pack_file[i] = true;
+    read_pack_file(files[i], *trees[i], fragments_, rules_.policy, defined_in_group, file_diags[i]);
+  }
+  std::vector<std::optional<RuleSpec>> specs(files.size());
+  std::vector<std::vector<std::string>> used(files.size());
+  parallel_for(files.size(), threads, [&](size_t i) {
+    if (trees[i] && !pack_file[i]) {
+      specs[i] = read_rule_file(files[i], *trees[i], builtin, fragments_, file_diags[i], used[i]);
+    }
+  });
+  for (const auto& names : used) used_.insert(names.begin(), names.end());
+  std::map<std::string, std::string> seen_in_group;  // id → file
+  for (size_t i = 0; i < files.size(); ++i) {
+    const RuleFile& file = files[i];
+    diags.insert(diags.end(), file_diags[i].begin(), file_diags[i].end());
+    auto& spec = specs[i];
+    if (!spec) continue;
+    const std::string id = spec->info.id;
+    if (auto it = seen_in_group.find(id); it != seen_in_group.end()) {
+      diags.push_back(
+          Diagnostic{.code = "rule-duplicate-id",
+                     .message = fmt::format("rule id `{}` is already defined in {}", id, it->second),
+                     .file = file.path,
+                     .line = spec->info.line,
+                     .column = 1,
+                     .help = "ids are unique; to replace a built-in rule, put the new one in a --rules directory"});
+      continue;
+    }
+    seen_in_group[id] = file.path;
+    if (spec->info.title.empty() && !spec->info.enabled) {  // a bare `id` + `enabled: false` switch
+      auto it = rules.find(id);
+      if (it == rules.end()) {
+        diags.push_back(Diagnostic{.code = "rule-reference",
+                                   .message = fmt::format("cannot disable `{}`: no such rule", id),
+                                   .file = file.path,
+                                   .line = spec->info.line,
+                                   .column = 1});
+      } else {
+        it->second.info.enabled = false;
+      }
+      continue;
+    }
+    rules[id] = std::move(*spec);
+  }
+}
+
+void RuleCollector::add(const RuleDirectory& dir) {
+  rules_.problems.insert(rules_.problems.end(), dir.problems.begin(), dir.problems.end());
+  add(dir.files, /*builtin=*/false);
+}
+
+CollectedRules RuleCollector::finish() && {
+  check_references(rules_.by_id, rules_.problems);
+  for (const auto& [name, fragment] : fragments_) {
+    if (used_.count(name) > 0) continue;
+    rules_.problems.push_back(Diagnostic{
+        .code = "rule-reference",
+        .message = fmt::format("{} `{}` is defined but no rule uses it", fragment.list ? "list" : "macro", name),
+        .file = fragment.file,
+        .line = fragment.at.line,
+        .column = fragment.at.column,
+        .help = "remove it, or write `${" + name + "}` in a rule's pattern"});
+  }
+  return std::move(rules_);
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,207 @@
+// Compiling rules into signals and the RE2::Set (see rule_compiler.h).
+#include "rule_compiler.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <set>
+
+#include "gpudiag/stable_hash.h"
+#include "rule_pack_dump.h"
+
+namespace gpudiag::detail {
+namespace {
+
+// The observers' regexes, compiled once per process: every pack holds them, and loading a rule
+// directory builds one pack per user rule to prove its examples.
+const std::vector<std::shared_ptr<const RE2>>& compiled_observers() {
+  static const auto compiled = [] {
+    std::vector<std::shared_ptr<const RE2>> out;
+    for (const auto& o : kObservers)
+      out.push_back(std::make_shared<const RE2>(std::string(o.regex), pattern_options()));
+    return out;
+  }();
+  return compiled;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(CompiledRulePack& pack) : pack_(pack) {}
+
+  int add_pattern(Field field, const std::string& label_key, const std::string& regex,
+                  std::shared_ptr<const RE2> compiled) {
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      if (p.field == field && p.label_key == label_key && p.regex == regex) return static_cast<int>(i);
+    }
+    Pattern p;
+    p.field = field;
+    p.label_key = label_key;
+    p.regex = regex;
+    p.re = compiled ? std::move(compiled) : std::make_shared<const RE2>(regex, pattern_options());
+    p.has_captures = !p.re->NamedCapturingGroups().empty();
+    pack_.patterns.push_back(std::move(p));
+    return static_cast<int>(pack_.patterns.size() - 1);
+  }
+
+  int flatten(const ConditionSpec& c, CompiledCondition& out) {
+    const int index = static_cast<int>(out.nodes.size());
+    out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}, c.capture_tests});
+    if (c.kind == ConditionSpec::Kind::kRegex) {
+      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled);
+    }
+    for (const auto& child : c.children) {
+      const int ci = flatten(child, out);
+      out.nodes[index].children.push_back(ci);
+    }
+    return index;
+  }
+
+  // Patterns of which at least one must match for the node to hold; nullopt when it can hold
+  // without any set pattern matching.
+  std::optional<std::set<int>> trigger(const CompiledCondition& c, int node) {
+    const auto& n = c.nodes[node];
+    switch (n.kind) {
+      case ConditionSpec::Kind::kRegex:
+        if (is_set_field(n.field)) return std::set<int>{n.pattern};
+        return std::nullopt;
+      case ConditionSpec::Kind::kAll: {
+        std::optional<std::set<int>> best;
+        for (int child : n.children) {
+          auto t = trigger(c, child);
+          if (t && (!best || t->size() < best->size())) best = std::move(t);
+        }
+        return best;
+      }
+      case ConditionSpec::Kind::kAny: {
+        std::set<int> all;
+        for (int child : n.children) {
+          auto t = trigger(c, child);
+          if (!t) return std::nullopt;
+          all.insert(t->begin(), t->end());
+        }
+        return all;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  int add_signal(const ConditionSpec& c, SignalRole role, int rule) {
+    Signal s;
+    s.role = role;
+    s.rule = rule;
+    flatten(c, s.condition);
+    if (rule >= 0) {
+      for (const auto& n : s.condition.nodes) {
+        if (n.pattern >= 0) pack_.patterns[n.pattern].from_rules = true;
+      }
+    }
+    if (role == SignalRole::kEvidence) {
+      for (const auto& n : s.condition.nodes) {
+        if (n.pattern >= 0 && pack_.patterns[n.pattern].has_captures) s.capture_patterns.push_back(n.pattern);
+      }
+    }
+    pack_.signals.push_back(std::move(s));
+    return static_cast<int>(pack_.signals.size() - 1);
+  }
+
+  // `index` into kObservers.
+  void add_observer(size_t index) {
+    const ObserverDef& def = kObservers[index];
+    ConditionSpec c;
+    c.kind = ConditionSpec::Kind::kRegex;
+    c.field = def.field == "text" ? Field::kText : Field::kMessage;
+    c.regex = std::string(def.regex);
+    c.compiled = compiled_observers()[index];
+    const int s = add_signal(c, SignalRole::kObserver, -1);
+    pack_.signals[s].observer = def.kind;
+    for (const auto& n : pack_.signals[s].condition.nodes) {
+      if (n.pattern >= 0) pack_.signals[s].capture_patterns.push_back(n.pattern);
+    }
+  }
+
+  Status build_sets() {
+    // The triggers: a record evaluates only the signals whose triggers the set found in it.
+    pack_.signals_by_pattern.assign(pack_.patterns.size(), {});
+    for (size_t s = 0; s < pack_.signals.size(); ++s) {
+      auto t = trigger(pack_.signals[s].condition, 0);
+      if (!t) {
+        // Evaluated on every entry.
+        pack_.always_signals.push_back(static_cast<int>(s));
+        for (const auto& n : pack_.signals[s].condition.nodes) {
+          if (n.pattern >= 0 && is_set_field(n.field)) pack_.patterns[n.pattern].in_set = true;
+        }
+        continue;
+      }
+      for (int p : *t) {
+        pack_.signals_by_pattern[p].push_back(static_cast<int>(s));
+        pack_.patterns[p].in_set = true;  // triggers are message, exception or text patterns
+      }
+    }
+    // Refiners too (see Pattern::in_set).
+    for (auto& p : pack_.patterns) {
+      if (is_set_field(p.field) && !RE2::PartialMatch("", *p.re)) p.in_set = true;
+    }
+    RE2::Options options = pattern_options();
+    options.set_max_mem(64 << 20);
+    pack_.text_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      const auto& p = pack_.patterns[i];
+      if (!p.in_set) continue;
+      std::string error;
+      if (pack_.text_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+      pack_.set_patterns.push_back(static_cast<int>(i));
+    }
+    if (!pack_.text_set->Compile()) {
+      return Diagnostic{.code = "rule-regex",
+                        .message = "the rule pack's patterns are over RE2's memory budget together",
+                        .help = "simplify or remove some patterns"};
+    }
+    return Ok{};
+  }
+
+ private:
+  CompiledRulePack& pack_;
+};
+
+}  // namespace
+
+int CompiledRulePack::rule_index(std::string_view id) const {
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].spec.info.id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Result<std::unique_ptr<CompiledRulePack>> compile_rules(std::map<std::string, RuleSpec> specs, PackPolicy policy) {
+  auto pack = std::make_unique<CompiledRulePack>();
+  pack->policy = std::move(policy);
+  Compiler compiler(*pack);
+  for (auto& [id, spec] : specs) {
+    pack->infos.push_back(spec.info);
+    if (!spec.info.enabled) continue;
+    CompiledRule rule;
+    rule.spec = std::move(spec);
+    pack->rules.push_back(std::move(rule));
+  }
+  for (size_t r = 0; r < pack->rules.size(); ++r) {
+    auto& rule = pack->rules[r];
+    const int ri = static_cast<int>(r);
+    if (rule.spec.match) rule.match_signal = compiler.add_signal(*rule.spec.match, SignalRole::kEvidence, ri);
+    if (rule.spec.weak) rule.weak_signal = compiler.add_signal(*rule.spec.weak, SignalRole::kWeak, ri);
+    if (rule.spec.after) rule.after_signal = compiler.add_signal(rule.spec.after->match, SignalRole::kAfter, ri);
+    if (rule.spec.absent) {
+      rule.absent_signal = compiler.add_signal(rule.spec.absent->match, SignalRole::kAbsentMarker, ri);
+      if (rule.spec.absent->after) {
+        rule.absent_after_signal = compiler.add_signal(*rule.spec.absent->after, SignalRole::kAbsentStart, ri);
+      }
+    }
+  }
+  for (size_t i = 0; i < kObservers.size(); ++i) compiler.add_observer(i);
+  if (auto status = compiler.build_sets(); !status) return status.error();
+  pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
+  return pack;
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,191 @@
+// The table of rule keys (see rule_keys.h) and what is derived from it.
+#include "rule_keys.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "rule_reader.h"
+
+namespace gpudiag::detail {
+namespace {
+
+using P = KeyPlace;
+using N = KeyNeed;
+using V = KeyValue;
+
+const auto kKeys = std::to_array<RuleKey>({
+    // A rule. Read in this order; required keys are reported missing in this order.
+    {"id", P::kRule, N::kRequired, V::kId,
+     "kebab-case (`[a-z0-9]+(-[a-z0-9]+)*`), unique; other tools rely on it — never rename",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_id(v, s); }},
+    {"title", P::kRule, N::kRequired, V::kText, "one line, may use `{capture}` and `{fact}` placeholders",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.title = r.text(v, "title"); }},
+    {"family", P::kRule, N::kRequired, V::kChoice, "grouping for reports and JUnit `classname` (see \"Families\")",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_family(v, s); }},
+    {"severity", P::kRule, N::kRequired, V::kChoice, "`info`, `warning`, `error`, `critical` — how bad it is if true",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_severity(v, s); }},
+    {"confidence", P::kRule, N::kRequired, V::kNumber, "0.0–1.0 — how sure a single piece of evidence makes us",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_confidence(v, s); }},
+    {"description", P::kRule, N::kRequired, V::kText, "what it means and why, our own words, may use placeholders",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_description(v, s); }},
+    {"enabled", P::kRule, N::kOptional, V::kBool,
+     "`false` disables the rule (use in a `--rules` directory to switch off a built-in)",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_enabled(v, s); }},
+    {"explains", P::kRule, N::kOptional, V::kTextList,
+     "ids of symptom rules this cause produces (see \"Causes and symptoms\")",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.explains = r.string_list(v, "explains"); }},
+    {"match", P::kRule, N::kTrigger, V::kCondition, "record condition: the entries that are evidence",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.match = r.condition(v); }},
+    {"count", P::kRule, N::kOptional, V::kMapping, "how many matching entries, in what window, make a finding",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_count(v, s); }},
+    {"after", P::kRule, N::kOptional, V::kMapping, "sequence: a matching entry only counts after another kind of entry",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_after(v, s); }},
+    {"absent", P::kRule, N::kTrigger, V::kMapping, "absence with a horizon: what is *missing* is the finding",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_absent(v, s); }},
+    {"when", P::kRule, N::kTrigger, V::kFactTests, "job facts that must hold",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.when = r.fact_tests(v, "when"); }},
+    {"unless", P::kRule, N::kOptional, V::kFactTests, "job facts that suppress the rule",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.unless = r.fact_tests(v, "unless"); }},
+    {"if_unknown", P::kRule, N::kOptional, V::kChoice,
+     "what to do when a fact in `when` is unknown: `skip` (default), `inconclusive`, `fire`",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_if_unknown(v, s); }},
+    {"corroborated_by", P::kRule, N::kOptional, V::kTextList, "rule ids whose firing raises this finding's confidence",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.corroborated_by = r.string_list(v, "corroborated_by"); }},
+    {"weak", P::kRule, N::kOptional, V::kCondition, "record condition for evidence that alone lowers confidence",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.weak = r.condition(v); }},
+    {"fixes", P::kRule, N::kRequired, V::kList, "at least one (see \"Fixes\")",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_fixes(v, s); }},
+    {"examples", P::kRule, N::kRequired, V::kMapping, "at least one `match` and one `no_match` (see \"Examples\")",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_examples(v, s); }},
+    {"sources", P::kRule, N::kRequired, V::kTextList, "where the example and signature text came from",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_sources(v, s); }},
+
+    {"at_least", P::kCount, N::kOptional, V::kNumber,
+     "entries needed (default 1), or a percentage of the workers seen"},
+    {"within", P::kCount, N::kOptional, V::kDuration, "one sliding window (omit: the whole export)"},
+    {"per", P::kCount, N::kOptional, V::kChoice, "`worker` or `job` (default)"},
+    {"distinct", P::kCount, N::kOptional, V::kChoice, "count different `worker` or `sdk_worker` values, not entries"},
+
+    {"match", P::kAfter, N::kRequired, V::kCondition, "the entry that must come first"},
+    {"within", P::kAfter, N::kOptional, V::kDuration, "at most this long before (omit: any time before)"},
+    {"min", P::kAfter, N::kOptional, V::kDuration, "at least this long before (omit: any gap)"},
+    {"same", P::kAfter, N::kOptional, V::kChoice, "`worker` or `job` (default)"},
+
+    {"match", P::kAbsent, N::kRequired, V::kCondition, "the entry whose absence is the finding"},
+    {"after", P::kAbsent, N::kOptional, V::kCondition, "where the horizon starts (omit: the first entry of the job)"},
+    {"within", P::kAbsent, N::kRequired, V::kDuration, "the horizon"},
+    {"needs_logs", P::kAbsent, N::kOptional, V::kTextList, "logs that would hold the entry"},
+    {"when", P::kAbsent, N::kOptional, V::kFactTests, "facts that must hold, for this leg only"},
+    {"unless", P::kAbsent, N::kOptional, V::kFactTests, "facts that suppress this leg"},
+
+    {"id", P::kFix, N::kRequired, V::kId,
+     "stable kebab-case; the same fix proposed by several findings is listed once with all reasons"},
+    {"action", P::kFix, N::kRequired, V::kText, "what to do, imperative, one line"},
+    {"why", P::kFix, N::kRequired, V::kText, "why it helps, one or two sentences"},
+    {"weight", P::kFix, N::kOptional, V::kNumber, "0–100, order within the rule (higher first; default 50)"},
+    {"demote_if", P::kFix, N::kOptional, V::kFactTests,
+     "fact tests (as in `when`): when they hold the fix is already in place; it ranks last and says so"},
+    {"doc", P::kFix, N::kRequired, V::kMapping, "the Dataflow documentation the fix comes from"},
+
+    {"title", P::kDoc, N::kRequired, V::kText, "the page's title"},
+    {"section", P::kDoc, N::kRequired, V::kText, "the section of the page"},
+    {"url", P::kDoc, N::kRequired, V::kText, "the page, `https://…`"},
+
+    {"match", P::kExamples, N::kRequired, V::kList, "examples this rule must fire on"},
+    {"no_match", P::kExamples, N::kRequired, V::kList, "examples this rule must stay quiet on"},
+
+    {"records", P::kExample, N::kOptional, V::kList, "several entries (each a line or a mapping of fields)"},
+    {"facts", P::kExample, N::kOptional, V::kMapping, "facts given as if from `--job`"},
+    {"captures", P::kExample, N::kOptional, V::kMapping, "captured values the finding must show"},
+
+    {"message", P::kExampleEntry, N::kOptional, V::kText, "the entry's message"},
+    {"exception", P::kExampleEntry, N::kOptional, V::kText, "`jsonPayload.exception`"},
+    {"log", P::kExampleEntry, N::kOptional, V::kText, "short log name (default `worker`)"},
+    {"severity", P::kExampleEntry, N::kOptional, V::kChoice, "log severity (default `ERROR`)"},
+    {"worker", P::kExampleEntry, N::kOptional, V::kText, "the worker VM"},
+    {"logger", P::kExampleEntry, N::kOptional, V::kText, "`jsonPayload.logger`"},
+    {"sdk_worker", P::kExampleEntry, N::kOptional, V::kText, "`jsonPayload.portability_worker_id`"},
+    {"step", P::kExampleEntry, N::kOptional, V::kText, "`jsonPayload.step`"},
+    {"at", P::kExampleEntry, N::kOptional, V::kDuration, "offset from the example's first entry"},
+    {"captures", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
+    {"facts", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
+
+    // A pack file: a rule file without `id` (see "Lists and macros").
+    {"lists", P::kPackFile, N::kOptional, V::kMapping,
+     "names → lists of literal values; `${name}` in a pattern becomes the values, quoted, as alternatives"},
+    {"macros", P::kPackFile, N::kOptional, V::kMapping, "names → pieces of RE2 regex; `${name}` becomes the piece"},
+    {"families", P::kPackFile, N::kOptional, V::kMapping,
+     "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
+    {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
+
+    {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "factor when every piece of evidence matches `weak` (default 0.5)"},
+    {"unknown_fact", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "factor when a `when` fact is unknown and `if_unknown: fire` (default 0.8)"},
+    {"per_corroboration", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "added for each `corroborated_by` rule that fired (default 0.1)"},
+    {"ceiling", P::kConfidencePolicy, N::kOptional, V::kNumber,
+     "corroboration raises confidence at most to this (default 0.99)"},
+});
+
+struct PlaceInfo {
+  KeyPlace place;
+  std::string_view name;
+};
+constexpr auto kPlaces = std::to_array<PlaceInfo>({
+    {P::kRule, "a rule"},
+    {P::kCount, "count"},
+    {P::kAfter, "after"},
+    {P::kAbsent, "absent"},
+    {P::kFix, "a fix"},
+    {P::kDoc, "a doc citation"},
+    {P::kExamples, "examples"},
+    {P::kExample, "an example"},
+    {P::kExampleEntry, "an example entry"},
+    {P::kPackFile, "a pack file"},
+    {P::kConfidencePolicy, "confidence"},
+});
+static_assert([] {
+  for (size_t i = 0; i < kPlaces.size(); ++i) {
+    if (static_cast<size_t>(kPlaces[i].place) != i) return false;
+  }
+  return true;
+}());
+
+constexpr auto kValueNames =
+    std::to_array<std::string_view>({"text", "id", "number", "true/false", "one of", "duration", "text or list",
+                                     "condition", "fact tests", "mapping", "list"});
+static_assert(kValueNames.size() == static_cast<size_t>(V::kList) + 1);
+
+std::string_view need_name(KeyNeed need) {
+  if (need == N::kRequired) return "yes";
+  if (need == N::kTrigger) return "one of `match`/`absent`/`when`";
+  return "no";
+}
+
+}  // namespace
+
+std::span<const RuleKey> rule_keys() { return kKeys; }
+
+std::vector<std::string_view> key_names(KeyPlace place) {
+  std::vector<std::string_view> out;
+  for (const auto& k : kKeys) {
+    if (k.place == place) out.push_back(k.key);
+  }
+  return out;
+}
+
+std::string_view place_name(KeyPlace place) { return kPlaces[static_cast<size_t>(place)].name; }
+
+std::string key_reference(KeyPlace place) {
+  std::string out = "| key | required | value | meaning |\n|---|---|---|---|\n";
+  for (const auto& k : kKeys) {
+    if (k.place != place) continue;
+    out += fmt::format("| `{}` | {} | {} | {} |\n", k.key, need_name(k.need), kValueNames[static_cast<size_t>(k.value)],
+                       k.doc);
+  }
+  return out;
+}
+
+}  // namespace gpudiag::detail

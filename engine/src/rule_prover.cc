@@ -1,0 +1,55 @@
+// Proving user rules by their examples (see rule_prover.h).
+#include "rule_prover.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "gpudiag/analyzer.h"
+#include "parallel_for.h"
+#include "rule_compiler.h"
+
+namespace gpudiag::detail {
+namespace {
+
+// A user rule's examples, run in a pack of the rule alone; the first failure as a diagnostic.
+std::optional<Diagnostic> prove(const RuleSpec& spec, const PackPolicy& policy) {
+  RuleSpec alone = spec;
+  alone.info.explains.clear();  // other rules are not in this pack
+  alone.corroborated_by.clear();
+  std::map<std::string, RuleSpec> one;
+  one.emplace(spec.info.id, std::move(alone));
+  auto compiled = compile_rules(std::move(one), policy);
+  if (!compiled) return compiled.error();
+  const RulePack pack(std::move(*compiled));
+  const ExampleReport report = test_rule_examples(pack);
+  if (report.failures.empty()) return std::nullopt;
+  const auto& f = report.failures.front();
+  return Diagnostic{
+      .code = "rule-example",
+      .message = fmt::format(
+          "rule `{}`: {}{}", f.rule_id, f.message,
+          report.failures.size() > 1 ? fmt::format(" (and {} more failing examples)", report.failures.size() - 1) : ""),
+      .file = f.file,
+      .line = f.line,
+      .help = "fix the rule or its example; `gpudiag rules test --rules DIR` lists every failure"};
+}
+
+}  // namespace
+
+std::optional<Diagnostic> prove_user_rules(const CollectedRules& rules) {
+  std::vector<const RuleSpec*> to_prove;
+  for (const auto& [id, spec] : rules.by_id) {
+    if (!spec.info.builtin && spec.info.enabled) to_prove.push_back(&spec);
+  }
+  std::vector<std::optional<Diagnostic>> verdicts(to_prove.size());
+  parallel_for(to_prove.size(), std::max(1u, std::thread::hardware_concurrency()),
+               [&](size_t i) { verdicts[i] = prove(*to_prove[i], rules.policy); });
+  for (auto& verdict : verdicts) {
+    if (verdict) return *std::move(verdict);
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpudiag::detail
