@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "duplicate_filter.h"
 #include "json_string.h"
 #include "test_support.h"
 
@@ -166,7 +167,7 @@ TEST_CASE("inputs that are not log exports are clear errors", "[unit][ingest]") 
   const auto open_text = [](const std::string& text) {
     const std::string path = test::temp_dir() + "/x.json";
     test::write_file(path, text);
-    return ExportReader::open(path, 0);
+    return read_export(path, [](const LogRecord&) {});
   };
   const auto scalar = open_text("42\n");
   REQUIRE_FALSE(scalar.ok());
@@ -182,11 +183,11 @@ TEST_CASE("inputs that are not log exports are clear errors", "[unit][ingest]") 
   REQUIRE_FALSE(utf16.ok());
   CHECK(utf16.error().code == "input-utf16");
 
-  const auto missing = ExportReader::open("/nonexistent/logs.json", 0);
+  const auto missing = read_export("/nonexistent/logs.json", [](const LogRecord&) {});
   REQUIRE_FALSE(missing.ok());
   CHECK_THAT(missing.error().message, Catch::Contains("No such file"));
 
-  const auto dir = ExportReader::open(test::temp_dir(), 0);
+  const auto dir = read_export(test::temp_dir(), [](const LogRecord&) {});
   REQUIRE_FALSE(dir.ok());
   CHECK_THAT(dir.error().message, Catch::Contains("directory"));
 }
@@ -232,12 +233,13 @@ TEST_CASE("log names: the part after %2F or the last slash", "[unit][ingest]") {
 }
 
 TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memory", "[unit][ingest]") {
-  DuplicateFilter exact(1000);
+  using detail::DuplicateFilter;
+  DuplicateFilter exact(1000 * sizeof(uint64_t));
   CHECK_FALSE(exact.seen(11));
   CHECK(exact.seen(11));
   CHECK_FALSE(exact.seen(0));  // no insertId: never a duplicate
   CHECK_FALSE(exact.seen(0));
-  DuplicateFilter small(64);
+  DuplicateFilter small(64 * sizeof(uint64_t));
   for (uint64_t f = 1; f < 1000; f += 2) small.seen(f);
   CHECK(small.windowed());
   CHECK(small.seen(997));  // recent ones are still remembered
