@@ -245,6 +245,25 @@ TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memor
   CHECK(small.seen(997));  // recent ones are still remembered
 }
 
+TEST_CASE("the duplicate filter stays within its memory budget and reuses the older table", "[unit][ingest]") {
+  constexpr size_t kBudget = 64 << 10;  // two tables of 4,096 slots, 3,072 fingerprints each
+  detail::DuplicateFilter filter(kBudget);
+  size_t most = 0;
+  for (uint64_t f = 1; f <= 20'000; ++f) {
+    CHECK_FALSE(filter.seen(f * 2 + 1));
+    most = std::max(most, filter.memory_bytes());
+  }
+  CHECK(most <= kBudget);
+  CHECK(filter.windowed());
+  CHECK(filter.seen(20'000 * 2 + 1));  // the latest generation …
+  CHECK(filter.seen(17'000 * 2 + 1));  // … and the one before are remembered
+  CHECK_FALSE(filter.seen(3));         // the oldest were forgotten
+  detail::DuplicateFilter exact(kBudget);
+  for (uint64_t f = 1; f <= 6'144; ++f) exact.seen(f * 2 + 1);  // two generations' worth: exact
+  CHECK_FALSE(exact.windowed());
+  CHECK(exact.seen(3));
+}
+
 TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, and reading goes on", "[unit][ingest]") {
   const std::string big(3000, 'x');
   const std::string text = "{\"textPayload\":\"small\"}\n{\"severity\":\"ERROR\",\"textPayload\":\"" + big +

@@ -83,6 +83,13 @@ class ChunkParser {
   // cropped to `max_text_bytes`; nullopt when there is no such entry or it is broken.
   std::optional<KeptRecord> reparse(const Chunk& chunk, uint64_t base_line, size_t entry_index, size_t max_text_bytes);
 
+  // The same for a neighbouring chunk, split into a second set of entries so that the chunk last
+  // split keeps its own: one simdjson parser (and its buffers, the size of the largest entry)
+  // serves both.
+  ChunkReport split_side(const Chunk& chunk);
+  std::optional<KeptRecord> reparse_side(const Chunk& chunk, uint64_t base_line, size_t entry_index,
+                                         size_t max_text_bytes);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -22,11 +22,14 @@ namespace od = simdjson::ondemand;
 struct ChunkParser::Impl {
   od::parser entry_parser;
   std::vector<detail::EntrySpan> spans;
+  std::vector<detail::EntrySpan> side_spans;  // of a neighbouring chunk (split_side)
   detail::LogEntryReader entry_reader;
 
   ChunkReport split(const Chunk& chunk);
+  ChunkReport split_side(const Chunk& chunk);
   void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report);
-  std::optional<KeptRecord> reparse(const Chunk& chunk, uint64_t base_line, size_t index, size_t max_text_bytes);
+  std::optional<KeptRecord> reparse(const Chunk& chunk, uint64_t base_line, const std::vector<detail::EntrySpan>& from,
+                                    size_t index, size_t max_text_bytes);
 
  private:
   bool deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index, const RecordFn& on_record,
@@ -136,10 +139,18 @@ ChunkReport ChunkParser::Impl::split(const Chunk& chunk) {
   return report;
 }
 
-std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, uint64_t base_line, size_t index,
+ChunkReport ChunkParser::Impl::split_side(const Chunk& chunk) {
+  ChunkReport report;
+  report.newlines = detail::split_entries(chunk.data(), chunk.size, chunk, side_spans, report.problems);
+  report.entries = side_spans.size();
+  return report;
+}
+
+std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, uint64_t base_line,
+                                                     const std::vector<detail::EntrySpan>& from, size_t index,
                                                      size_t max_text_bytes) {
-  if (index >= spans.size() || spans[index].begin == spans[index].end) return std::nullopt;
-  const auto& span = spans[index];
+  if (index >= from.size() || from[index].begin == from[index].end) return std::nullopt;
+  const auto& span = from[index];
   od::document doc;
   od::object object;
   if (entry_parser
@@ -153,14 +164,21 @@ std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, uint64_
   if (entry_reader.read(object, error) != detail::EntryStatus::kOk) return std::nullopt;
   LogRecord& record = entry_reader.record();
   record.where.input = chunk.input;
-  record.where.line = base_line + spans[index].line;
+  record.where.line = base_line + span.line;
   record.where.offset = chunk.base_offset + span.begin;
   return KeptRecord(record, max_text_bytes);
 }
 
 std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, uint64_t base_line, size_t entry_index,
                                                size_t max_text_bytes) {
-  return impl_->reparse(chunk, base_line, entry_index, max_text_bytes);
+  return impl_->reparse(chunk, base_line, impl_->spans, entry_index, max_text_bytes);
+}
+
+ChunkReport ChunkParser::split_side(const Chunk& chunk) { return impl_->split_side(chunk); }
+
+std::optional<KeptRecord> ChunkParser::reparse_side(const Chunk& chunk, uint64_t base_line, size_t entry_index,
+                                                    size_t max_text_bytes) {
+  return impl_->reparse(chunk, base_line, impl_->side_spans, entry_index, max_text_bytes);
 }
 
 ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}

@@ -13,9 +13,9 @@ uint64_t LineCounter::first_line(uint64_t order, bool first_of_input, uint64_t n
   return before + 1;
 }
 
-// Neighbours in the current chunk are parsed again by the worker's parser, which still holds the
-// chunk's entries; those in the previous or next chunk by the side parser, which splits that chunk
-// first (only when a neighbour there is asked for: records near an edge that a sink keeps).
+// Neighbours are parsed again by the worker's parser, which still holds the chunk's entries; for
+// those in the previous or next chunk it splits that chunk first, beside them (only when a
+// neighbour there is asked for: records near an edge that a sink keeps).
 class ChunkWorker::Around final : public Neighbours {
  public:
   Around(ChunkWorker& worker, const ChunkTask& task, uint64_t first_line, const ChunkReport& report)
@@ -31,7 +31,7 @@ class ChunkWorker::Around final : public Neighbours {
         load(Side::kPrevious);
         const size_t back = k - entry;  // 1: the previous chunk's last entry
         if (back <= side_entries_) {
-          r = worker_.side_parser_.reparse(*task_.previous, side_first_line_, side_entries_ - back, max_text_bytes);
+          r = worker_.parser_.reparse_side(*task_.previous, side_first_line_, side_entries_ - back, max_text_bytes);
         }
       }
       if (r) out.push_back(std::move(*r));
@@ -47,7 +47,7 @@ class ChunkWorker::Around final : public Neighbours {
         r = worker_.parser_.reparse(*task_.current, first_line_, entry + k, max_text_bytes);
       } else if (task_.next) {
         load(Side::kNext);
-        r = worker_.side_parser_.reparse(*task_.next, side_first_line_, entry + k - report_.entries, max_text_bytes);
+        r = worker_.parser_.reparse_side(*task_.next, side_first_line_, entry + k - report_.entries, max_text_bytes);
       }
       if (r) out.push_back(std::move(*r));
     }
@@ -61,7 +61,7 @@ class ChunkWorker::Around final : public Neighbours {
   void load(Side which) {
     if (split_ == which) return;
     const Chunk& chunk = which == Side::kPrevious ? *task_.previous : *task_.next;
-    const ChunkReport side = worker_.side_parser_.split(chunk);
+    const ChunkReport side = worker_.parser_.split_side(chunk);
     side_entries_ = side.entries;
     side_first_line_ = which == Side::kPrevious ? first_line_ - task_.current->newlines_before - side.newlines
                                                 : first_line_ + report_.newlines + chunk.newlines_before;

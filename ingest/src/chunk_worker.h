@@ -59,8 +59,7 @@ class ChunkWorker {
 
   LineCounter& lines_;
   std::unique_ptr<RecordSink> sink_;
-  ChunkParser parser_;       // the current chunk
-  ChunkParser side_parser_;  // the neighbouring chunk a neighbour is in
+  ChunkParser parser_;
 };
 
 }  // namespace gpudiag::detail
