@@ -132,7 +132,7 @@ echo "$line"
   echo "Written by \`bench/memory.sh\` on $(date -u +%Y-%m-%d) ($(nproc) cores, -j2). Peak RSS from GNU time;"
   echo "each dimension at 1x and 4x of its size. Flat is the point: the promise is <= 64 MiB whatever the"
   echo "input (docs/performance.md, \"Memory caps\"). The growth that is left comes from the duplicate filter,"
-  echo "which remembers insertIds exactly for the first 1,048,576 entries (at most ~20 MiB), and is bounded."
+  echo "which remembers insertIds exactly for the first 1,572,864 entries (at most 16 MiB), and is bounded."
   [ -n "${BASELINE:-}" ] && echo "Baseline: the \`main\` branch's binary before the memory caps, in the same run."
   echo
   echo "| dimension | 1x | 4x |"

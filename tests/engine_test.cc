@@ -216,3 +216,50 @@ TEST_CASE("an unreadable input among several is an error while the rest is analy
   CHECK(d->input_errors[0].file == "/nonexistent/a.json");
   CHECK(fired(*d, "gpu-out-of-memory"));
 }
+
+TEST_CASE("evidence context reaches into the neighbouring chunks", "[unit][engine]") {
+  // Entries of one length, and chunks of exactly three of them: entry 3 opens the second chunk,
+  // entry 8 closes the third. Their neighbours two either side come from the chunks beside them.
+  const auto line = [](int i, bool oom) {
+    std::string message = oom ? fmt::format("RuntimeError: CUDA out of memory. Tried to allocate {}.00 MiB", i)
+                              : fmt::format("processing element {} of the batch", i);
+    message.resize(80, '.');
+    return entry("2024-01-01T00:10:00Z", "worker", message, oom ? "ERROR" : "DEBUG", "w-harness-1",
+                 fmt::format("id-{:02}", i));
+  };
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += line(i, i == 3 || i == 8);
+  const size_t entry_bytes = line(0, false).size();
+  REQUIRE(text.size() == 12 * entry_bytes);
+  const std::string path = test::temp_dir() + "/edges.ndjson";
+  test::write_file(path, text);
+  for (unsigned threads : {1u, 2u}) {
+    ReadLimits limits;
+    limits.chunk_bytes = static_cast<uint32_t>(3 * entry_bytes);
+    auto d = analyze(test::builtin_pack(), {path}, AnalysisOptions{.threads = threads, .limits = limits});
+    REQUIRE(d.ok());
+    const auto f = std::find_if(d->findings.begin(), d->findings.end(),
+                                [](const Finding& f) { return f.rule_id == "gpu-out-of-memory"; });
+    REQUIRE(f != d->findings.end());
+    REQUIRE(f->evidence.size() == 2);
+    const auto lines_of = [](const std::vector<KeptRecord>& records) {
+      std::vector<uint64_t> out;
+      for (const auto& r : records) out.push_back(r->where.line);
+      return out;
+    };
+    INFO("threads " << threads);
+    std::vector<uint64_t> evidence_lines{f->evidence[0].entry->where.line, f->evidence[1].entry->where.line};
+    std::sort(evidence_lines.begin(), evidence_lines.end());
+    REQUIRE(evidence_lines == std::vector<uint64_t>{4, 9});
+    for (const auto& e : f->evidence) {
+      const uint64_t at = e.entry->where.line;
+      CHECK(lines_of(e.before) == std::vector<uint64_t>{at - 2, at - 1});
+      CHECK(lines_of(e.after) == std::vector<uint64_t>{at + 1, at + 2});
+      REQUIRE(e.before.size() == 2);
+      CHECK(e.before[1]->message.starts_with(fmt::format("processing element {} ", at - 2)));
+      REQUIRE(e.after.size() == 2);
+      CHECK(e.after[0]->message.starts_with(fmt::format("processing element {} ", at)));
+      CHECK(e.after[0]->where.offset == at * entry_bytes);
+    }
+  }
+}

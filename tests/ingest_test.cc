@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "duplicate_filter.h"
 #include "json_string.h"
 #include "test_support.h"
 
@@ -166,7 +167,7 @@ TEST_CASE("inputs that are not log exports are clear errors", "[unit][ingest]") 
   const auto open_text = [](const std::string& text) {
     const std::string path = test::temp_dir() + "/x.json";
     test::write_file(path, text);
-    return ExportReader::open(path, 0);
+    return read_export(path, [](const LogRecord&) {});
   };
   const auto scalar = open_text("42\n");
   REQUIRE_FALSE(scalar.ok());
@@ -182,11 +183,11 @@ TEST_CASE("inputs that are not log exports are clear errors", "[unit][ingest]") 
   REQUIRE_FALSE(utf16.ok());
   CHECK(utf16.error().code == "input-utf16");
 
-  const auto missing = ExportReader::open("/nonexistent/logs.json", 0);
+  const auto missing = read_export("/nonexistent/logs.json", [](const LogRecord&) {});
   REQUIRE_FALSE(missing.ok());
   CHECK_THAT(missing.error().message, Catch::Contains("No such file"));
 
-  const auto dir = ExportReader::open(test::temp_dir(), 0);
+  const auto dir = read_export(test::temp_dir(), [](const LogRecord&) {});
   REQUIRE_FALSE(dir.ok());
   CHECK_THAT(dir.error().message, Catch::Contains("directory"));
 }
@@ -232,15 +233,35 @@ TEST_CASE("log names: the part after %2F or the last slash", "[unit][ingest]") {
 }
 
 TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memory", "[unit][ingest]") {
-  DuplicateFilter exact(1000);
+  using detail::DuplicateFilter;
+  DuplicateFilter exact(1000 * sizeof(uint64_t));
   CHECK_FALSE(exact.seen(11));
   CHECK(exact.seen(11));
   CHECK_FALSE(exact.seen(0));  // no insertId: never a duplicate
   CHECK_FALSE(exact.seen(0));
-  DuplicateFilter small(64);
+  DuplicateFilter small(64 * sizeof(uint64_t));
   for (uint64_t f = 1; f < 1000; f += 2) small.seen(f);
   CHECK(small.windowed());
   CHECK(small.seen(997));  // recent ones are still remembered
+}
+
+TEST_CASE("the duplicate filter stays within its memory budget and reuses the older table", "[unit][ingest]") {
+  constexpr size_t kBudget = 64 << 10;  // two tables of 4,096 slots, 3,072 fingerprints each
+  detail::DuplicateFilter filter(kBudget);
+  size_t most = 0;
+  for (uint64_t f = 1; f <= 20'000; ++f) {
+    CHECK_FALSE(filter.seen(f * 2 + 1));
+    most = std::max(most, filter.memory_bytes());
+  }
+  CHECK(most <= kBudget);
+  CHECK(filter.windowed());
+  CHECK(filter.seen(20'000 * 2 + 1));  // the latest generation …
+  CHECK(filter.seen(17'000 * 2 + 1));  // … and the one before are remembered
+  CHECK_FALSE(filter.seen(3));         // the oldest were forgotten
+  detail::DuplicateFilter exact(kBudget);
+  for (uint64_t f = 1; f <= 6'144; ++f) exact.seen(f * 2 + 1);  // two generations' worth: exact
+  CHECK_FALSE(exact.windowed());
+  CHECK(exact.seen(3));
 }
 
 TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, and reading goes on", "[unit][ingest]") {

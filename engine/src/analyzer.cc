@@ -1,15 +1,13 @@
-// analyze(): reads inputs chunk by chunk, parses and matches chunks on worker threads, and merges
-// the results strictly in input order, so the Diagnosis is the same for any thread count.
+// analyze(): reads the inputs as ingest's record stream — a MatchingSink per worker thread matches
+// each batch of records and gathers the context of its evidence; the batches are merged strictly
+// in input order, so the Diagnosis is the same for any thread count.
 #include "gpudiag/analyzer.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <map>
-#include <mutex>
 #include <thread>
 
 #include "evaluator.h"
@@ -26,49 +24,54 @@ using detail::JobAccumulator;
 using detail::LongTextMatcher;
 using detail::RecordMatcher;
 
-struct ParsedChunk {
-  Chunk chunk;
-  ChunkReport report;
+// What matching made of one batch, on its way to the merge.
+struct MatchedBatch : BatchOutput {
   ChunkObservations seen;
 };
 
-// Parses and matches one chunk. One per thread.
-class ChunkWorker {
+// Matches the records of batch after batch on one worker thread of the record stream.
+class MatchingSink : public RecordSink {
  public:
-  explicit ChunkWorker(const detail::CompiledRulePack& pack) : matcher_(pack) {}
+  explicit MatchingSink(const detail::CompiledRulePack& pack) : matcher_(pack) { matcher_.start_chunk(); }
 
+  void record(const LogRecord& r, size_t entry, const LongTextFindings* long_text) override {
+    matcher_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(long_text));
+    matcher_.match(r, entry, out_->seen);
+  }
+
+  std::unique_ptr<BatchOutput> end_batch(Neighbours& neighbours) override {
+    matcher_.set_long_text(nullptr);
+    keep_possible_evidence(out_->seen.hits);
+    add_context(neighbours, out_->seen.hits);
+    matcher_.start_chunk();
+    return std::exchange(out_, std::make_unique<MatchedBatch>());
+  }
+
+ private:
   // The entries around each piece of evidence, for reports that show it in context. Bounded per
-  // chunk: a rule that matches everything must not copy everything.
-  void add_context(const Chunk& chunk, ParsedChunk& out) {
-    constexpr size_t kMaxPerChunk = 64;
+  // batch: a rule that matches everything must not copy everything.
+  static void add_context(Neighbours& neighbours, std::vector<detail::Hit>& hits) {
+    constexpr size_t kMaxPerBatch = 64;
     constexpr size_t kNeighbours = 2;
     size_t done = 0;
     const detail::Hit* previous = nullptr;  // the last hit given context
-    for (auto& hit : out.seen.hits) {
-      if (!hit.evidence || !hit.record || done++ >= kMaxPerChunk) continue;
+    for (auto& hit : hits) {
+      if (!hit.evidence || !hit.record || done++ >= kMaxPerBatch) continue;
       if (previous != nullptr && previous->entry_index == hit.entry_index) {  // several rules, one entry
         hit.before = previous->before;
         hit.after = previous->after;
         continue;
       }
       previous = &hit;
-      for (size_t k = kNeighbours; k >= 1; --k) {
-        if (hit.entry_index >= k) {
-          if (auto r = parser_.reparse(chunk, hit.entry_index - k, detail::kContextTextBytes))
-            hit.before.push_back(std::move(*r));
-        }
-      }
-      for (size_t k = 1; k <= kNeighbours; ++k) {
-        if (auto r = parser_.reparse(chunk, hit.entry_index + k, detail::kContextTextBytes))
-          hit.after.push_back(std::move(*r));
-      }
+      hit.before = neighbours.before(hit.entry_index, kNeighbours, detail::kContextTextBytes);
+      hit.after = neighbours.after(hit.entry_index, kNeighbours, detail::kContextTextBytes);
     }
   }
 
   // Only the hits that can still be among their signal's kept evidence (its earliest and latest,
   // see SignalHits) keep their copy of the entry: a rule that matches every entry must not carry a
   // copy of each through the merge. Twice as many as are kept, since duplicate entries are only
-  // recognised (and dropped) when chunks are merged.
+  // recognised (and dropped) when batches are merged.
   static void keep_possible_evidence(std::vector<detail::Hit>& hits) {
     constexpr size_t kEarliest = 2 * detail::SignalHits::kEarliest;
     constexpr size_t kLatest = 2 * detail::SignalHits::kLatest;
@@ -76,7 +79,8 @@ class ChunkWorker {
     for (auto& hit : hits) {
       if (hit.signal >= 0 && hit.record) by_signal[hit.signal].push_back(&hit);
     }
-    for (auto& [signal, list] : by_signal) {
+    for (auto& entry : by_signal) {
+      auto& list = entry.second;
       if (list.size() <= kEarliest + kLatest) continue;
       std::stable_sort(list.begin(), list.end(), [](const detail::Hit* a, const detail::Hit* b) {
         return a->at != b->at ? a->at < b->at : a->where.line < b->where.line;  // as earlier() orders refs
@@ -88,123 +92,9 @@ class ChunkWorker {
     }
   }
 
-  ParsedChunk run(Chunk chunk) {
-    ParsedChunk out;
-    matcher_.start_chunk();
-    matcher_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(chunk.long_text.get()));
-    out.report = parser_.parse(chunk, [&](const LogRecord& r, size_t entry) { matcher_.match(r, entry, out.seen); });
-    matcher_.set_long_text(nullptr);
-    keep_possible_evidence(out.seen.hits);
-    add_context(chunk, out);
-    out.chunk = std::move(chunk);
-    out.chunk.buffer.reset();  // the bytes are no longer needed; only the position is
-    return out;
-  }
-
- private:
-  ChunkParser parser_;
   RecordMatcher matcher_;
+  std::unique_ptr<MatchedBatch> out_ = std::make_unique<MatchedBatch>();
 };
-
-// A fixed pool that takes chunks in order and hands results back in the same order.
-class OrderedPool {
- public:
-  OrderedPool(const detail::CompiledRulePack& pack, unsigned threads) : max_in_flight_(threads * 2) {
-    for (unsigned i = 0; i < threads; ++i) {
-      threads_.emplace_back([this, &pack] {
-        ChunkWorker worker(pack);
-        for (;;) {
-          std::pair<uint64_t, Chunk> task;
-          {
-            std::unique_lock lock(mutex_);
-            task_cv_.wait(lock, [&] { return closing_ || !tasks_.empty(); });
-            if (tasks_.empty()) return;
-            task = std::move(tasks_.front());
-            tasks_.pop_front();
-          }
-          ParsedChunk result = worker.run(std::move(task.second));
-          {
-            std::lock_guard lock(mutex_);
-            done_.emplace(task.first, std::move(result));
-          }
-          done_cv_.notify_all();
-        }
-      });
-    }
-  }
-  ~OrderedPool() {
-    {
-      std::lock_guard lock(mutex_);
-      closing_ = true;
-    }
-    task_cv_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-  OrderedPool(const OrderedPool&) = delete;
-  OrderedPool& operator=(const OrderedPool&) = delete;
-
-  // Queues a chunk; first hands every finished result that is next in order to `merge`, and waits
-  // while too many chunks are in flight (that bounds memory).
-  template <typename Merge>
-  void submit(Chunk chunk, Merge&& merge) {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      drain_ready(lock, merge);
-      if (submitted_ - merged_ < max_in_flight_) break;
-      done_cv_.wait(lock, [&] { return done_.count(merged_) > 0; });
-    }
-    tasks_.emplace_back(submitted_++, std::move(chunk));
-    lock.unlock();
-    task_cv_.notify_one();
-  }
-
-  template <typename Merge>
-  void finish(Merge&& merge) {
-    std::unique_lock lock(mutex_);
-    while (merged_ < submitted_) {
-      done_cv_.wait(lock, [&] { return done_.count(merged_) > 0; });
-      drain_ready(lock, merge);
-    }
-  }
-
- private:
-  template <typename Merge>
-  void drain_ready(std::unique_lock<std::mutex>& lock, Merge& merge) {
-    for (auto it = done_.find(merged_); it != done_.end(); it = done_.find(merged_)) {
-      ParsedChunk result = std::move(it->second);
-      done_.erase(it);
-      ++merged_;
-      lock.unlock();
-      merge(std::move(result));
-      lock.lock();
-    }
-  }
-
-  size_t max_in_flight_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable task_cv_, done_cv_;
-  std::deque<std::pair<uint64_t, Chunk>> tasks_;
-  std::map<uint64_t, ParsedChunk> done_;
-  uint64_t submitted_ = 0;
-  uint64_t merged_ = 0;
-  bool closing_ = false;
-};
-
-void merge_reader_summary(const InputSummary& from, InputSummary& into) {
-  into.shape = from.shape;
-  into.gzip = from.gzip;
-  into.bytes = from.bytes;
-  into.entries += from.entries;  // oversized entries the reader dropped
-  into.skipped += from.skipped;
-  for (const auto& p : from.problems) into.add_problem(p);
-  into.problems_total += from.problems_total - from.problems.size();
-  if (!from.aborted.empty()) into.aborted = from.aborted;  // else keep what parsing found
-  std::stable_sort(into.problems.begin(), into.problems.end(), [](const InputProblem& a, const InputProblem& b) {
-    if (a.line != b.line) return a.line < b.line;
-    return a.offset < b.offset;
-  });
-}
 
 }  // namespace
 
@@ -218,56 +108,43 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
   unsigned threads = options.threads;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
 
-  std::vector<InputSummary> summaries(inputs.size());         // what merging chunks found
-  std::vector<InputSummary> reader_summaries(inputs.size());  // what splitting them found
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
-  uint64_t bytes_done = 0, entries_done = 0;
-  const auto merge = [&](ParsedChunk&& parsed) {
-    entries_done += parsed.report.entries;
-    acc.add_chunk(parsed.chunk, std::move(parsed.report), std::move(parsed.seen), summaries[parsed.chunk.input]);
-  };
-  const auto progress = [&](uint64_t bytes_now) {
+  uint64_t bytes_done = 0, entries_done = 0;  // bytes: of the inputs before the current one
+  uint32_t progress_input = 0;
+  uint64_t progress_bytes = 0;
+  const auto merge = [&](RecordBatch&& batch) {
+    entries_done += batch.entries;
+    auto& matched = static_cast<MatchedBatch&>(*batch.output);
+    acc.add_batch(std::move(matched.seen), [&](size_t entry) { return batch.is_duplicate(entry); });
     if (!options.progress) return;
+    if (batch.input != progress_input) {
+      bytes_done += progress_bytes;
+      progress_input = batch.input;
+    }
+    progress_bytes = batch.bytes_read;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_progress < std::chrono::milliseconds(250)) return;
     last_progress = now;
     options.progress(
-        Progress{bytes_done + bytes_now, entries_done, std::chrono::duration<double>(now - start).count()});
+        Progress{bytes_done + progress_bytes, entries_done, std::chrono::duration<double>(now - start).count()});
   };
 
-  std::optional<OrderedPool> pool;
-  std::optional<ChunkWorker> inline_worker;
-  if (threads > 1)
-    pool.emplace(detail::compiled(pack), threads);
-  else
-    inline_worker.emplace(detail::compiled(pack));
-
   detail::LongTextMatcher long_text(detail::compiled(pack));
+  StreamSummary read = read_exports(
+      inputs, StreamOptions{.threads = threads, .limits = options.limits, .long_text = &long_text},
+      [&] { return std::make_unique<MatchingSink>(detail::compiled(pack)); }, merge);
+
+  std::vector<InputSummary> summaries;
   for (uint32_t i = 0; i < inputs.size(); ++i) {
-    summaries[i].path = inputs[i];
-    auto reader = ExportReader::open(inputs[i], i, options.limits);
-    if (!reader) {
-      d.input_errors.push_back(reader.error());
+    if (!read.inputs[i]) {
+      d.input_errors.push_back(read.inputs[i].error());
+      summaries.push_back(InputSummary{.path = inputs[i]});
       continue;
     }
-    reader->set_long_text_observer(&long_text);
-    while (auto chunk = reader->next_chunk()) {
-      const uint64_t bytes_now = chunk->base_offset + chunk->size;
-      if (pool) {
-        pool->submit(std::move(*chunk), merge);
-      } else {
-        merge(inline_worker->run(std::move(*chunk)));
-      }
-      progress(bytes_now);
-    }
-    bytes_done += reader->summary().bytes;
-    reader_summaries[i] = reader->summary();
+    summaries.push_back(std::move(read.inputs[i].value()));
   }
-  if (pool) pool->finish(merge);
-  pool.reset();
   for (uint32_t i = 0; i < inputs.size(); ++i) {
-    merge_reader_summary(reader_summaries[i], summaries[i]);
     if (!summaries[i].aborted.empty()) {
       d.input_errors.push_back(Diagnostic{.code = code_name(DiagnosticCode::kInputAborted),
                                           .message = summaries[i].aborted,
@@ -287,7 +164,7 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
     d.skipped += s.skipped;
     d.duplicates += s.duplicates;
   }
-  d.duplicates_windowed = acc.dedup.windowed();
+  d.duplicates_windowed = read.duplicates_windowed;
   d.inputs = std::move(summaries);
   detail::evaluate_rules(acc, d);
   return d;

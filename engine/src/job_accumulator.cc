@@ -57,7 +57,7 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
 }
 
 JobAccumulator::JobAccumulator(const CompiledRulePack& p, std::vector<std::string> paths)
-    : pack(p), input_paths(std::move(paths)), signals(p.signals.size()), lines_(input_paths.size(), 0) {}
+    : pack(p), input_paths(std::move(paths)), signals(p.signals.size()) {}
 
 int64_t DistinctNames::slot(std::string_view name) {
   if (slots_.empty()) slots_.assign(kSlots, 0);
@@ -108,53 +108,16 @@ uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view
   return id;
 }
 
-void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen,
-                               InputSummary& summary, bool absolute_lines) {
-  uint64_t& lines = lines_[chunk.input];
-  lines += chunk.newlines_before;
-  const uint64_t base_line = absolute_lines ? 0 : lines + 1;
-
-  // Duplicates, in input order. An entry that failed to parse has no fingerprint.
-  is_dup_.assign(report.entries, 0);
-  uint64_t dups = 0;
-  constexpr size_t kAhead = 16;  // lookups in flight: enough to hide the tables' cache misses
-  const auto& fingerprints = report.fingerprints;
-  for (size_t i = 0; i < fingerprints.size(); ++i) {
-    if (i + kAhead < fingerprints.size()) dedup.prefetch(fingerprints[i + kAhead]);
-    if (dedup.seen(fingerprints[i])) {
-      is_dup_[i] = 1;
-      ++dups;
-    }
-  }
-  uint64_t skipped_here = 0;
-  for (auto& p : report.problems) {
-    if (p.skipped_entry) ++skipped_here;
-    summary.add_problem(to_input_problem(std::move(p), chunk, base_line));
-  }
-  if (!report.input_changed.empty() && summary.aborted.empty()) summary.aborted = report.input_changed;
-  summary.entries += report.entries;
-  summary.skipped += skipped_here;
-  summary.duplicates += dups;
-  summary.analysed += report.entries - skipped_here - dups;
-
+void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<bool(size_t entry)>& is_duplicate) {
   for (auto& hit : seen.hits) {
     if (hit.signal < 0) continue;  // superseded within its chunk
-    if (hit.entry_index < is_dup_.size() && is_dup_[hit.entry_index]) continue;
-    hit.where.line += base_line;
-    if (hit.record) hit.record->set_where(hit.where);  // the kept copies get absolute lines too
-    for (auto* neighbours : {&hit.before, &hit.after}) {
-      for (auto& n : *neighbours) {
-        SourceLocation where = n->where;
-        where.line += base_line;
-        n.set_where(where);
-      }
-    }
+    if (is_duplicate(hit.entry_index)) continue;
     const Signal& signal = pack.signals[hit.signal];
     if (signal.role == SignalRole::kObserver) {
       apply_observation(signal.observer, hit, facts, observed);
       continue;
     }
-    const HitRef ref{hit.at, chunk.input, hit.where.line, worker_id(hit.worker),
+    const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
                      sdk_worker_id(hit.worker, hit.sdk_worker)};
     signals[hit.signal].add(ref, std::move(hit));
   }
@@ -188,8 +151,6 @@ void JobAccumulator::add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkOb
   if (job_name.empty()) job_name = seen.job_name;
   if (project.empty()) project = seen.project;
   if (region.empty()) region = seen.region;
-
-  lines += report.newlines;
 }
 
 void JobAccumulator::finish() {

@@ -1,7 +1,8 @@
-// JobAccumulator: merges chunks in input order — de-duplication, absolute line numbers, per-signal
+// JobAccumulator: merges what matching found in each batch of records, in input order — per-signal
 // hits with bounded evidence, job facts from observers. Single-threaded. Internal to engine.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -81,10 +82,9 @@ class JobAccumulator {
  public:
   JobAccumulator(const CompiledRulePack& pack, std::vector<std::string> input_paths);
 
-  // Merges one parsed chunk; chunks of an input must come in order. With `absolute_lines` the hits'
-  // lines are already absolute (records that did not come from a chunk parser).
-  void add_chunk(const Chunk& chunk, ChunkReport&& report, ChunkObservations&& seen, InputSummary& summary,
-                 bool absolute_lines = false);
+  // Merges what matching found in one batch, batches in input order. Hits on entries that
+  // `is_duplicate` says were seen before are dropped.
+  void add_batch(ChunkObservations&& seen, const std::function<bool(size_t entry)>& is_duplicate);
   // Derived facts (workers seen, SDK processes per worker); call once after the last chunk.
   void finish();
   // One line per memory cap that was reached, saying what was summarised instead of kept.
@@ -114,11 +114,6 @@ class JobAccumulator {
   uint64_t other_job_ids = 0;      // … and how many of those ids were distinct (at most)
   DistinctNames unnamed_workers;   // workers past kMaxNamedWorkers
   std::string job_name, project, region;
-  DuplicateFilter dedup;
-
- private:
-  std::vector<uint64_t> lines_;  // newlines seen so far, per input
-  std::vector<uint8_t> is_dup_;
 };
 
 }  // namespace gpudiag::detail

@@ -1,4 +1,4 @@
-// What matching finds in one chunk of records, before chunks are merged in input order. Internal.
+// What matching finds in one batch of records, before batches are merged in input order. Internal.
 #pragma once
 
 #include <map>
@@ -25,11 +25,11 @@ inline constexpr size_t kObservedTextBytes = 64u << 10;
 // One record satisfying one signal.
 struct Hit {
   int signal = -1;
-  size_t entry_index = 0;  // within its chunk (to drop duplicates when merging)
+  size_t entry_index = 0;  // within its batch (to drop duplicates when merging)
   Timestamp at = kNoTime;
   std::string worker;
   std::string sdk_worker;
-  SourceLocation where;  // line is chunk-relative until merged
+  SourceLocation where;  // absolute
   Captures captures;
   std::unique_ptr<KeptRecord> record;  // evidence keeps a cropped copy of the entry (and an absence's start)
   std::string log;                     // observers: the entry's log …
@@ -44,7 +44,7 @@ struct WorkerSeen {
   std::set<std::string, std::less<>> sdk_workers;
 };
 
-// Everything a chunk contributes besides counts.
+// Everything a batch contributes besides counts.
 struct ChunkObservations {
   std::vector<Hit> hits;
   Timestamp earliest = kNoTime;

@@ -15,15 +15,11 @@ struct RecordAnalysis::Impl {
     matcher.start_chunk();
   }
 
+  // Merges the batch as the record stream's merge step would (hits carry their own input and
+  // line; add() keeps the per-input counts), with no duplicates.
   void flush() {
     if (batch_size == 0) return;
-    // Hits carry their own input and line; the per-input counts are kept by add().
-    Chunk chunk;
-    ChunkReport report;
-    report.entries = batch_size;
-    report.fingerprints.assign(batch_size, 0);
-    InputSummary batch_summary;
-    accumulator.add_chunk(chunk, std::move(report), std::move(seen), batch_summary, /*absolute_lines=*/true);
+    accumulator.add_batch(std::move(seen), [](size_t) { return false; });
     seen = detail::ChunkObservations{};
     matcher.start_chunk();
     batch_size = 0;

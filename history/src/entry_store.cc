@@ -1,12 +1,14 @@
-// `gpudiag ingest`: log entries into the entry table, fast. Exports are parsed on a second thread
-// (BatchReader) while this one inserts: one prepared INSERT, one transaction per ingest, and no
+// `gpudiag ingest`: log entries into the entry table, fast. Exports are parsed by ingest's record
+// stream on worker threads while this one inserts: one prepared INSERT, one transaction per ingest, and no
 // secondary index on entry to keep up to date; the FTS5 index is filled in one INSERT … SELECT at
 // the end.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <thread>
 #include <unordered_map>
 
-#include "batch_reader.h"
+#include "gpudiag/ingest.h"
 #include "schema.h"
 #include "store.h"
 
@@ -120,18 +122,24 @@ Result<IngestSummary> HistoryStore::ingest(const std::vector<std::string>& paths
       db.execute("INSERT INTO source (path, format, bytes, entries, ingested_at) VALUES (?1, '', 0, 0, ?2)", path, at);
       source_ids.push_back(db.last_insert_rowid());
     }
-    detail::BatchReader reader(paths, options.limits);
-    while (auto batch = reader.next()) {
-      const int64_t source_id = source_ids[batch->input];
-      for (const KeptRecord& r : batch->records) writer.add(source_id, r.record());
-      if (!batch->summary) continue;
-      if (!*batch->summary) {
-        out.input_errors.push_back(batch->summary->error());
-        db.execute("DELETE FROM source WHERE id = ?1", source_id);
+    // Duplicates (overlapping exports) are flagged by the stream and not stored.
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    StreamSummary read =
+        read_exports(paths, StreamOptions{.threads = threads, .limits = options.limits, .long_text = nullptr},
+                     keeping_sink, [&](RecordBatch&& batch) {
+                       const int64_t source_id = source_ids[batch.input];
+                       for (const auto& kept : static_cast<KeptBatch&>(*batch.output).records) {
+                         if (!batch.is_duplicate(kept.first)) writer.add(source_id, kept.second.record());
+                       }
+                     });
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (!read.inputs[i]) {
+        out.input_errors.push_back(read.inputs[i].error());
+        db.execute("DELETE FROM source WHERE id = ?1", source_ids[i]);
         continue;
       }
-      InputSummary& summary = batch->summary->value();
-      db.execute("UPDATE source SET format = ?2, bytes = ?3, entries = ?4 WHERE id = ?1", source_id,
+      InputSummary& summary = read.inputs[i].value();
+      db.execute("UPDATE source SET format = ?2, bytes = ?3, entries = ?4 WHERE id = ?1", source_ids[i],
                  shape_name(summary.shape), summary.bytes, summary.analysed);
       out.stored += summary.analysed;
       out.bytes += summary.bytes;

@@ -301,6 +301,14 @@ void MappedFile::release(size_t begin, size_t end) {
     ::madvise(const_cast<char*>(data_) + dropped_, upto - dropped_, MADV_DONTNEED);
     dropped_ = upto;
   }
+  // A range of whole pages goes at once, whatever is still held before it: the stream keeps the
+  // chunk before the one being read (for its neighbours), and the watermark alone would keep an
+  // oversized entry streamed past it resident whole. Only pages wholly inside the range: nothing
+  // else reads them (and a page dropped too early would only be read again from the file).
+  const size_t first = (begin + page - 1) / page * page, last = end / page * page;
+  if (first >= dropped_ && last > first && last - first >= kDropAtOnce) {
+    ::madvise(const_cast<char*>(data_) + first, last - first, MADV_DONTNEED);
+  }
 }
 
 }  // namespace gpudiag::detail

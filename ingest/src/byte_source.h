@@ -63,9 +63,10 @@ class MappedFile {
   size_t size_;
   size_t readable_;
   std::mutex mutex_;
-  std::map<size_t, size_t> released_;  // begin → end, above the watermark
-  size_t watermark_ = 0;               // everything below is released
-  size_t dropped_ = 0;                 // pages below this were handed back
+  static constexpr size_t kDropAtOnce = size_t{256} << 10;  // see release()
+  std::map<size_t, size_t> released_;                       // begin → end, above the watermark
+  size_t watermark_ = 0;                                    // everything below is released
+  size_t dropped_ = 0;                                      // pages below this were handed back
   MappingGuard guard_;
 };
 

@@ -11,8 +11,8 @@
 #include <cstring>
 
 #include "byte_source.h"
+#include "chunk.h"
 #include "entry_splitter.h"
-#include "gpudiag/ingest.h"
 #include "log_entry_reader.h"
 
 namespace gpudiag {
@@ -22,15 +22,18 @@ namespace od = simdjson::ondemand;
 struct ChunkParser::Impl {
   od::parser entry_parser;
   std::vector<detail::EntrySpan> spans;
+  std::vector<detail::EntrySpan> side_spans;  // of a neighbouring chunk (split_side)
   detail::LogEntryReader entry_reader;
 
-  ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
-  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t index, size_t max_text_bytes);
+  ChunkReport split(const Chunk& chunk);
+  ChunkReport split_side(const Chunk& chunk);
+  void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report);
+  std::optional<KeptRecord> reparse(const Chunk& chunk, uint64_t base_line, const std::vector<detail::EntrySpan>& from,
+                                    size_t index, size_t max_text_bytes);
 
  private:
-  void parse_spans(const Chunk& chunk, const RecordFn& on_record, ChunkReport& report);
-  bool deliver(od::object object, const Chunk& chunk, size_t index, const RecordFn& on_record, ChunkReport& report,
-               std::string& error);
+  bool deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index, const RecordFn& on_record,
+               ChunkReport& report, std::string& error);
 };
 
 namespace {
@@ -46,15 +49,14 @@ std::string excerpt(const char* data, size_t begin, size_t end) {
 
 }  // namespace
 
-bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, size_t index, const RecordFn& on_record,
-                                ChunkReport& report, std::string& error) {
+bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index,
+                                const RecordFn& on_record, ChunkReport& report, std::string& error) {
   LogRecord& record = entry_reader.record();
   auto status = entry_reader.read(object, error);
   if (status == detail::EntryStatus::kMalformed) return false;
   record.where.input = chunk.input;
-  record.where.line = spans[index].line;
+  record.where.line = base_line + spans[index].line;
   record.where.offset = chunk.base_offset + spans[index].begin;
-  report.fingerprints[index] = entry_reader.fingerprint();
   for (auto& note : entry_reader.notes()) {
     report.problems.push_back(ChunkProblem{.entry_index = index,
                                            .newlines_before = spans[index].line,
@@ -68,13 +70,14 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, size_t in
                                            .offset_in_chunk = spans[index].begin,
                                            .skipped_entry = true,
                                            .message = "not a LogEntry: no payload, logName or timestamp"});
-    return true;
+    return true;  // skipped, so never a duplicate: it keeps no fingerprint
   }
+  report.fingerprints[index] = entry_reader.fingerprint();
   on_record(record, index);
   return true;
 }
 
-void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_record, ChunkReport& report) {
+void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report) {
   for (size_t i = 0; i < spans.size(); ++i) {
     const auto& span = spans[i];
     if (span.begin == span.end) continue;  // lost between entries; already reported
@@ -98,7 +101,7 @@ void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_recor
                                                                          : type == od::json_type::boolean ? "boolean"
                                                                                                           : "null");
       } else if (!err) {
-        ok = deliver(object, chunk, i, on_record, report, error);
+        ok = deliver(object, chunk, base_line, i, on_record, report, error);
       }
     }
     if (!ok) {
@@ -118,9 +121,13 @@ void ChunkParser::Impl::parse_spans(const Chunk& chunk, const RecordFn& on_recor
                                              excerpt(chunk.data(), span.begin, span.end))});
     }
   }
+  // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
+  if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
+    report.input_changed = detail::input_changed_message(static_cast<uint64_t>(chunk.vanished_at->load()), {});
+  }
 }
 
-ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_record) {
+ChunkReport ChunkParser::Impl::split(const Chunk& chunk) {
   ChunkReport report;
   report.newlines = detail::split_entries(chunk.data(), chunk.size, chunk, spans, report.problems);
   report.entries = spans.size();
@@ -129,17 +136,21 @@ ChunkReport ChunkParser::Impl::parse(const Chunk& chunk, const RecordFn& on_reco
     report.problems.push_back(ChunkProblem{
         .entry_index = 0, .newlines_before = 0, .offset_in_chunk = 0, .skipped_entry = false, .message = note});
   }
-  parse_spans(chunk, on_record, report);
-  // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
-  if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
-    report.input_changed = detail::input_changed_message(static_cast<uint64_t>(chunk.vanished_at->load()), {});
-  }
   return report;
 }
 
-std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t index, size_t max_text_bytes) {
-  if (index >= spans.size() || spans[index].begin == spans[index].end) return std::nullopt;
-  const auto& span = spans[index];
+ChunkReport ChunkParser::Impl::split_side(const Chunk& chunk) {
+  ChunkReport report;
+  report.newlines = detail::split_entries(chunk.data(), chunk.size, chunk, side_spans, report.problems);
+  report.entries = side_spans.size();
+  return report;
+}
+
+std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, uint64_t base_line,
+                                                     const std::vector<detail::EntrySpan>& from, size_t index,
+                                                     size_t max_text_bytes) {
+  if (index >= from.size() || from[index].begin == from[index].end) return std::nullopt;
+  const auto& span = from[index];
   od::document doc;
   od::object object;
   if (entry_parser
@@ -153,13 +164,21 @@ std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, size_t 
   if (entry_reader.read(object, error) != detail::EntryStatus::kOk) return std::nullopt;
   LogRecord& record = entry_reader.record();
   record.where.input = chunk.input;
-  record.where.line = spans[index].line;
+  record.where.line = base_line + span.line;
   record.where.offset = chunk.base_offset + span.begin;
   return KeptRecord(record, max_text_bytes);
 }
 
-std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, size_t entry_index, size_t max_text_bytes) {
-  return impl_->reparse(chunk, entry_index, max_text_bytes);
+std::optional<KeptRecord> ChunkParser::reparse(const Chunk& chunk, uint64_t base_line, size_t entry_index,
+                                               size_t max_text_bytes) {
+  return impl_->reparse(chunk, base_line, impl_->spans, entry_index, max_text_bytes);
+}
+
+ChunkReport ChunkParser::split_side(const Chunk& chunk) { return impl_->split_side(chunk); }
+
+std::optional<KeptRecord> ChunkParser::reparse_side(const Chunk& chunk, uint64_t base_line, size_t entry_index,
+                                                    size_t max_text_bytes) {
+  return impl_->reparse(chunk, base_line, impl_->side_spans, entry_index, max_text_bytes);
 }
 
 ChunkParser::ChunkParser() : impl_(std::make_unique<Impl>()) {}
@@ -167,7 +186,11 @@ ChunkParser::~ChunkParser() = default;
 ChunkParser::ChunkParser(ChunkParser&&) noexcept = default;
 ChunkParser& ChunkParser::operator=(ChunkParser&&) noexcept = default;
 
-ChunkReport ChunkParser::parse(const Chunk& chunk, const RecordFn& on_record) { return impl_->parse(chunk, on_record); }
+ChunkReport ChunkParser::split(const Chunk& chunk) { return impl_->split(chunk); }
+
+void ChunkParser::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report) {
+  impl_->parse(chunk, base_line, on_record, report);
+}
 
 InputProblem to_input_problem(ChunkProblem problem, const Chunk& chunk, uint64_t base_line) {
   return InputProblem{.line = base_line + problem.newlines_before,

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gpudiag/ingest.h"
+#include "chunk.h"
 
 namespace gpudiag::detail {
 

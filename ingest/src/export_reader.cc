@@ -1,5 +1,7 @@
 // ExportReader: detects an input's shape from its first bytes and cuts it into chunks of whole
 // entries. It never parses entries; ChunkParser does, possibly on other threads.
+#include "export_reader.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include "byte_source.h"
 #include "entry_splitter.h"
 #include "gpudiag/diagnostic_codes.h"
-#include "gpudiag/ingest.h"
 #include "oversize_entry.h"
 
 namespace gpudiag {

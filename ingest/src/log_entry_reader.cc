@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "gpudiag/stable_hash.h"
+#include "duplicate_filter.h"
 #include "json_string.h"
 
 namespace gpudiag::detail {
@@ -343,10 +343,7 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
   if (record_.job_id.empty()) record_.job_id = record_.label("dataflow.googleapis.com/job_id");
   if (record_.job_name.empty()) record_.job_name = record_.label("dataflow.googleapis.com/job_name");
   if (record_.region.empty()) record_.region = record_.label("dataflow.googleapis.com/region");
-  if (!record_.insert_id.empty()) {
-    const uint64_t h = stable_hash(record_.insert_id);
-    fingerprint_ = (h ^ (static_cast<uint64_t>(record_.timestamp) * 0x9E3779B97F4A7C15ull)) | 1;
-  }
+  fingerprint_ = entry_fingerprint(record_.insert_id, record_.timestamp);
   if (!has_payload_ && !has_log_name && record_.timestamp == kNoTime) return EntryStatus::kNotALogEntry;
   return EntryStatus::kOk;
 }

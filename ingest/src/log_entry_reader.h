@@ -24,7 +24,7 @@ class LogEntryReader {
   EntryStatus read(simdjson::ondemand::object entry, std::string& error);
 
   LogRecord& record() { return record_; }
-  // Hash of (insertId, timestamp) for de-duplication; 0 when the entry has no insertId.
+  // entry_fingerprint() of the last entry, for de-duplication.
   uint64_t fingerprint() const { return fingerprint_; }
   // Tolerated oddities of the last entry (a wrong field type, an unparsable timestamp).
   std::vector<std::string>& notes() { return notes_; }

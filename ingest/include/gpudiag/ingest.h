@@ -5,24 +5,41 @@
 // file or stdin ("-"), gzip'd or not. The shape and the compression are detected from the bytes, never
 // from the file name.
 //
-// Reading is split in two so that parsing can run on several threads while the order stays fixed:
+// One call reads every input as one ordered stream. Workers parse chunks of whole entries in
+// parallel, each into its own RecordSink, which can ask for the entries around the records it
+// keeps (from the previous or next chunk too); the merge step then gets the sinks' batches back on
+// the calling thread in input order, with absolute lines and duplicates flagged:
 //
-//   auto reader = ExportReader::open("logs.json.gz", /*input=*/0, limits);   // Result<ExportReader>
-//   ChunkParser parser;                                                       // one per thread
-//   while (auto chunk = reader->next_chunk()) {                               // whole entries only
-//     ChunkReport report = parser.parse(*chunk, [&](const LogRecord& r, size_t entry) { … });
-//   }
-//   reader->summary();   // shape, compression, problems found while splitting
+//   struct Errors : BatchOutput { std::vector<std::pair<size_t, KeptRecord>> kept; };  // entry, record
+//   struct ErrorSink : RecordSink {                                     // one per worker thread
+//     std::unique_ptr<Errors> out = std::make_unique<Errors>();
+//     void record(const LogRecord& r, size_t entry, const LongTextFindings*) override {
+//       if (r.severity >= Severity::kError) out->kept.emplace_back(entry, KeptRecord(r));
+//     }
+//     std::unique_ptr<BatchOutput> end_batch(Neighbours& around) override {
+//       for (auto& k : out->kept) show(around.before(k.first, 2, 4096), k.second);  // context
+//       return std::exchange(out, std::make_unique<Errors>());
+//     }
+//   };
+//   StreamSummary s = read_exports({"logs.json.gz", "-"}, {.threads = 2},
+//       [] { return std::make_unique<ErrorSink>(); },
+//       [&](RecordBatch&& b) {                                          // in input order
+//         for (auto& k : static_cast<Errors&>(*b.output).kept) if (!b.is_duplicate(k.first)) keep(k.second);
+//       });
+//   s.inputs[0]->analysed;   // per input: counts and problems, or why it could not be read
 //
-// Bad entries never stop a read: each is reported (with line and byte) in the ChunkReport and skipped.
+// keeping_sink() is a ready-made sink that keeps every record.
+//
+// Bad entries never stop a read: each is reported (with line and byte) in its input's summary and
+// skipped.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpudiag/export_shape.h"
@@ -74,8 +91,8 @@ struct ReadLimits {
 // Which long text of an oversized entry a window shows.
 enum class LongTextField : uint8_t { kMessage, kException };
 
-// What a LongTextObserver made of one oversized entry. Ingest carries it, untouched, to the chunk
-// that holds the entry's crop (Chunk::long_text).
+// What a LongTextObserver made of one oversized entry. Ingest carries it, untouched, to the sink
+// that gets the entry's crop (RecordSink::record).
 struct LongTextFindings {
   virtual ~LongTextFindings() = default;
 };
@@ -92,130 +109,87 @@ class LongTextObserver {
   virtual std::shared_ptr<const LongTextFindings> finish_entry() = 0;
 };
 
-// A run of whole entries from one input, in a padded buffer ready for simdjson.
-struct Chunk {
+// ---- The record stream ---------------------------------------------------------------------
+
+// The entries around the records of one batch, parsed again when a sink asks for them (as
+// ripgrep's searcher hands its sink context lines): across the batch's edges too, from the
+// neighbouring chunk of the same input. Records are owned, their strings cropped to
+// `max_text_bytes`, their lines absolute; entries that do not parse are left out. Valid only
+// during RecordSink::end_batch.
+class Neighbours {
+ public:
+  // Of the `count` entries just before entry `entry` of the batch, those that parse, in file order.
+  virtual std::vector<KeptRecord> before(size_t entry, size_t count, size_t max_text_bytes) = 0;
+  // Of the `count` entries just after it, those that parse, in file order.
+  virtual std::vector<KeptRecord> after(size_t entry, size_t count, size_t max_text_bytes) = 0;
+
+ protected:
+  ~Neighbours() = default;
+};
+
+// What a sink made of one batch; the merge step gets it back (and casts it to the sink's own type).
+struct BatchOutput {
+  virtual ~BatchOutput() = default;
+};
+
+// Receives the records of batch after batch on one worker thread (one sink per thread).
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  // A record that parsed: `where` is absolute (input, 1-based line, byte). `entry` is its index in
+  // the batch. `long_text` is non-null for the crop of an entry over max_entry_bytes: what the
+  // LongTextObserver found over its whole text. The record's strings live until the call returns.
+  virtual void record(const LogRecord& record, size_t entry, const LongTextFindings* long_text) = 0;
+  // The batch's last record was given. Ask `neighbours` now for the context of the records kept.
+  // Duplicates are not known yet (they are told apart in input order, when batches are merged).
+  virtual std::unique_ptr<BatchOutput> end_batch(Neighbours& neighbours) = 0;
+};
+
+// One batch (the entries of one chunk of an input) as the merge step receives it, in input order.
+struct RecordBatch {
   uint32_t input = 0;
-  uint64_t sequence = 0;     // 0, 1, 2 … within the input
-  uint64_t base_offset = 0;  // byte offset of data() in the decompressed input
-  ExportShape shape = ExportShape::kUnknown;
-  uint32_t close_indent = 0;             // pretty-printed shapes: indent of an entry's closing brace
-  bool pretty = false;                   // entries are delimited by their closing-brace lines
-  bool ends_input = false;               // the last chunk of its input
-  uint64_t newlines_before = 0;          // newlines in bytes the reader dropped just before this chunk
-  std::shared_ptr<const char[]> buffer;  // holds size bytes, then at least simdjson's padding
-  size_t size = 0;
-  size_t capacity = 0;  // bytes readable from data() (≥ size + padding)
-  // Mapped inputs: the first offset that vanished because the file shrank while it was read (-1:
-  // none). Keeps the mapping alive.
-  std::shared_ptr<const std::atomic<int64_t>> vanished_at;
-  // An entry over max_entry_bytes comes alone, as a crop (compact NDJSON): what the observer found
-  // over its whole text, and the notes that say what was cropped (problems of entry 0).
-  std::shared_ptr<const LongTextFindings> long_text;
-  std::vector<std::string> notes;
+  uint64_t entries = 0;                 // entries in the batch: parsed, skipped and duplicates
+  uint64_t bytes_read = 0;              // bytes of its input up to the batch's end (decompressed), for progress
+  std::vector<uint8_t> duplicates;      // per entry: 1 = the same entry was seen before in the stream
+  std::unique_ptr<BatchOutput> output;  // what the worker's sink made of it
 
-  const char* data() const { return buffer.get(); }
+  bool is_duplicate(size_t entry) const { return entry < duplicates.size() && duplicates[entry] != 0; }
 };
 
-struct ChunkProblem {
-  size_t entry_index;        // index of the entry in the chunk (for "skipped" ones)
-  uint64_t newlines_before;  // newlines in the chunk before the problem
-  uint64_t offset_in_chunk;
-  bool skipped_entry;
-  std::string message;
+struct StreamOptions {
+  unsigned threads = 1;  // worker threads parsing chunks (1: all on the calling thread)
+  ReadLimits limits;
+  LongTextObserver* long_text = nullptr;  // shown every oversized entry, on the calling thread
 };
 
-// The problem as the run reports it: `base_line` is the line the chunk starts on (0 when the
-// caller has already made lines absolute); the offset becomes absolute in the input.
-InputProblem to_input_problem(ChunkProblem problem, const Chunk& chunk, uint64_t base_line);
-
-// What parsing one chunk found. Lines are relative (newlines before an entry within the chunk),
-// because the chunk does not know its first line until earlier chunks are counted.
-struct ChunkReport {
-  uint64_t entries = 0;   // entries found (parsed + skipped)
-  uint64_t newlines = 0;  // newlines in the chunk
-  std::vector<ChunkProblem> problems;
-  std::vector<uint64_t> fingerprints;  // per entry: hash of (insertId, timestamp); 0 = none
-  std::string input_changed;           // non-empty: the input shrank while it was read (why, with the byte)
+struct StreamSummary {
+  // Per path: the counts and problems (entries == analysed + skipped + duplicates), or why it could
+  // not be read at all.
+  std::vector<Result<InputSummary>> inputs;
+  bool duplicates_windowed = false;  // so many entries that duplicates were looked for in a window only
 };
 
-// Parses chunks into LogRecords. Not thread-safe: use one per thread. Reuses its buffers.
-class ChunkParser {
- public:
-  ChunkParser();
-  ~ChunkParser();
-  ChunkParser(ChunkParser&&) noexcept;
-  ChunkParser& operator=(ChunkParser&&) noexcept;
-
-  // Calls `on_record(record, entry_index)` for every entry that parses. `record.where.line` is the
-  // number of newlines before the entry within the chunk (relative); `where.offset` is absolute.
-  using RecordFn = std::function<void(const LogRecord&, size_t entry_index)>;
-  ChunkReport parse(const Chunk& chunk, const RecordFn& on_record);
-
-  // Parses entry `entry_index` of the chunk last given to parse() again, as an owned record (for
-  // the entries around a piece of evidence), its strings cropped to `max_text_bytes`. nullopt when
-  // there is no such entry or it is broken.
-  std::optional<KeptRecord> reparse(const Chunk& chunk, size_t entry_index, size_t max_text_bytes = KeptRecord::kWhole);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+// The records of a batch, owned, each with its index in the batch: what keeping_sink() makes.
+struct KeptBatch : BatchOutput {
+  std::vector<std::pair<size_t, KeptRecord>> records;
 };
+// A sink that keeps every record whole (and asks for no neighbours), for callers that want owned
+// records in input order: the merge step gets KeptBatch outputs.
+std::unique_ptr<RecordSink> keeping_sink();
 
-// Splits one input into chunks of whole entries. Sequential; cheap compared with parsing.
-class ExportReader {
- public:
-  // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
-  static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {});
-  ExportReader(ExportReader&&) noexcept;
-  ExportReader& operator=(ExportReader&&) noexcept;
-  ~ExportReader();
+using SinkFactory = std::function<std::unique_ptr<RecordSink>()>;
+using MergeFn = std::function<void(RecordBatch&&)>;
 
-  // The next chunk, or nullopt at the end. Problems found while splitting (a truncated tail, a
-  // read error, a gzip error) are added to summary() and end the input early.
-  std::optional<Chunk> next_chunk();
+// Reads `paths` in order as one stream: chunks are parsed on options.threads workers, each feeding
+// its own sink from `make_sink`; `merge` runs on the calling thread and gets the batches strictly
+// in input order, so what it builds does not depend on the thread count. An entry seen before in
+// the stream (same insertId and timestamp) is a duplicate: counted, and flagged in its batch. An
+// exception thrown by `merge` stops the read and is rethrown once the workers have stopped.
+StreamSummary read_exports(const std::vector<std::string>& paths, const StreamOptions& options,
+                           const SinkFactory& make_sink, const MergeFn& merge);
 
-  const InputSummary& summary() const;
-  InputSummary& summary();
-
-  // Shown the whole text of every oversized entry (not owned; must outlive the reader).
-  void set_long_text_observer(LongTextObserver* observer);
-
- private:
-  struct Impl;
-  explicit ExportReader(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
-};
-
-// Remembers entry fingerprints (ChunkReport::fingerprints) to recognise duplicates: the same entry
-// twice, as overlapping exports and sinks produce. Exact for the first `capacity` entries; beyond
-// that it remembers only the most recent ones (at least capacity / 2), so memory stays bounded
-// whatever the input size — and says so (windowed()).
-class DuplicateFilter {
- public:
-  explicit DuplicateFilter(size_t capacity = size_t{1} << 20);
-  // True when `fingerprint` was seen before (and is non-zero). Records it otherwise.
-  bool seen(uint64_t fingerprint);
-  // A hint that seen(fingerprint) comes soon: its slots are fetched into the cache meanwhile (the
-  // tables are megabytes; a lookup is two cache misses otherwise).
-  void prefetch(uint64_t fingerprint) const;
-  bool windowed() const { return windowed_; }
-
- private:
-  // An open-addressing set of non-zero 64-bit fingerprints.
-  struct Table {
-    std::vector<uint64_t> slots;
-    size_t count = 0;
-    bool contains(uint64_t f) const;
-    void insert(uint64_t f);
-  };
-  Table current_;
-  Table previous_;  // the generation before: dropped whole when current_ fills up
-  size_t generation_size_;
-  bool windowed_ = false;
-};
-
-// Parses the whole input on the calling thread; a convenience for tests and small tools.
-// Returns the summary with every count filled in (no de-duplication: that is the engine's job).
+// Reads one input on the calling thread, through the same stream; a convenience for tests and
+// small tools. Duplicates are counted (and not passed to `on_record`).
 Result<InputSummary> read_export(const std::string& path, const std::function<void(const LogRecord&)>& on_record,
                                  const ReadLimits& limits = {});
 

@@ -79,8 +79,6 @@ class KeptRecord {
   ~KeptRecord() = default;
 
   const LogRecord& record() const { return record_; }
-  // Where the entry came from can be fixed up after copying (chunk-relative → absolute lines).
-  void set_where(const SourceLocation& where) { record_.where = where; }
   const LogRecord* operator->() const { return &record_; }
   // Bytes left out of the copy, over all its strings (0: the copy is whole).
   uint64_t cropped_bytes() const { return cropped_bytes_; }

@@ -1,0 +1,38 @@
+// ExportReader: cuts one input into chunks of whole entries, sequentially (cheap compared with
+// parsing them). Internal to ingest: the stream (record_stream.cc) drives it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "chunk.h"
+#include "gpudiag/ingest.h"
+
+namespace gpudiag {
+
+class ExportReader {
+ public:
+  // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
+  static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {});
+  ExportReader(ExportReader&&) noexcept;
+  ExportReader& operator=(ExportReader&&) noexcept;
+  ~ExportReader();
+
+  // The next chunk, or nullopt at the end. Problems found while splitting (a truncated tail, a
+  // read error, a gzip error) are added to summary() and end the input early.
+  std::optional<Chunk> next_chunk();
+
+  const InputSummary& summary() const;
+  InputSummary& summary();
+
+  // Shown the whole text of every oversized entry (not owned; must outlive the reader).
+  void set_long_text_observer(LongTextObserver* observer);
+
+ private:
+  struct Impl;
+  explicit ExportReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpudiag
