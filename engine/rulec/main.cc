@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   out += "#include \"gpudiag/rule_pack.h\"\n\nnamespace gpudiag {\n\n";
   out += "const std::vector<RuleFile>& builtin_rule_files() {\n  static const std::vector<RuleFile> files = {\n";
   for (const auto& f : files) {
-    auto tree = gpudiag::detail::parse_yaml(f.text, f.path);
+    auto tree = gpudiag::detail::parse_rule_yaml(f.text, f.path);
     if (!tree) {
       std::cerr << gpudiag::render_with_source(tree.error());
       return 1;

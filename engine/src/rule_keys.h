@@ -11,10 +11,14 @@
 #include <string_view>
 #include <vector>
 
+namespace gpudiag::yaml {
+struct Node;
+}  // namespace gpudiag::yaml
+
 namespace gpudiag::detail {
 
 class RuleReader;
-struct Node;
+using yaml::Node;
 struct RuleSpec;
 
 // The mapping a key belongs to.

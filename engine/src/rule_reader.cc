@@ -456,7 +456,7 @@ std::string format_duration(int64_t ns) {
 }
 
 Result<Node> parse_rule_file(const RuleFile& file) {
-  return file.tree.empty() ? parse_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
+  return file.tree.empty() ? parse_rule_yaml(file.text, file.path) : tree_from_json(file.tree, file.path);
 }
 
 std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,

@@ -1,15 +1,16 @@
-// Baseline files (docs/baseline.md): parsing with a position for every problem, and applying one to
-// a ranked report as a pure function.
+// Baseline files (docs/baseline.md): parsing with the YAML reader rule files use (gpudiag/yaml_tree.h),
+// so every problem has a file:line:column, and applying one to a ranked report as a pure function.
 #include "gpudiag/baseline.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/report.h"
+#include "gpudiag/yaml_tree.h"
 
 namespace gpudiag {
 namespace {
@@ -17,19 +18,6 @@ namespace {
 constexpr std::array<std::string_view, 2> kTopKeys = {"version", "suppress"};
 constexpr std::array<std::string_view, 4> kEntryKeys = {"rule", "fingerprint", "reason", "expires"};
 constexpr std::string_view kHelp = "see docs/baseline.md for the form of a baseline file";
-
-std::string line_of(std::string_view text, uint64_t line) {
-  size_t start = 0;
-  for (uint64_t l = 1; l < line; ++l) {
-    start = text.find('\n', start);
-    if (start == std::string_view::npos) return {};
-    ++start;
-  }
-  std::string_view rest = text.substr(start);
-  rest = rest.substr(0, rest.find('\n'));
-  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
-  return std::string(rest);
-}
 
 bool is_date(std::string_view s) {
   if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
@@ -52,37 +40,35 @@ class BaselineReader {
   Baseline read() {
     Baseline out;
     out.file = file_;
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text_));
-    } catch (const YAML::Exception& e) {
-      error(e.mark, code_name(DiagnosticCode::kBaselineYaml), e.msg);
+    Result<yaml::Node> parsed = yaml::parse(text_, file_, {DiagnosticCode::kBaselineYaml, kHelp});
+    if (!parsed.ok()) {
+      problems_.push_back(parsed.error());
       return out;
     }
-    if (root.IsNull()) return out;  // an empty file accepts nothing
-    if (!root.IsMap()) {
-      error(root.Mark(), code_name(DiagnosticCode::kBaselineType),
-            "a baseline file is a mapping with a `suppress:` list");
+    const yaml::Node& root = *parsed;
+    if (root.is_null()) return out;  // an empty file accepts nothing
+    if (!root.is_map()) {
+      error(root.at, code_name(DiagnosticCode::kBaselineType), "a baseline file is a mapping with a `suppress:` list");
       return out;
     }
     check_keys(root, kTopKeys, "the baseline file");
-    if (const YAML::Node v = root["version"]; v && !(v.IsScalar() && v.Scalar() == "1")) {
-      error(v.Mark(), code_name(DiagnosticCode::kBaselineVersion),
+    if (const yaml::Node* v = root.get("version"); v && !(v->is_scalar() && v->scalar == "1")) {
+      error(v->at, code_name(DiagnosticCode::kBaselineVersion),
             "unknown baseline version (this gpudiag reads version 1)");
     }
-    const YAML::Node list = root["suppress"];
-    if (!list || list.IsNull()) return out;
-    if (!list.IsSequence()) {
-      error(list.Mark(), code_name(DiagnosticCode::kBaselineType), "`suppress` must be a list of entries");
+    const yaml::Node* list = root.get("suppress");
+    if (!list || list->is_null()) return out;
+    if (!list->is_seq()) {
+      error(list->at, code_name(DiagnosticCode::kBaselineType), "`suppress` must be a list of entries");
       return out;
     }
-    for (const YAML::Node& item : list) {
+    for (const yaml::Node& item : list->items) {
       if (auto entry = read_entry(item)) {
         const auto twin = std::find_if(out.entries.begin(), out.entries.end(), [&](const BaselineEntry& e) {
           return e.rule_id == entry->rule_id && e.fingerprint == entry->fingerprint;
         });
         if (twin != out.entries.end()) {
-          error(item.Mark(), code_name(DiagnosticCode::kBaselineDuplicate),
+          error(item.at, code_name(DiagnosticCode::kBaselineDuplicate),
                 fmt::format("the same finding is already accepted at line {}", twin->line), "keep one entry");
         } else {
           out.entries.push_back(std::move(*entry));
@@ -95,23 +81,22 @@ class BaselineReader {
   Diagnostics take_problems() { return std::move(problems_); }
 
  private:
-  void error(const YAML::Mark& at, std::string code, std::string message, std::string_view help = kHelp) {
-    const uint64_t line = at.line >= 0 ? static_cast<uint64_t>(at.line) + 1 : 0;
+  void error(yaml::Position at, std::string code, std::string message, std::string_view help = kHelp) {
     problems_.push_back(Diagnostic{.code = std::move(code),
                                    .message = std::move(message),
                                    .file = std::string(file_),
-                                   .line = line,
-                                   .column = at.column >= 0 ? static_cast<uint64_t>(at.column) + 1 : 0,
-                                   .source_line = line > 0 ? line_of(text_, line) : "",
+                                   .line = at.line,
+                                   .column = at.column,
+                                   .source_line = yaml::source_line(text_, at.line),
                                    .help = std::string(help)});
   }
 
   template <size_t N>
-  void check_keys(const YAML::Node& map, const std::array<std::string_view, N>& allowed, std::string_view where) {
-    for (const auto& kv : map) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+  void check_keys(const yaml::Node& map, const std::array<std::string_view, N>& allowed, std::string_view where) {
+    for (const yaml::Node::Entry& entry : map.entries) {
+      const std::string key = entry.first.is_scalar() ? entry.first.scalar : "";
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        error(kv.first.Mark(), code_name(DiagnosticCode::kBaselineUnknownKey),
+        error(entry.first.at, code_name(DiagnosticCode::kBaselineUnknownKey),
               fmt::format("unknown key `{}` in {}", key, where),
               fmt::format("the keys are {}", fmt::join(allowed, ", ")));
       }
@@ -119,41 +104,41 @@ class BaselineReader {
   }
 
   // A required (or optional) non-empty string.
-  std::optional<std::string> text(const YAML::Node& entry, std::string_view key, bool required) {
-    const YAML::Node v = entry[std::string(key)];
-    if (!v || v.IsNull()) {
+  std::optional<std::string> text(const yaml::Node& entry, std::string_view key, bool required) {
+    const yaml::Node* v = entry.get(key);
+    if (!v || v->is_null()) {
       if (required)
-        error(entry.Mark(), code_name(DiagnosticCode::kBaselineMissing), fmt::format("the entry has no `{}`", key));
+        error(entry.at, code_name(DiagnosticCode::kBaselineMissing), fmt::format("the entry has no `{}`", key));
       return std::nullopt;
     }
-    if (!v.IsScalar() || v.Scalar().empty()) {
-      error(v.Mark(), code_name(DiagnosticCode::kBaselineType), fmt::format("`{}` must be a non-empty text", key));
+    if (!v->is_scalar() || v->scalar.empty()) {
+      error(v->at, code_name(DiagnosticCode::kBaselineType), fmt::format("`{}` must be a non-empty text", key));
       return std::nullopt;
     }
-    return v.Scalar();
+    return v->scalar;
   }
 
-  std::optional<BaselineEntry> read_entry(const YAML::Node& item) {
-    if (!item.IsMap()) {
-      error(item.Mark(), code_name(DiagnosticCode::kBaselineType),
+  std::optional<BaselineEntry> read_entry(const yaml::Node& item) {
+    if (!item.is_map()) {
+      error(item.at, code_name(DiagnosticCode::kBaselineType),
             "each entry is a mapping: rule, fingerprint, reason, expires");
       return std::nullopt;
     }
     const size_t before = problems_.size();
     check_keys(item, kEntryKeys, "a baseline entry");
     BaselineEntry e;
-    e.line = static_cast<uint64_t>(std::max(0, item.Mark().line)) + 1;
+    e.line = std::max<uint64_t>(item.at.line, 1);
     e.rule_id = text(item, "rule", true).value_or("");
     e.fingerprint = text(item, "fingerprint", true).value_or("");
     e.reason = text(item, "reason", true).value_or("");
     e.expires = text(item, "expires", false).value_or("");
     if (!e.rule_id.empty() && !e.fingerprint.empty() && e.fingerprint.rfind(e.rule_id + "/", 0) != 0) {
-      error(item["fingerprint"].Mark(), code_name(DiagnosticCode::kBaselineFingerprint),
+      error(item.get("fingerprint")->at, code_name(DiagnosticCode::kBaselineFingerprint),
             fmt::format("fingerprint `{}` is not one of rule `{}`", e.fingerprint, e.rule_id),
             "copy both from the report (JSON `fingerprint`, SARIF partialFingerprints)");
     }
     if (!e.expires.empty() && !is_date(e.expires)) {
-      error(item["expires"].Mark(), code_name(DiagnosticCode::kBaselineDate),
+      error(item.get("expires")->at, code_name(DiagnosticCode::kBaselineDate),
             fmt::format("`{}` is not a date", e.expires), "write dates as YYYY-MM-DD");
     }
     if (problems_.size() != before) return std::nullopt;
