@@ -7,7 +7,7 @@
 #include "compiled_rule_pack.h"
 #include "gpudiag/ingest.h"
 #include "observations.h"
-#include "recent_entries.h"
+#include "name_lookup_cache.h"
 
 namespace gpudiag::detail {
 
@@ -76,9 +76,9 @@ class RecordMatcher {
   std::vector<int64_t> first_hit_;  // per signal: index in out.hits of the chunk's kept hit, or -1
   uint32_t stamp_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).
-  RecentEntries<decltype(ChunkObservations::logs)> recent_logs_;
-  RecentEntries<decltype(ChunkObservations::workers)> recent_workers_;
-  RecentEntries<decltype(ChunkObservations::job_ids)> recent_jobs_;
+  NameLookupCache<decltype(ChunkObservations::logs)> recent_logs_;
+  NameLookupCache<decltype(ChunkObservations::workers)> recent_workers_;
+  NameLookupCache<decltype(ChunkObservations::job_ids)> recent_jobs_;
   std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())
 };
 

@@ -16,7 +16,7 @@ namespace gpudiag::detail {
 // entries must outlive the cache's use (clear() when the map is replaced); std::map keeps them in
 // place as it grows.
 template <typename Map>
-class RecentEntries {
+class NameLookupCache {
  public:
   using Value = typename Map::mapped_type;
 
