@@ -52,12 +52,13 @@ int run_command(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // glibc raises its mmap threshold each time a large block is freed, so after the first chunks
-  // every chunk buffer (1 MiB) and every large per-batch vector comes from the heap, and what the
-  // worker threads free there stays in their arenas. A fixed threshold keeps large blocks mapped,
-  // so freeing one gives it back: 14 MiB less peak RSS at 1.5 M distinct workers, which brings that
-  // input under the 64 MiB budget (bench/RESULTS-memory.md), for no measurable time on usual exports.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  // glibc raises its mmap threshold each time a large block is freed, so after the first chunks the
+  // chunk buffers (a little over 1 MiB) and the parsers' large buffers come from the heap, and what
+  // the worker threads free there stays in their arenas. A fixed threshold keeps those blocks
+  // mapped, so freeing one gives it back: 16 MiB less peak RSS at 1.5 M distinct workers, which
+  // brings that input under the 64 MiB budget (bench/RESULTS-memory.md), for no measurable time on
+  // usual exports.
+  mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
   gpudiag::cli::guard_stdout();
   int code = run_command(argc, argv);
   // Whatever the command printed must have reached stdout whole: a full disk is an error, not exit 0.
