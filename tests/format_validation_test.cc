@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string schema(const std::string& name) { return test::source_dir() + "/../shared/schemas/" + name; }
+// tests/schemas holds copies of ../shared/schemas, so that the validation runs wherever the repository is.
+std::string schema(const std::string& name) { return test::source_dir() + "/tests/schemas/" + name; }
 
 bool have(const std::string& check) { return test::run_shell(check + " >/dev/null 2>&1").exit_code == 0; }
 
@@ -88,7 +89,7 @@ TEST_CASE("the SARIF of every corpus case validates against SARIF 2.1.0", "[gold
   const std::string py = python_with_jsonschema();
   if (py.empty() || !fs::exists(schema("sarif-schema-2.1.0.json"))) {
     FAIL(
-        "cannot validate: needs python3-jsonschema and ../shared/schemas/sarif-schema-2.1.0.json (tools/setup test "
+        "cannot validate: needs python3-jsonschema and tests/schemas/sarif-schema-2.1.0.json (tools/setup test "
         "installs it)");
   }
   const std::string dir = test::temp_dir();
@@ -107,7 +108,7 @@ TEST_CASE("the SARIF of every corpus case validates against SARIF 2.1.0", "[gold
 TEST_CASE("the JUnit XML of every corpus case validates against the JUnit schema", "[golden][formats]") {
   if (!have("xmllint --version") || !fs::exists(schema("junit.xsd"))) {
     FAIL(
-        "cannot validate: needs xmllint (libxml2-utils) and ../shared/schemas/junit.xsd (tools/setup test installs "
+        "cannot validate: needs xmllint (libxml2-utils) and tests/schemas/junit.xsd (tools/setup test installs "
         "it)");
   }
   const std::string dir = test::temp_dir();

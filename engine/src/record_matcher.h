@@ -6,8 +6,8 @@
 
 #include "compiled_rule_pack.h"
 #include "gpudiag/ingest.h"
-#include "observations.h"
 #include "name_lookup_cache.h"
+#include "observations.h"
 
 namespace gpudiag::detail {
 
