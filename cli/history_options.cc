@@ -37,14 +37,14 @@ void add_record_options(CLI::App& cmd, HistoryOptions& history) {
       ->needs(db);
 }
 
-bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs) {
+bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& report, const OutputStep& write_outputs) {
   const auto write = [&] {
     const std::string problem = write_outputs();
     if (!problem.empty()) std::cerr << "gpudiag: " << terminal_safe(problem) << '\n';
     return problem.empty();
   };
   if (!analysis.store) return write();
-  const Diagnosis& d = analysis.diagnosis;
+  const Analysis& d = analysis.diagnosis;
   if (!d.input_errors.empty()) {  // a partial run would make its missing findings look fixed
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: an input could not be read\n",
                              terminal_safe(analysis.store->path()));

@@ -86,7 +86,7 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   return render;
 }
 
-std::optional<Analysis> run_analysis(const RunOptions& o) {
+std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   auto pack = o.rules.load();
   if (!pack) return std::nullopt;
   std::optional<HistoryStore> store;
@@ -109,7 +109,7 @@ std::optional<Analysis> run_analysis(const RunOptions& o) {
     print_problem(diagnosis.error());
     return std::nullopt;
   }
-  return Analysis{std::move(*pack), std::move(*diagnosis), std::move(store)};
+  return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
 std::vector<ProtectedFile> read_files(const RunOptions& o) {
@@ -135,8 +135,8 @@ void print_input_error(const Diagnostic& d) {
 
 void print_problem(const Diagnostic& d) { std::cerr << terminal_safe_lines(render_with_source(d)); }
 
-int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report) {
-  const Diagnosis& d = analysis.diagnosis;
+int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedReport& report) {
+  const Analysis& d = analysis.diagnosis;
   if (o.show_facts) {
     std::cerr << "Job facts:\n";
     for (const auto& f : d.facts) {

@@ -35,14 +35,14 @@ struct RunOptions {
   RenderOptions render_options(OutputFormat format, bool to_terminal) const;
 };
 
-struct Analysis {
+struct AnalysedRun {
   RulePack pack;
-  Diagnosis diagnosis;
+  Analysis diagnosis;
   std::optional<HistoryStore> store;  // --db, opened before the analysis
 };
 
 // Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2.
-std::optional<Analysis> run_analysis(const RunOptions& o);
+std::optional<AnalysedRun> run_analysis(const RunOptions& o);
 
 // --db, --db-timeout, --pipeline and --new-only (history_options.cc).
 void add_record_options(CLI::App& cmd, HistoryOptions& history);
@@ -51,7 +51,7 @@ using OutputStep = std::function<std::string()>;
 // Marks each finding of the report new or known from --db, if given, writes the outputs, and then
 // records the run — all or nothing: a run whose outputs failed is not recorded. False (after
 // printing why) when the outputs or the database could not be written: exit code 2.
-bool record_history(const RunOptions& o, Analysis& analysis, RankedReport& report, const OutputStep& write_outputs);
+bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& report, const OutputStep& write_outputs);
 
 // The files the run reads (the inputs, the job file), and those plus the history database: the
 // files an output must never replace.
@@ -60,7 +60,7 @@ std::vector<ProtectedFile> protected_files(const RunOptions& o);
 
 // After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
 // code: 2 for an unreadable input, 1 when the gate trips, 0 otherwise.
-int exit_code(const RunOptions& o, const Analysis& analysis, const RankedReport& report);
+int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedReport& report);
 
 // Outputs of report and gate. An -o path's format comes from its extension; --format names the
 // format of stdout (`-o -`, or gate's default output) and of paths whose extension names none.

@@ -10,12 +10,12 @@ using namespace gpudiag;
 
 namespace {
 
-const Diagnosis& oom_case() {
-  static const Diagnosis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+const Analysis& oom_case() {
+  static const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
   return d;
 }
 
-std::string fingerprint_of(const Diagnosis& d, std::string_view rule) {
+std::string fingerprint_of(const Analysis& d, std::string_view rule) {
   for (const auto& f : d.findings) {
     if (f.rule_id == rule) return f.fingerprint;
   }
@@ -91,7 +91,7 @@ TEST_CASE("baseline problems say what and where, all of them", "[unit][baseline]
 }
 
 TEST_CASE("apply_baseline suppresses, lets expired entries lapse, and finds unused ones", "[unit][baseline]") {
-  const Diagnosis& d = oom_case();
+  const Analysis& d = oom_case();
   const RankedReport ranked = rank(d);
   REQUIRE(trips_gate(ranked, Impact::kError));
   Baseline b;
@@ -129,7 +129,7 @@ TEST_CASE("apply_baseline suppresses, lets expired entries lapse, and finds unus
 
 TEST_CASE("an entry with a finding's v1 fingerprint still suppresses it, and a note says how to refresh it",
           "[unit][baseline]") {
-  const Diagnosis& d = oom_case();
+  const Analysis& d = oom_case();
   const auto finding = [&](std::string_view rule) -> const Finding& {
     return *std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
   };
@@ -164,7 +164,7 @@ TEST_CASE("an entry with a finding's v1 fingerprint still suppresses it, and a n
 }
 
 TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {
-  const Diagnosis& d = oom_case();
+  const Analysis& d = oom_case();
   Baseline b;
   b.file = "gpudiag-baseline.yaml";
   b.entries.push_back({"gpu-out-of-memory", fingerprint_of(d, "gpu-out-of-memory"), "known on P4", "", 2});

@@ -45,14 +45,14 @@ const std::string kGpuOptions =
     "'machine_type': 'n1-standard-4', 'disk_size_gb': 30, 'subscription': "
     "<apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>}";
 
-bool fired(const Diagnosis& d, const std::string& id) {
+bool fired(const Analysis& d, const std::string& id) {
   return std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
 }
-bool inconclusive(const Diagnosis& d, const std::string& id) {
+bool inconclusive(const Analysis& d, const std::string& id) {
   return std::any_of(d.inconclusive.begin(), d.inconclusive.end(),
                      [&](const Inconclusive& i) { return i.rule_id == id; });
 }
-std::string fact(const Diagnosis& d, const std::string& name) {
+std::string fact(const Analysis& d, const std::string& name) {
   for (const auto& f : d.facts) {
     if (f.name == name) return f.value;
   }
@@ -62,7 +62,7 @@ std::string fact(const Diagnosis& d, const std::string& name) {
 }  // namespace
 
 TEST_CASE("facts come from the options the SDK harness echoes", "[unit][engine]") {
-  const Diagnosis d = test::analyze_text(entry("2024-01-01T00:05:00Z", "worker", kGpuOptions, "INFO", "w-harness-1"));
+  const Analysis d = test::analyze_text(entry("2024-01-01T00:05:00Z", "worker", kGpuOptions, "INFO", "w-harness-1"));
   CHECK(fact(d, "gpu_requested") == "true");
   CHECK(fact(d, "gpu_type") == "nvidia-tesla-t4");
   CHECK(fact(d, "gpu_count") == "1");
@@ -91,16 +91,16 @@ TEST_CASE("absence: a GPU job without a driver line is a finding only past the h
       entry("2024-01-01T00:01:00Z", "worker", kGpuOptions, "INFO", "w-harness-1") +
       entry("2024-01-01T00:02:00Z", "system", "ima: No architecture policies found", "INFO", "w-harness-1");
   SECTION("the export runs well past the horizon: finding") {
-    const Diagnosis d = test::analyze_text(head + entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
+    const Analysis d = test::analyze_text(head + entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
     CHECK(fired(d, "gpu-driver-missing"));
   }
   SECTION("the export ends before the horizon: inconclusive, not a finding") {
-    const Diagnosis d = test::analyze_text(head);
+    const Analysis d = test::analyze_text(head);
     CHECK_FALSE(fired(d, "gpu-driver-missing"));
     CHECK(inconclusive(d, "gpu-driver-missing"));
   }
   SECTION("a driver line is present: nothing") {
-    const Diagnosis d = test::analyze_text(
+    const Analysis d = test::analyze_text(
         head +
         entry("2024-01-01T00:03:00Z", "system", "Installing GPU driver version 535.104.05", "INFO", "w-harness-1") +
         entry("2024-01-01T02:00:00Z", "job-message", "Worker pool stopped."));
@@ -115,7 +115,7 @@ TEST_CASE("the stall line means flex-start capacity only when flex-start is on",
             "Workflow failed. Causes: The Dataflow job appears to be stuck because no worker activity has been seen in "
             "the last 1h. Please check the worker logs in Stackdriver Logging.",
             "ERROR");
-  const Diagnosis without = test::analyze_text(stall);
+  const Analysis without = test::analyze_text(stall);
   CHECK(fired(without, "workers-stuck-no-activity"));
   CHECK_FALSE(fired(without, "flex-start-capacity-timeout"));
 
@@ -123,7 +123,7 @@ TEST_CASE("the stall line means flex-start capacity only when flex-start is on",
       entry("2024-01-01T00:00:00Z", "worker",
             "Python sdk harness started with pipeline_options: {'dataflow_service_options': "
             "['worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver;provisioning_model:FLEX_START']}");
-  const Diagnosis with = test::analyze_text(flex + stall);
+  const Analysis with = test::analyze_text(flex + stall);
   CHECK(fired(with, "flex-start-capacity-timeout"));
   CHECK_FALSE(fired(with, "workers-stuck-no-activity"));
 }
@@ -135,7 +135,7 @@ TEST_CASE("a cause folds its symptoms under it and ranks first", "[unit][engine]
             "w-harness-1") +
       entry("2024-01-01T00:11:00Z", "job-message",
             "Error message from worker: generic::aborted: SDK harness sdk-0-0 disconnected.", "ERROR");
-  const Diagnosis d = test::analyze_text(text);
+  const Analysis d = test::analyze_text(text);
   const RankedReport r = rank(d);
   REQUIRE(r.findings.size() == 2);
   CHECK(r.findings[0].finding->rule_id == "gpu-out-of-memory");
@@ -154,7 +154,7 @@ TEST_CASE("a finding keeps its 8 earliest and 2 latest entries, in time order", 
                   fmt::format("RuntimeError: CUDA out of memory. Tried to allocate {}.00 MiB", minute), "ERROR",
                   "w-harness-1");
   }
-  const Diagnosis d = test::analyze_text(text);
+  const Analysis d = test::analyze_text(text);
   const auto f = std::find_if(d.findings.begin(), d.findings.end(),
                               [](const Finding& f) { return f.rule_id == "gpu-out-of-memory"; });
   REQUIRE(f != d.findings.end());
@@ -168,7 +168,7 @@ TEST_CASE("a finding keeps its 8 earliest and 2 latest entries, in time order", 
 TEST_CASE("duplicated entries are counted once and reported", "[unit][engine]") {
   const std::string one = entry("2024-01-01T00:10:00Z", "worker", "hello", "INFO", "w", "id-1");
   const std::string two = entry("2024-01-01T00:10:01Z", "worker", "hello", "INFO", "w", "id-2");
-  const Diagnosis d = test::analyze_text(one + two + one + one);
+  const Analysis d = test::analyze_text(one + two + one + one);
   CHECK(d.entries == 4);
   CHECK(d.analysed == 2);
   CHECK(d.duplicates == 2);

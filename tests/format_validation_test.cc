@@ -36,7 +36,7 @@ std::string python_with_jsonschema() {
 std::vector<std::string> render_corpus(OutputFormat format, const std::string& dir, const std::string& extension) {
   std::vector<std::string> files;
   for (const auto& c : test::corpus_cases()) {
-    const Diagnosis d = test::analyze_case(c);
+    const Analysis d = test::analyze_case(c);
     const std::string path = dir + "/" + c.substr(c.find('/') + 1) + extension;
     test::write_file(path, render(format, rank(d), test::builtin_pack().rules(), RenderOptions{.deterministic = true}));
     files.push_back(path);
@@ -162,7 +162,7 @@ TEST_CASE("the HTML post-mortem in headless chromium: timeline, every finding, n
 
   for (const std::string c : {"corpus/gpu-oom-then-sdk-disconnected-work-item-failed", "corpus/hostile-log-text"}) {
     INFO(c);
-    const Diagnosis d = test::analyze_case(c);
+    const Analysis d = test::analyze_case(c);
     const RankedReport report = rank(d);
     test::write_file(dir + "/post-mortem.html", render_html(report, RenderOptions{.deterministic = true}));
     const auto [dom, requests] = open_in_chromium(dir + "/post-mortem.html");

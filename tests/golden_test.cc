@@ -30,7 +30,7 @@ using namespace gpudiag;
 namespace {
 
 struct CaseRun {
-  Diagnosis diagnosis;
+  Analysis diagnosis;
   std::string text;
   std::string json;
 };
@@ -46,7 +46,7 @@ CaseRun run_case(const std::string& dir, unsigned threads) {
 }
 
 void check_labels(const CaseRun& run, const YAML::Node& labels) {
-  const Diagnosis& d = run.diagnosis;
+  const Analysis& d = run.diagnosis;
   const RankedReport report = rank(d);
   std::set<std::string> fired;
   for (const auto& f : d.findings) fired.insert(f.rule_id);

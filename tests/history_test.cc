@@ -419,7 +419,7 @@ TEST_CASE("ingest stores every entry and query reads them back, read-only", "[hi
   CHECK_THAT(ingest.out, Catch::Contains("stored "));
   CHECK_THAT(ingest.out, Catch::Contains("full-text index (entry_fts): "));
   // The same counts analyze gives.
-  const Diagnosis d = [&] {
+  const Analysis d = [&] {
     auto a = analyze(test::builtin_pack(), {kOom, "corpus/messy-duplicates-ndjson/export.ndjson"}, {.threads = 1});
     REQUIRE(a.ok());
     return std::move(*a);
@@ -512,7 +512,7 @@ TEST_CASE("record_run replaces a job recorded before and says what is new", "[hi
   const std::string db = test::temp_dir() + "/lib.db";
   auto store = HistoryStore::open(db);
   REQUIRE(store.ok());
-  const Diagnosis d = test::analyze_text(test::read_file(test::source_dir() + "/" + kOom));
+  const Analysis d = test::analyze_text(test::read_file(test::source_dir() + "/" + kOom));
   RankedReport report = rank(d);
   auto first = store->record_run(report, "p");
   REQUIRE(first.ok());

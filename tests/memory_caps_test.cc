@@ -23,7 +23,7 @@ std::string worker_entry(int second, const std::string& message, const std::stri
       second, worker, message);
 }
 
-Diagnosis analyze_with(const std::string& text, const ReadLimits& limits, const std::string& name = "export.json") {
+Analysis analyze_with(const std::string& text, const ReadLimits& limits, const std::string& name = "export.json") {
   const std::string path = test::temp_dir() + "/" + name;
   test::write_file(path, text);
   auto d = analyze(test::builtin_pack(), {path}, AnalysisOptions{.threads = 1, .limits = limits});
@@ -38,7 +38,7 @@ std::string oom_from_workers(int workers) {
   return text;
 }
 
-const Finding* find(const Diagnosis& d, const std::string& rule_id) {
+const Finding* find(const Analysis& d, const std::string& rule_id) {
   for (const auto& f : d.findings) {
     if (f.rule_id == rule_id) return &f;
   }
@@ -52,7 +52,7 @@ TEST_CASE("evidence keeps a crop of a huge matching entry, never the whole entry
   const std::string filler(1u << 20, 'x');
   std::string text;
   for (int i = 0; i < 4; ++i) text += worker_entry(i, kOomLine + " " + filler) + "\n";
-  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Analysis d = analyze_with(text, ReadLimits{});
   const Finding* oom = find(d, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(oom->count == 4);
@@ -86,7 +86,7 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
     ReadLimits limits;
     limits.max_entry_bytes = 64u << 10;
     limits.chunk_bytes = 16u << 10;
-    const Diagnosis d = analyze_with(text, limits);
+    const Analysis d = analyze_with(text, limits);
     CHECK(d.entries == 3);
     CHECK(d.analysed == 3);
     CHECK(d.skipped == 0);
@@ -113,7 +113,7 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
 
 TEST_CASE("workers past the cap are counted, not named, and reports list a bounded number", "[badinput]") {
   // 10,050 distinct workers with the same error: the finding names 100, counts all of them.
-  const Diagnosis d = analyze_with(oom_from_workers(10'050), ReadLimits{});
+  const Analysis d = analyze_with(oom_from_workers(10'050), ReadLimits{});
   const Finding* oom = find(d, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(oom->count == 10'050);
@@ -147,7 +147,7 @@ TEST_CASE("workers past the cap are counted, not named, and reports list a bound
 
 TEST_CASE("a finding counts its workers exactly past the hits it keeps references to", "[badinput]") {
   // 25,000 matching entries from 25,000 workers: more than SignalHits::kMaxRefs (20,000).
-  const Diagnosis d = analyze_with(oom_from_workers(25'000), ReadLimits{});
+  const Analysis d = analyze_with(oom_from_workers(25'000), ReadLimits{});
   const Finding* oom = find(d, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(oom->count == 25'000);
@@ -163,7 +163,7 @@ TEST_CASE("job phases are bounded and the rest are counted", "[badinput]") {
             i % 60, i % 2) +
         "\n";
   }
-  const Diagnosis d = analyze_with(text, ReadLimits{});
+  const Analysis d = analyze_with(text, ReadLimits{});
   CHECK(d.phases.size() == 16);
   std::string problems;
   for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";

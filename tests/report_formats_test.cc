@@ -15,8 +15,8 @@ using namespace gpudiag;
 
 namespace {
 
-const Diagnosis& hostile() {
-  static const Diagnosis d = test::analyze_case("corpus/hostile-log-text");
+const Analysis& hostile() {
+  static const Analysis d = test::analyze_case("corpus/hostile-log-text");
   return d;
 }
 
@@ -34,8 +34,8 @@ size_t count(const std::string& text, const std::string& needle) {
 }
 
 // A diagnosis with `n` error findings of distinct rules, for the limits.
-Diagnosis many_findings(size_t n) {
-  Diagnosis d;
+Analysis many_findings(size_t n) {
+  Analysis d;
   d.job.id = "2024-01-01_00_00_00-1";
   d.start = 1'700'000'000'000'000'000;
   d.end = d.start + 3'600'000'000'000;
@@ -100,7 +100,7 @@ TEST_CASE("bidi controls and zero-width characters from logs are shown in every 
       R"("labels":{"compute.googleapis.com/resource_name":"worker-\u2066a\u2069"},)"
       R"("jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB \u202Eevil\u202C z\u200Bw \ufeff \u061c \u2060"}})"
       "\n";
-  const Diagnosis d = test::analyze_text(entry, "ex\u202Eport.json");
+  const Analysis d = test::analyze_text(entry, "ex\u202Eport.json");
   const RankedReport report = rank(d);
   REQUIRE(report.findings.size() == 1);
   const auto& rules = test::builtin_pack().rules();
@@ -220,7 +220,7 @@ TEST_CASE("hostile log text renders inertly in every format", "[unit][reports]")
 }
 
 TEST_CASE("Markdown stays under its budget and says what it cut", "[unit][reports]") {
-  const Diagnosis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+  const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
   const RankedReport report = rank(d);
   RenderOptions o{.deterministic = true};
   const std::string whole = render_markdown(report, o);
@@ -233,7 +233,7 @@ TEST_CASE("Markdown stays under its budget and says what it cut", "[unit][report
   CHECK_THAT(small, Catch::StartsWith("## ❌ gpudiag: FAILED"));
   CHECK_THAT(small, Catch::Contains("### Fixes, best first"));
 
-  const Diagnosis many = many_findings(40);
+  const Analysis many = many_findings(40);
   o.markdown_max_bytes = 8000;
   const std::string cut = render_markdown(rank(many), o);
   CHECK(cut.size() <= 8000);
@@ -242,7 +242,7 @@ TEST_CASE("Markdown stays under its budget and says what it cut", "[unit][report
 }
 
 TEST_CASE("GitHub shows ten annotations per level, highest ranked first, and names the rest", "[unit][reports]") {
-  const Diagnosis d = many_findings(13);
+  const Analysis d = many_findings(13);
   const std::string gh = render_github(rank(d), RenderOptions{.deterministic = true});
   CHECK(count(gh, "\n::error ") == 10);
   CHECK_THAT(gh, Catch::Contains("title=gpudiag%3A Problem number 0::#1 "));
@@ -252,7 +252,7 @@ TEST_CASE("GitHub shows ten annotations per level, highest ranked first, and nam
 }
 
 TEST_CASE("JUnit: a testcase per rule, failures at the threshold", "[unit][reports]") {
-  const Diagnosis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+  const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
   const RankedReport report = rank(d);
   const auto& rules = test::builtin_pack().rules();
   const std::string errors = render_junit(report, rules, RenderOptions{.deterministic = true});
@@ -269,7 +269,7 @@ TEST_CASE("SARIF: rules from the pack, results located, fingerprints stable acro
   const auto& rules = test::builtin_pack().rules();
   const RenderOptions o{.deterministic = true};
   const auto first_result = [&](const std::string& dir) {
-    const Diagnosis d = test::analyze_case(dir);
+    const Analysis d = test::analyze_case(dir);
     const std::string sarif = render_sarif(rank(d), rules, o);
     simdjson::dom::parser parser;
     simdjson::dom::element root = parser.parse(sarif);

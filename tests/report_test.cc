@@ -19,7 +19,7 @@ const char* kHostile =
 }  // namespace
 
 TEST_CASE("the JSON report is valid JSON with the documented schema name", "[unit][reports]") {
-  const Diagnosis d = test::analyze_text(kHostile);
+  const Analysis d = test::analyze_text(kHostile);
   const RankedReport r = rank(d);
   const std::string json = render_json(r, RenderOptions{.deterministic = true});
   simdjson::dom::parser parser;
@@ -42,7 +42,7 @@ TEST_CASE("the JSON report is valid JSON with the documented schema name", "[uni
 }
 
 TEST_CASE("the text report never passes control characters from logs to the terminal", "[unit][reports]") {
-  const Diagnosis d = test::analyze_text(kHostile);
+  const Analysis d = test::analyze_text(kHostile);
   const std::string text = render_text(rank(d), RenderOptions{.color = false, .deterministic = true});
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK(text.find('\x07') == std::string::npos);
@@ -66,7 +66,7 @@ TEST_CASE("terminal_safe and crop_middle", "[unit][reports]") {
 }
 
 TEST_CASE("a healthy export gives an OK verdict", "[unit][reports]") {
-  const Diagnosis d = test::analyze_text(
+  const Analysis d = test::analyze_text(
       R"({"timestamp":"2024-01-01T00:00:00Z","logName":"projects/p/logs/dataflow.googleapis.com%2Fjob-message","textPayload":"Workers have started successfully."})"
       "\n");
   const RankedReport r = rank(d);

@@ -200,7 +200,7 @@ TEST_CASE("refining patterns answer as if tried one by one, empty texts included
     r.message = message;
     r.exception = exception;
     run.add(r);
-    const Diagnosis d = run.finish();
+    const Analysis d = run.finish();
     return std::any_of(d.findings.begin(), d.findings.end(),
                        [](const Finding& f) { return f.rule_id == "needle-with-exception"; });
   };

@@ -63,7 +63,7 @@ std::string temp_dir() {
   return dir.string();
 }
 
-Diagnosis analyze_text(const std::string& text, const std::string& name, unsigned threads) {
+Analysis analyze_text(const std::string& text, const std::string& name, unsigned threads) {
   const std::string path = temp_dir() + "/" + name;
   write_file(path, text);
   auto d = analyze(builtin_pack(), {path}, AnalysisOptions{.threads = threads});
@@ -82,7 +82,7 @@ std::vector<std::string> corpus_cases() {
   return cases;
 }
 
-Diagnosis analyze_case(const std::string& dir, unsigned threads) {
+Analysis analyze_case(const std::string& dir, unsigned threads) {
   std::vector<std::string> inputs;
   for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/" + dir)) {
     const std::string name = entry.path().filename().string();

@@ -20,10 +20,10 @@ const RulePack& builtin_pack();
 // The corpus cases ("corpus/<name>", every folder with a labels.yaml), sorted.
 std::vector<std::string> corpus_cases();
 // Analyses a corpus case as the golden tests do: its export* files, and --job from its labels' args.
-Diagnosis analyze_case(const std::string& dir, unsigned threads = 1);
+Analysis analyze_case(const std::string& dir, unsigned threads = 1);
 
 // Analyses an export given as text (written to a temporary file named `name`).
-Diagnosis analyze_text(const std::string& text, const std::string& name = "export.json", unsigned threads = 1);
+Analysis analyze_text(const std::string& text, const std::string& name = "export.json", unsigned threads = 1);
 
 struct CommandResult {
   int exit_code = -1;

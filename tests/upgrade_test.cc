@@ -56,7 +56,7 @@ int64_t single_int(const std::string& db, const std::string& sql) {
 }  // namespace
 
 TEST_CASE("a fingerprint is XXH3-64 of the identity byte string docs/upgrading.md defines", "[unit][upgrade]") {
-  const Diagnosis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+  const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
   std::map<std::string, const Finding*> by_rule;
   for (const auto& f : d.findings) by_rule[f.rule_id] = &f;
   const Finding& oom = *by_rule.at("gpu-out-of-memory");

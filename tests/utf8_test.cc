@@ -120,7 +120,7 @@ TEST_CASE("a file name that is not UTF-8 reaches every report as U+FFFD", "[unit
       R"({"timestamp":"2024-01-01T00:10:00Z","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker",)"
       R"("jsonPayload":{"message":"RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB"}})"
       "\n";
-  const Diagnosis d = test::analyze_text(entry, name);
+  const Analysis d = test::analyze_text(entry, name);
   const RankedReport report = rank(d);
   REQUIRE(report.findings.size() == 1);
   const auto& rules = test::builtin_pack().rules();

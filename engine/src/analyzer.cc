@@ -1,6 +1,6 @@
 // analyze(): reads the inputs as ingest's record stream — a MatchingSink per worker thread matches
 // each batch of records and gathers the context of its evidence; the batches are merged strictly
-// in input order, so the Diagnosis is the same for any thread count.
+// in input order, so the Analysis is the same for any thread count.
 #include "gpudiag/analyzer.h"
 
 #include <fmt/format.h>
@@ -98,9 +98,8 @@ class MatchingSink : public RecordSink {
 
 }  // namespace
 
-Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
-                          const AnalysisOptions& options) {
-  Diagnosis d;
+Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs, const AnalysisOptions& options) {
+  Analysis d;
   JobAccumulator acc(detail::compiled(pack), inputs);
   if (!options.job_file.empty()) {
     if (auto status = detail::apply_job_file(options.job_file, acc.facts); !status) return status.error();

@@ -52,7 +52,7 @@ struct LegResult {
 
 class RuleEvaluator {
  public:
-  RuleEvaluator(const JobAccumulator& acc, Diagnosis& out) : acc_(acc), out_(out) {}
+  RuleEvaluator(const JobAccumulator& acc, Analysis& out) : acc_(acc), out_(out) {}
 
   void run() {
     for (const auto& rule : acc_.pack.rules) evaluate(rule);
@@ -76,7 +76,7 @@ class RuleEvaluator {
   void corroborate();
 
   const JobAccumulator& acc_;
-  Diagnosis& out_;
+  Analysis& out_;
 };
 
 LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
@@ -372,7 +372,7 @@ std::string fill_placeholders(std::string_view text, const std::map<std::string,
   return out;
 }
 
-void evaluate_rules(const JobAccumulator& acc, Diagnosis& out) {
+void evaluate_rules(const JobAccumulator& acc, Analysis& out) {
   out.start = acc.earliest;
   out.end = acc.latest;
   for (const auto& [log, first] : acc.logs) out.logs_seen.push_back(log);

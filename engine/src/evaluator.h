@@ -2,13 +2,13 @@
 // accumulated hits into findings and inconclusive checks. Internal to engine.
 #pragma once
 
-#include "gpudiag/diagnosis.h"
+#include "gpudiag/analysis.h"
 #include "job_accumulator.h"
 
 namespace gpudiag::detail {
 
 // Fills findings, inconclusive checks, facts, phases and the job identity of `out`.
-void evaluate_rules(const JobAccumulator& acc, Diagnosis& out);
+void evaluate_rules(const JobAccumulator& acc, Analysis& out);
 
 // Replaces {name} with captured values, facts, {count} and {workers}.
 std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,

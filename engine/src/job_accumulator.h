@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "compiled_rule_pack.h"
-#include "gpudiag/diagnosis.h"
+#include "gpudiag/analysis.h"
 #include "gpudiag/ingest.h"
 #include "job_facts.h"
 #include "observations.h"

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "gpudiag/diagnosis.h"
+#include "gpudiag/analysis.h"
 #include "gpudiag/result.h"
 #include "observations.h"
 #include "observers.h"

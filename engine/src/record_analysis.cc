@@ -54,10 +54,10 @@ void RecordAnalysis::add(const LogRecord& record) {
   if (impl_->batch_size == Impl::kBatch) impl_->flush();
 }
 
-Diagnosis RecordAnalysis::finish() {
+Analysis RecordAnalysis::finish() {
   impl_->flush();
   impl_->accumulator.finish();
-  Diagnosis d;
+  Analysis d;
   for (const auto& s : impl_->summaries) {
     d.entries += s.entries;
     d.analysed += s.analysed;

@@ -14,7 +14,7 @@ using namespace detail;
 
 constexpr Timestamp kExampleStart = 1'704'067'200'000'000'000;  // 2024-01-01T00:00:00Z
 
-Diagnosis run_example(const RulePack& pack, const ExampleSpec& example) {
+Analysis run_example(const RulePack& pack, const ExampleSpec& example) {
   RecordAnalysis run(pack, {"example"});
   for (const auto& [name, value] : example.facts) run.set_fact(name, value);
   for (size_t i = 0; i < example.records.size(); ++i) {
@@ -47,7 +47,7 @@ ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only) {
     ++out.rules;
     for (const auto& example : rule.spec.examples) {
       ++out.examples;
-      const Diagnosis d = run_example(pack, example);
+      const Analysis d = run_example(pack, example);
       const Finding* finding = nullptr;
       for (const auto& f : d.findings) {
         if (f.rule_id == info.id) finding = &f;

@@ -69,7 +69,7 @@ void enable_wal(const Database& db, int timeout_ms) {
 }
 
 int64_t insert_run(const Database& db, const RankedReport& report, const std::string& pipeline, int64_t replace_id) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   Statement s = db.prepare(replace_id != 0 ? R"sql(
     UPDATE run SET pipeline = ?1, job_id = ?2, job_name = ?3, project = ?4, region = ?5, start_time = ?6,
       end_time = ?7, verdict = ?8, summary = ?9, rule_pack = ?10, entries = ?11, recorded_at = ?12
@@ -87,7 +87,7 @@ int64_t insert_run(const Database& db, const RankedReport& report, const std::st
 }
 
 void insert_findings(const Database& db, const RankedReport& report, int64_t run_id) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   Statement finding = db.prepare(R"sql(
     INSERT INTO finding (run_id, rule_id, fingerprint, rank, title, family, severity, confidence, count,
       first_seen, last_seen, workers, caused_by, fingerprint_v1, identity)
@@ -163,7 +163,7 @@ Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const s
                                              const std::function<bool(const RecordedRun&)>& before_commit) {
   return detail::guarded([&]() -> RecordedRun {
     const Database& db = impl_->db;
-    const Diagnosis& d = *report.diagnosis;
+    const Analysis& d = *report.diagnosis;
     Transaction tx(db);
     RecordedRun out;
     out.pipeline = pipeline;

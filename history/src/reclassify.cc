@@ -74,7 +74,7 @@ Result<std::vector<Reclassified>> HistoryStore::reclassify(const RulePack& pack,
       ++job->second.entries;
     }
     for (auto& [id, job] : jobs) {
-      const Diagnosis d = job.analysis->finish();
+      const Analysis d = job.analysis->finish();
       const RankedReport report = rank(d);
       std::vector<RunFinding> now;
       for (const auto& f : d.findings) now.push_back(RunFinding{f.rule_id, f.fingerprint, f.severity});

@@ -30,7 +30,7 @@ std::string annotation(std::string_view level, std::string_view file, uint64_t l
 }  // namespace
 
 std::string render_github(const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   std::string out = fmt::format("gpudiag: {}\n", terminal_safe(report.verdict_line));
   std::map<std::string_view, size_t> shown;
   std::vector<std::string> left_out;

@@ -97,7 +97,7 @@ std::string doc_link(const DocLink& doc) {
 }
 
 void header(std::string& out, const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   out += R"(<header><p class="kicker">gpudiag post-mortem</p>)";
   out +=
       fmt::format("<h1>{}</h1>", esc(d.job.name.empty() ? (d.job.id.empty() ? "Unknown job" : d.job.id) : d.job.name));
@@ -165,7 +165,7 @@ void timeline(std::string& out, const RankedReport& report) {
 }
 
 // One log entry around the evidence, on one line.
-void context_row(std::string& out, const Diagnosis& d, const LogRecord& r, const RenderOptions& o) {
+void context_row(std::string& out, const Analysis& d, const LogRecord& r, const RenderOptions& o) {
   const std::string path = detail::input_path(d, r, o.deterministic);
   const std::string name = path.substr(path.rfind('/') + 1);  // the file name is enough next to the evidence
   out += fmt::format(R"(<div class="ctx"><span>{}:{}</span><span>{}</span><span>{}</span><span>{}</span></div>)",
@@ -186,7 +186,7 @@ std::string marked_message(const Evidence& e, bool whole) {
 // Evidence entries with their neighbours in the input, earlier ones above and later ones below
 // (a gcloud export is newest first, so file order alone would read backwards). The first entry is
 // shown whole; the others only by the line that matched.
-void evidence(std::string& out, const Diagnosis& d, const Finding& f, const RenderOptions& o) {
+void evidence(std::string& out, const Analysis& d, const Finding& f, const RenderOptions& o) {
   if (f.evidence.empty()) return;
   out += fmt::format(
       R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
@@ -338,7 +338,7 @@ void fixes(std::string& out, const RankedReport& report) {
 }
 
 void skipped(std::string& out, const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   out += R"(<section id="skipped"><h2>Inconclusive and skipped</h2>)";
   if (d.inconclusive.empty()) {
     out += R"(<p class="muted">Every check could be decided from this export.</p>)";
@@ -393,7 +393,7 @@ void skipped(std::string& out, const RankedReport& report, const RenderOptions& 
 }  // namespace
 
 std::string render_html(const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   std::string out = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">

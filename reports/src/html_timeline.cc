@@ -80,7 +80,7 @@ std::string_view state_after(std::string_view phase, std::string_view state) {
 }
 
 void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   out += fmt::format(R"(<text class="lane-label" x="8" y="{}">Job phases</text>)", kBandY + 17);
   std::vector<std::pair<Timestamp, std::string_view>> changes{{sc.t0, "submitted"}};
   for (const auto& p : d.phases) {
@@ -124,7 +124,7 @@ void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
   }
 }
 
-void worker_lane(std::string& out, const Diagnosis& d, const Scale& sc) {
+void worker_lane(std::string& out, const Analysis& d, const Scale& sc) {
   uint32_t most = 0;
   for (const auto& p : d.worker_counts) most = std::max(most, p.workers);
   out += fmt::format(
@@ -195,7 +195,7 @@ std::string phase_label(std::string_view phase) {
 }
 
 std::vector<StoryEvent> story_events(const RankedReport& report) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   std::vector<StoryEvent> events;
   std::string_view previous;
   for (const auto& p : d.phases) {
@@ -229,7 +229,7 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
 }
 
 std::string timeline_svg(const RankedReport& report) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   if (d.start == kNoTime) return "";
   Scale sc{d.start, std::max(d.end, d.start + 60 * kSecond)};
   const double height = kLanesY + static_cast<double>(report.findings.size()) * kLaneH + 6;

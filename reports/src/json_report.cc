@@ -23,7 +23,7 @@ void write_doc(JsonWriter& w, const DocLink& doc) {
   w.end_object();
 }
 
-void write_evidence(JsonWriter& w, const Evidence& e, const Diagnosis& d, const RenderOptions& o) {
+void write_evidence(JsonWriter& w, const Evidence& e, const Analysis& d, const RenderOptions& o) {
   const LogRecord& r = e.entry.record();
   w.begin_object();
   const std::string& path = r.where.input < d.inputs.size() ? d.inputs[r.where.input].path : std::string("example");
@@ -62,7 +62,7 @@ void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions&
 }  // namespace
 
 std::string render_json(const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   JsonWriter w;
   w.begin_object();
   w.field("schema", kJsonSchema);

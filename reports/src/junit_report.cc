@@ -22,7 +22,7 @@ constexpr size_t kLineBytes = 500;
 std::string attr(std::string_view s) { return xml_escape(s, true); }
 
 std::string failure_body(const RankedReport& report, const RankedFinding& rf, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   std::string body = fmt::format("{} ({}), {} severity, confidence {:.0f}%\n", f.title, f.rule_id,
                                  impact_name(f.severity), f.confidence * 100);
@@ -58,7 +58,7 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
 }  // namespace
 
 std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const Impact threshold = o.fail_on.value_or(Impact::kError);
   std::map<std::string_view, const RankedFinding*> fired;
   for (const auto& rf : report.findings) fired.emplace(rf.finding->rule_id, &rf);

@@ -88,7 +88,7 @@ std::string finding_fix(const RankedFinding& rf) {
                      rf.fixes.size() > 1 ? fmt::format(" — {} more below", rf.fixes.size() - 1) : "");
 }
 
-std::string evidence_block(const Diagnosis& d, const Finding& f, const RenderOptions& o) {
+std::string evidence_block(const Analysis& d, const Finding& f, const RenderOptions& o) {
   if (f.evidence.empty()) return "";
   std::string out = fmt::format("<details><summary>Evidence: {}{}</summary>\n\n", plural(f.count, "entry", "entries"),
                                 f.count > f.evidence.size() ? fmt::format(", {} shown", f.evidence.size()) : "");
@@ -135,7 +135,7 @@ std::string baseline_section(const RankedReport& report) {
   return out + "\n";
 }
 
-std::string skipped_section(const Diagnosis& d, const RenderOptions& o) {
+std::string skipped_section(const Analysis& d, const RenderOptions& o) {
   std::string out;
   if (!d.inconclusive.empty()) {
     out += "### Inconclusive\n\nNot findings: the export cannot tell.\n\n";
@@ -171,7 +171,7 @@ std::string skipped_section(const Diagnosis& d, const RenderOptions& o) {
 }  // namespace
 
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const std::string_view icon = report.verdict == Verdict::kFailed    ? "❌"
                                 : report.verdict == Verdict::kWarning ? "⚠️"
                                                                       : "✅";

@@ -70,7 +70,7 @@ std::vector<FindingFix> order_fixes(const Finding& f, std::vector<std::string>& 
 
 }  // namespace
 
-RankedReport rank(const Diagnosis& d) {
+RankedReport rank(const Analysis& d) {
   RankedReport report;
   report.diagnosis = &d;
   const size_t n = d.findings.size();

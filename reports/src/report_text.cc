@@ -30,11 +30,11 @@ std::string upper(std::string_view text) {
   return out;
 }
 
-std::string input_path(const Diagnosis& d, const LogRecord& r, bool deterministic) {
+std::string input_path(const Analysis& d, const LogRecord& r, bool deterministic) {
   return r.where.input < d.inputs.size() ? display_path(d.inputs[r.where.input].path, deterministic) : "?";
 }
 
-std::string source_location(const Diagnosis& d, const LogRecord& r, bool deterministic) {
+std::string source_location(const Analysis& d, const LogRecord& r, bool deterministic) {
   return fmt::format("{}:{}", input_path(d, r, deterministic), r.where.line);
 }
 

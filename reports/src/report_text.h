@@ -20,9 +20,9 @@ std::string plural(uint64_t n, std::string_view one, std::string_view many);
 std::string upper(std::string_view text);  // ASCII
 
 // The input an entry came from, as reports show it ("?" when unknown).
-std::string input_path(const Diagnosis& d, const LogRecord& r, bool deterministic);
+std::string input_path(const Analysis& d, const LogRecord& r, bool deterministic);
 // "path:line".
-std::string source_location(const Diagnosis& d, const LogRecord& r, bool deterministic);
+std::string source_location(const Analysis& d, const LogRecord& r, bool deterministic);
 // The text of an entry: its message, or its exception when the message is empty.
 std::string_view entry_text(const LogRecord& r);
 // The line of an evidence entry worth showing first: the matched line, else the text's first line,

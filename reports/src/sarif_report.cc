@@ -41,7 +41,7 @@ void text_object(JsonWriter& w, std::string_view key, std::string_view text) {
   w.end_object();
 }
 
-void location(JsonWriter& w, const Diagnosis& d, const Evidence& e, const RenderOptions& o, std::optional<int> id) {
+void location(JsonWriter& w, const Analysis& d, const Evidence& e, const RenderOptions& o, std::optional<int> id) {
   const LogRecord& r = e.entry.record();
   w.begin_object();
   if (id) w.field("id", *id);
@@ -109,7 +109,7 @@ void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view 
 
 void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
             const std::map<std::string_view, size_t>& index, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   w.begin_object();
   w.field("ruleId", f.rule_id);
@@ -178,7 +178,7 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
   }
 }
 
-void invocation(JsonWriter& w, const Diagnosis& d, const RenderOptions& o) {
+void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
   w.key("invocations").begin_array().begin_object();
   w.field("executionSuccessful", d.input_errors.empty());
   w.key("toolExecutionNotifications").begin_array();
@@ -206,7 +206,7 @@ void invocation(JsonWriter& w, const Diagnosis& d, const RenderOptions& o) {
 }  // namespace
 
 std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   std::map<std::string_view, size_t> index;
   for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
 

@@ -81,7 +81,7 @@ std::string wrap(std::string_view text, const std::string& indent, size_t width)
 
 void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, const RenderOptions& o,
                     const Style& st) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   const std::string indent(static_cast<size_t>(rf.depth) * 4, ' ');
   const std::string pad = indent + "   ";
@@ -140,7 +140,7 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
 }  // namespace
 
 std::string render_text(const RankedReport& report, const RenderOptions& o) {
-  const Diagnosis& d = *report.diagnosis;
+  const Analysis& d = *report.diagnosis;
   const Style st{o.color};
   std::string out;
   const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", terminal_safe(d.job.id));

@@ -1,8 +1,8 @@
 // analyze(): one pass over one or more exports with a compiled RulePack, on several threads, giving
-// a Diagnosis that does not depend on the thread count.
+// a Analysis that does not depend on the thread count.
 //
 //   auto pack = RulePack::load({.builtin = builtin_rule_files()});
-//   Result<Diagnosis> d = analyze(*pack, {"logs.json"}, {.threads = 2});
+//   Result<Analysis> d = analyze(*pack, {"logs.json"}, {.threads = 2});
 #pragma once
 
 #include <functional>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpudiag/diagnosis.h"
+#include "gpudiag/analysis.h"
 #include "gpudiag/ingest.h"
 #include "gpudiag/rule_pack.h"
 
@@ -29,10 +29,10 @@ struct AnalysisOptions {
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
 };
 
-// Reads every input (unreadable ones are listed in Diagnosis::input_errors, the rest are still
+// Reads every input (unreadable ones are listed in Analysis::input_errors, the rest are still
 // analysed). Fails only for a bad job file.
-Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
-                          const AnalysisOptions& options = {});
+Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
+                         const AnalysisOptions& options = {});
 
 // Analyses records that come from elsewhere (a database of stored entries, examples, tests), one at
 // a time on the calling thread. Each record's `where` is kept as given; its input indexes
@@ -40,7 +40,7 @@ Result<Diagnosis> analyze(const RulePack& pack, const std::vector<std::string>& 
 //
 //   RecordAnalysis run(pack, {"logs.json"});
 //   for (const LogRecord& r : stored) run.add(r);
-//   Diagnosis d = run.finish();
+//   Analysis d = run.finish();
 class RecordAnalysis {
  public:
   RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names);
@@ -52,7 +52,7 @@ class RecordAnalysis {
   void set_fact(const std::string& name, const std::string& value);
   Status load_job_file(const std::string& path);
   void add(const LogRecord& record);
-  Diagnosis finish();
+  Analysis finish();
 
  private:
   struct Impl;

@@ -1,4 +1,4 @@
-// reports: ranks a Diagnosis (root causes before their symptoms, fixes best first) and renders it.
+// reports: ranks a Analysis (root causes before their symptoms, fixes best first) and renders it.
 //
 //   RankedReport report = rank(diagnosis);
 //   std::string text = render_text(report, {.color = isatty(1)});
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "gpudiag/analysis.h"
 #include "gpudiag/baseline.h"
-#include "gpudiag/diagnosis.h"
 #include "gpudiag/verdict.h"
 
 namespace gpudiag {
@@ -68,7 +68,7 @@ struct ReportHistory {
 
 struct RankedFinding {
   int rank = 0;                           // 1-based, in report order
-  const Finding* finding = nullptr;       // points into the Diagnosis the report was built from
+  const Finding* finding = nullptr;       // points into the Analysis the report was built from
   std::optional<size_t> caused_by;        // index (into RankedReport::findings) of its cause
   std::vector<size_t> symptoms;           // indices of the findings it explains
   int depth = 0;                          // 0 for root causes
@@ -81,7 +81,7 @@ struct RankedFinding {
 };
 
 struct RankedReport {
-  const Diagnosis* diagnosis = nullptr;
+  const Analysis* diagnosis = nullptr;
   std::vector<RankedFinding> findings;  // roots in rank order, each followed by its symptoms
   std::vector<RankedFix> fixes;         // job-wide, best first
   Verdict verdict = Verdict::kOk;
@@ -90,8 +90,8 @@ struct RankedReport {
   std::optional<ReportHistory> history;    // set when the run was recorded in a run history
 };
 
-// Orders findings and fixes. The Diagnosis must outlive the report.
-RankedReport rank(const Diagnosis& diagnosis);
+// Orders findings and fixes. The Analysis must outlive the report.
+RankedReport rank(const Analysis& diagnosis);
 
 // The run a report was recorded as, in one line (report.history must be set): "run #10 of pipeline
 // nightly (10 runs recorded): 1 new finding, 1 known".

@@ -1,5 +1,6 @@
-// Diagnosis: what the engine concluded about one job's export. Reports read it; they never reach
-// back into ingest or the rules.
+// Analysis: what the engine concluded about one job's export (a Diagnostic, in core, is something
+// else: one problem with an input or a rule file). Reports read it; they never reach back into
+// ingest or the rules.
 #pragma once
 
 #include <cstdint>
@@ -99,7 +100,7 @@ struct JobInfo {
   std::vector<std::string> other_ids;  // further job ids seen in the export (a project-wide export)
 };
 
-struct Diagnosis {
+struct Analysis {
   JobInfo job;
   Timestamp start = kNoTime;  // earliest entry
   Timestamp end = kNoTime;    // latest entry
