@@ -86,6 +86,10 @@ struct CompiledRulePack {
   std::vector<std::vector<int>> signals_by_pattern;
   std::vector<int> always_signals;  // signals without a trigger pattern
   PackPolicy policy;
+  // The policy's quiet shapes compiled (nullptr: the shape tests no message), and per enabled rule
+  // the bit of each shape that does not silence it (its `except`).
+  std::vector<std::unique_ptr<RE2>> quiet_patterns;
+  std::vector<uint32_t> quiet_exempt;
   std::string hash;
 
   int rule_index(std::string_view id) const;

@@ -118,6 +118,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"families", P::kPackFile, N::kOptional, V::kMapping,
      "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
     {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
+    {"quiet", P::kPackFile, N::kOptional, V::kList,
+     "shapes of entries that are never evidence, whatever text they quote (see \"Policy\")"},
 
     {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "factor when every piece of evidence matches `weak` (default 0.5)"},
@@ -127,6 +129,12 @@ const auto kKeys = std::to_array<RuleKey>({
      "added for each `corroborated_by` rule that fired (default 0.1)"},
     {"ceiling", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "corroboration raises confidence at most to this (default 0.99)"},
+
+    {"name", P::kQuietShape, N::kRequired, V::kId, "kebab-case, shown by `gpudiag rules dump`"},
+    {"severity", P::kQuietShape, N::kOptional, V::kTextList, "the entry's severity is one of these names"},
+    {"message", P::kQuietShape, N::kOptional, V::kText, "RE2 regex found in the entry's message"},
+    {"except", P::kQuietShape, N::kOptional, V::kTextList,
+     "ids of rules that may still take such an entry as evidence (ids not in the pack are ignored)"},
 });
 
 struct PlaceInfo {
@@ -145,6 +153,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kExampleEntry, "an example entry"},
     {P::kPackFile, "a pack file"},
     {P::kConfidencePolicy, "confidence"},
+    {P::kQuietShape, "a quiet shape"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

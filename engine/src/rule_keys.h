@@ -33,7 +33,8 @@ enum class KeyPlace : uint8_t {
   kExample,
   kExampleEntry,
   kPackFile,
-  kConfidencePolicy
+  kConfidencePolicy,
+  kQuietShape
 };
 
 enum class KeyNeed : uint8_t {
