@@ -45,7 +45,7 @@ class Gpudiag:
             cmd += ["--rules", r]
         if job:
             cmd += ["--job", job]
-        cmd += inputs
+        cmd += ["--"] + inputs  # `--rules` takes several values; `--` ends them
         self.runs += 1
         p = subprocess.run(cmd, capture_output=True, text=True, errors="surrogateescape")
         if p.returncode not in (0, 1):
@@ -236,6 +236,7 @@ def main():
         tmp = tmp_owner.name
 
     checks = 0
+    per_variant = {}  # check kind → how many were run, for the summary
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(run_case, c, gpudiag, severities, tmp): c for c in cases}
         for future in concurrent.futures.as_completed(futures):
@@ -247,6 +248,8 @@ def main():
                 continue
             checks += len(results)
             for check, failure in results:
+                kind = check.split(":", 1)[0]
+                per_variant[kind] = per_variant.get(kind, 0) + 1
                 if failure:
                     failures.append((case.name, check, failure))
     shape_texts = 0
@@ -255,6 +258,7 @@ def main():
         checks += len(results)
         failures += [("embedded", check, failure) for check, failure in results if failure]
 
+    print("checks per variant: " + ", ".join(f"{k} {n}" for k, n in sorted(per_variant.items())))
     for case, check, failure in sorted(failures):
         print(f"FAIL {case} [{check}]: {failure}")
     print(f"metamorphic: {len(cases)} cases, {checks} checks ({shape_texts} example texts × "
