@@ -214,7 +214,7 @@ TEST_CASE("docs/rules.md's key reference is the reader's key table and its fact 
        {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
         detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
         detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy,
-        detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact}) {
+        detail::KeyPlace::kQuietShape, detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
     const std::string expected = detail::key_reference(place);
     if (update) {  // a key table ends at the first blank line
@@ -278,6 +278,66 @@ TEST_CASE("a pack file's keys are checked like a rule's", "[rules]") {
   CHECK(diags[0].help == "did you mean `lists`?");
   REQUIRE(diags.size() == 2);
   CHECK(diags[1].message == "macro name `Bad-Name` is not snake_case");
+}
+
+namespace {
+
+// One worker entry; the quiet-shape test below varies its severity and message.
+std::string worker_entry(int n, const std::string& severity, const std::string& message) {
+  return fmt::format(
+      R"({{"insertId":"q{}","timestamp":"2026-03-02T09:00:0{}Z","severity":"{}","logName":"projects/p/logs/)"
+      R"(dataflow.googleapis.com%2Fworker","jsonPayload":{{"message":"{}"}}}})",
+      n, n, severity, message);
+}
+
+std::vector<std::string> fired(const RulePack& pack, const std::string& ndjson) {
+  const std::string path = test::temp_dir() + "/export.ndjson";
+  test::write_file(path, ndjson);
+  auto d = analyze(pack, {path}, AnalysisOptions{.threads = 1});
+  REQUIRE(d);
+  std::vector<std::string> ids;
+  for (const auto& f : d->findings) ids.push_back(f.rule_id + "×" + std::to_string(f.count));
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("a quiet shape of the pack's policy is never evidence, except of the rules it names", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", kGoodRule);
+  test::write_file(dir + "/policy.yaml",
+                   "quiet:\n"
+                   "  - {name: debug-chatter, severity: [DEBUG]}\n"
+                   "  - {name: help-text, message: 'show this help message and exit', severity: [INFO, ERROR]}\n");
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK_THAT(pack->dump(), Catch::Contains("quiet debug-chatter severity=[DEBUG] message=- except=[]"));
+  // The same failure text at DEBUG, and inside help text, is not evidence; at ERROR alone it is.
+  CHECK(fired(*pack, worker_entry(1, "DEBUG", "no capacity in us-central1-a")).empty());
+  CHECK(fired(*pack, worker_entry(2, "INFO", "-h, --help  show this help message and exit; no capacity in a")).empty());
+  CHECK(fired(*pack, worker_entry(1, "DEBUG", "no capacity in us-central1-a") + "\n" +
+                         worker_entry(3, "ERROR", "no capacity in us-central1-a")) ==
+        std::vector<std::string>{"test-rule×1"});
+  // A DEFAULT entry (a projected export has no severity) is not DEBUG: it stays evidence.
+  CHECK(fired(*pack, worker_entry(4, "DEFAULT", "no capacity in us-central1-a")) ==
+        std::vector<std::string>{"test-rule×1"});
+
+  test::write_file(dir + "/policy.yaml", "quiet:\n  - {name: debug-chatter, severity: DEBUG, except: test-rule}\n");
+  auto excepted = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(excepted);
+  CHECK(fired(*excepted, worker_entry(1, "DEBUG", "no capacity in us-central1-a")) ==
+        std::vector<std::string>{"test-rule×1"});
+
+  const auto diags = lint_with_pack_file(
+      kGoodRule, "quiet:\n  - {name: a, severity: LOUD}\n  - {severity: DEBUG}\n  - {name: b, mesage: x}\n");
+  REQUIRE(diags.size() == 3);
+  CHECK(diags[0].message == "unknown log severity `LOUD`");
+  CHECK(diags[1].message == "a quiet shape needs a `name` and a `severity` or `message`");
+  CHECK(diags[2].message == "unknown key `mesage` in a quiet shape");
+  CHECK(diags[2].help == "did you mean `message`?");
+  // An `except` naming a rule the pack does not hold is ignored (a rule directory's own pack).
+  test::write_file(dir + "/policy.yaml", "quiet:\n  - {name: a, severity: DEBUG, except: no-such-rule}\n");
+  REQUIRE(RulePack::load(RuleSources{{}, {dir}}));
 }
 
 TEST_CASE("the pack's policy is data in a pack file, checked like rules", "[rules]") {

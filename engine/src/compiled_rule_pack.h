@@ -89,6 +89,10 @@ struct CompiledRulePack {
   std::vector<FactExtractorSpec> extractors;  // sorted by id
   FactCatalog catalog;
   PackPolicy policy;
+  // The policy's quiet shapes compiled (nullptr: the shape tests no message), and per enabled rule
+  // the bit of each shape that does not silence it (its `except`).
+  std::vector<std::unique_ptr<RE2>> quiet_patterns;
+  std::vector<uint32_t> quiet_exempt;
   std::string hash;
 
   int rule_index(std::string_view id) const;

@@ -30,7 +30,73 @@ Diagnostic problem(const RuleFile& file, const Position& at, std::string code, s
                     .help = std::move(help)};
 }
 
+std::vector<std::string> scalars(const Node& n) {
+  std::vector<std::string> out;
+  if (n.is_scalar()) out.push_back(n.scalar);
+  for (const auto& item : n.items) {
+    if (item.is_scalar()) out.push_back(item.scalar);
+  }
+  return out;
+}
+
+// `quiet:` — a list of shapes; a pack file that names it sets the whole list again.
+void read_quiet(const RuleFile& file, const Node& list, PackPolicy& policy, Diagnostics& diags) {
+  if (!list.is_seq() || list.items.size() > PackPolicy::kMaxQuietShapes) {
+    diags.push_back(problem(file, list.at, "rule-type",
+                            fmt::format("`quiet` is a list of at most {} shapes", PackPolicy::kMaxQuietShapes)));
+    return;
+  }
+  policy.quiet.clear();
+  const auto allowed = key_names(KeyPlace::kQuietShape);
+  for (const auto& item : list.items) {
+    if (!item.is_map()) {
+      diags.push_back(
+          problem(file, item.at, "rule-type", "a quiet shape is a mapping (name, severity, message, except)"));
+      continue;
+    }
+    QuietShape q;
+    bool ok = true;
+    for (const auto& [k, v] : item.entries) {
+      if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
+        diags.push_back(problem(file, k.at, "rule-unknown-key",
+                                fmt::format("unknown key `{}` in {}", k.scalar, place_name(KeyPlace::kQuietShape)),
+                                suggestion(k.scalar, allowed)));
+        ok = false;
+      } else if (k.scalar == "name") {
+        q.name = v.is_scalar() ? v.scalar : "";
+      } else if (k.scalar == "message") {
+        q.message = v.is_scalar() ? v.scalar : "";
+        RE2 re(q.message, RE2::Quiet);
+        if (q.message.empty() || !re.ok()) {
+          diags.push_back(
+              problem(file, v.at, "rule-regex", fmt::format("`message` is a valid RE2 regex: {}", re.error())));
+          ok = false;
+        }
+      } else if (k.scalar == "except") {
+        q.except = scalars(v);
+      } else {
+        for (const auto& name : scalars(v)) {
+          if (auto sev = parse_severity(name)) {
+            q.severities.push_back(*sev);
+          } else {
+            diags.push_back(problem(file, v.at, "rule-condition", fmt::format("unknown log severity `{}`", name),
+                                    "DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY"));
+            ok = false;
+          }
+        }
+      }
+    }
+    if (ok && (q.name.empty() || (q.severities.empty() && q.message.empty()))) {
+      diags.push_back(
+          problem(file, item.at, "rule-type", "a quiet shape needs a `name` and a `severity` or `message`"));
+      ok = false;
+    }
+    if (ok) policy.quiet.push_back(std::move(q));
+  }
+}
+
 void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  if (const Node* quiet = root.get("quiet")) read_quiet(file, *quiet, policy, diags);
   if (const Node* families = root.get("families")) {
     if (!families->is_map()) {
       diags.push_back(problem(file, families->at, "rule-type", "`families` is a mapping of family names to roles"));

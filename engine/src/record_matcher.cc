@@ -324,8 +324,24 @@ void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
   if (out.region.empty() && !r.region.empty()) out.region = r.region;
 }
 
+uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
+  if (quiet_stamp_ == stamp_) return quiet_;
+  quiet_stamp_ = stamp_;
+  quiet_ = 0;
+  const auto& shapes = pack_.policy.quiet;
+  for (size_t q = 0; q < shapes.size(); ++q) {
+    const auto& sev = shapes[q].severities;
+    if (!sev.empty() && std::find(sev.begin(), sev.end(), r.severity) == sev.end()) continue;
+    const RE2* re = pack_.quiet_patterns[q].get();
+    if (re != nullptr && !RE2::PartialMatch(r.message, *re)) continue;
+    quiet_ |= uint32_t{1} << q;
+  }
+  return quiet_;
+}
+
 void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
   if (++stamp_ == 0) {  // wrapped: reset the stamps
+    quiet_stamp_ = 0;
     std::fill(pattern_stamp_.begin(), pattern_stamp_.end(), 0);
     std::fill(lazy_stamp_.begin(), lazy_stamp_.end(), 0);
     std::fill(signal_stamp_.begin(), signal_stamp_.end(), 0);
@@ -376,6 +392,9 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
   for (int si : candidates_) {
     const Signal& s = pack_.signals[si];
     if (!eval(s.condition, 0, r)) continue;
+    // A quiet entry (DEBUG chatter, help text …) quotes failure text; it is never evidence. It still
+    // counts as an `after` anchor, an absence marker and for facts.
+    if (s.role == SignalRole::kEvidence && (quiet_shapes(r) & ~pack_.quiet_exempt[s.rule]) != 0) continue;
     if (!wanted(si, s, r, out)) continue;
     Hit hit;
     hit.signal = si;

@@ -67,6 +67,8 @@ class RecordMatcher {
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);
+  // The policy's quiet shapes the record has, one bit each (computed once per record).
+  uint32_t quiet_shapes(const LogRecord& r);
 
   const CompiledRulePack& pack_;
   const LongTextMatches* long_text_ = nullptr;
@@ -80,6 +82,8 @@ class RecordMatcher {
   // the chunk's hits were kept.
   std::vector<int64_t> first_hit_;
   uint32_t stamp_ = 0;
+  uint32_t quiet_stamp_ = 0;  // == stamp_: quiet_ is this record's
+  uint32_t quiet_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).
   NameLookupCache<decltype(ChunkObservations::logs)> recent_logs_;
   NameLookupCache<decltype(ChunkObservations::workers)> recent_workers_;

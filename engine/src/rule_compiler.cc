@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -185,6 +186,17 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   for (auto& [id, extractor] : collected.extractors) pack->extractors.push_back(std::move(extractor));
   for (size_t i = 0; i < pack->extractors.size(); ++i) {
     compiler.add_extractor(static_cast<int>(i), pack->extractors[i]);
+  }
+  pack->quiet_exempt.assign(pack->rules.size(), 0);
+  for (size_t q = 0; q < pack->policy.quiet.size(); ++q) {
+    const QuietShape& shape = pack->policy.quiet[q];
+    pack->quiet_patterns.push_back(shape.message.empty() ? nullptr : std::make_unique<RE2>(shape.message));
+    // An id not in this pack is no error: a rule directory's examples are proven in a pack of its
+    // own rules, without the built-in rule the policy names.
+    for (const auto& id : shape.except) {
+      const int r = pack->rule_index(id);
+      if (r >= 0) pack->quiet_exempt[r] |= uint32_t{1} << q;
+    }
   }
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump

@@ -126,6 +126,8 @@ const auto kKeys = std::to_array<RuleKey>({
      "the fact catalog: fact name → `type`, `meaning`, `from` (see \"Job facts\")"},
     {"option_names", P::kPackFile, N::kOptional, V::kMapping,
      "fact → the option spellings the options decoders read for it, first present wins"},
+    {"quiet", P::kPackFile, N::kOptional, V::kList,
+     "shapes of entries that are never evidence, whatever text they quote (see \"Policy\")"},
 
     {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "factor when every piece of evidence matches `weak` (default 0.5)"},
@@ -166,6 +168,11 @@ const auto kKeys = std::to_array<RuleKey>({
     {"type", P::kCatalogFact, N::kRequired, V::kChoice, "`bool`, `string` or `number`"},
     {"meaning", P::kCatalogFact, N::kRequired, V::kText, "one line"},
     {"from", P::kCatalogFact, N::kOptional, V::kText, "what sets it besides the extractors"},
+    {"name", P::kQuietShape, N::kRequired, V::kId, "kebab-case, shown by `gpudiag rules dump`"},
+    {"severity", P::kQuietShape, N::kOptional, V::kTextList, "the entry's severity is one of these names"},
+    {"message", P::kQuietShape, N::kOptional, V::kText, "RE2 regex found in the entry's message"},
+    {"except", P::kQuietShape, N::kOptional, V::kTextList,
+     "ids of rules that may still take such an entry as evidence (ids not in the pack are ignored)"},
 });
 
 struct PlaceInfo {
@@ -184,6 +191,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kExampleEntry, "an example entry"},
     {P::kPackFile, "a pack file"},
     {P::kConfidencePolicy, "confidence"},
+    {P::kQuietShape, "a quiet shape"},
     {P::kExtractor, "a fact extractor"},
     {P::kCatalogFact, "a catalog fact"},
 });

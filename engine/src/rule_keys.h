@@ -35,6 +35,7 @@ enum class KeyPlace : uint8_t {
   kExampleEntry,
   kPackFile,
   kConfidencePolicy,
+  kQuietShape,
   kExtractor,    // a fact extractor (rules/facts/)
   kCatalogFact,  // a fact of the catalog (`facts:` in a pack file)
 };

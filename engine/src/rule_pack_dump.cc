@@ -75,6 +75,12 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   out +=
       fmt::format("policy symptoms=[{}] weak_only={:.2f} unknown_fact={:.2f} per_corroboration={:.2f} ceiling={:.2f}\n",
                   fmt::join(symptoms, ", "), c.weak_only, c.unknown_fact, c.per_corroboration, c.ceiling);
+  for (const auto& q : pack.policy.quiet) {
+    std::vector<std::string_view> severities;
+    for (const auto s : q.severities) severities.push_back(severity_name(s));
+    out += fmt::format("quiet {} severity=[{}] message={} except=[{}]\n", q.name, fmt::join(severities, ", "),
+                       q.message.empty() ? "-" : q.message, fmt::join(q.except, ", "));
+  }
   for (const auto& rule : pack.rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,

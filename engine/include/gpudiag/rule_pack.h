@@ -15,6 +15,7 @@
 
 #include "gpudiag/impact.h"
 #include "gpudiag/result.h"
+#include "gpudiag/severity.h"
 
 namespace gpudiag {
 
@@ -37,9 +38,21 @@ struct ConfidencePolicy {
   double ceiling = 0.99;           // corroboration raises confidence at most to this
 };
 
+// An entry that quotes failure text rather than reports it — DEBUG chatter, an option's --help
+// text — is never evidence of a rule (the pack's `quiet:` policy), except of the rules in `except`,
+// which read that very line. Every test given must hold.
+struct QuietShape {
+  std::string name;
+  std::vector<Severity> severities;  // one of these (empty: any)
+  std::string message;               // RE2, searched in the message (empty: any)
+  std::vector<std::string> except;   // rule ids this shape does not silence
+};
+
 struct PackPolicy {
   std::map<std::string, FamilyRole, std::less<>> family_roles;  // families not named are causes
   ConfidencePolicy confidence;
+  std::vector<QuietShape> quiet;  // at most kMaxQuietShapes
+  static constexpr size_t kMaxQuietShapes = 32;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);
