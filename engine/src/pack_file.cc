@@ -77,6 +77,31 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
   }
 }
 
+// `frameworks:` — the frame patterns that tell framework frames from the user's. A later pack file
+// that names them replaces the list, as it does the policy.
+void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  const Node* list = root.get("frameworks");
+  if (list == nullptr) return;
+  if (!list->is_seq()) {
+    diags.push_back(problem(file, list->at, "rule-type", "`frameworks` is a sequence of RE2 patterns"));
+    return;
+  }
+  std::vector<std::string> patterns;
+  for (const auto& item : list->items) {
+    if (!item.is_scalar() || item.scalar.empty()) {
+      diags.push_back(problem(file, item.at, "rule-type", "a framework is a non-empty RE2 pattern"));
+      continue;
+    }
+    RE2 re(item.scalar, RE2::Quiet);
+    if (!re.ok()) {
+      diags.push_back(problem(file, item.at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+      continue;
+    }
+    patterns.push_back(item.scalar);
+  }
+  policy.framework_frames = std::move(patterns);
+}
+
 }  // namespace
 
 bool is_pack_file(const Node& root) {
@@ -90,6 +115,7 @@ bool is_pack_file(const Node& root) {
 void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
                     std::map<std::string, int>& group, Diagnostics& diags) {
   read_policy(file, root, policy, diags);
+  read_frameworks(file, root, policy, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {

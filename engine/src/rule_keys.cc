@@ -118,6 +118,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"families", P::kPackFile, N::kOptional, V::kMapping,
      "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
     {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
+    {"frameworks", P::kPackFile, N::kOptional, V::kTextList,
+     "RE2 patterns over a traceback frame line: a frame that matches one is a framework's, not the user's"},
 
     {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "factor when every piece of evidence matches `weak` (default 0.5)"},

@@ -75,6 +75,9 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   out +=
       fmt::format("policy symptoms=[{}] weak_only={:.2f} unknown_fact={:.2f} per_corroboration={:.2f} ceiling={:.2f}\n",
                   fmt::join(symptoms, ", "), c.weak_only, c.unknown_fact, c.per_corroboration, c.ceiling);
+  if (!pack.policy.framework_frames.empty()) {
+    out += fmt::format("frameworks {}\n", fmt::join(pack.policy.framework_frames, " | "));
+  }
   for (const auto& rule : pack.rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,
