@@ -205,6 +205,8 @@ TEST_CASE("copies of one failure in several logs are one evidence item", "[unit]
   REQUIRE(f->evidence.size() == 1);
   CHECK(f->evidence[0].entry->log == "worker");  // the most complete copy
   CHECK(f->evidence[0].also_in == std::vector<std::string>{"docker", "job-message"});
+  REQUIRE(f->evidence[0].also_at.size() == 2);
+  CHECK(f->evidence[0].also_at[1].line == 3);  // the job-message copy
   std::string json = render_json(rank(d), {});
   json.erase(std::remove_if(json.begin(), json.end(), [](char c) { return c == ' ' || c == '\n'; }), json.end());
   CHECK(json.find(R"("also_in":["docker","job-message"])") != std::string::npos);

@@ -34,11 +34,12 @@ bool same_source(const LogRecord& a, const LogRecord& b) {
   return apart <= kCopyWindow;
 }
 
-// Which copy to keep: a worker's over one without a worker, and any over the job-message copy
-// (which may be cut and flattened).
+// Which copy to keep: the SDK harness's own (the worker log, with its structured fields), then
+// another with a worker (docker), then any over the job-message copy (which may be cut and flattened).
 int completeness(const LogRecord& r) {
   if (r.log == "job-message") return 0;
-  return r.worker.empty() ? 1 : 2;
+  if (r.worker.empty()) return 1;
+  return r.log == "worker" ? 3 : 2;
 }
 
 }  // namespace
@@ -102,6 +103,8 @@ void merge_copies(std::vector<Evidence>& evidence) {
     Evidence item = std::move(evidence[keep]);
     for (size_t j : g) {
       if (j == keep) continue;
+      item.also_at.push_back(evidence[j].entry.record().where);
+      item.also_at.insert(item.also_at.end(), evidence[j].also_at.begin(), evidence[j].also_at.end());
       const std::string log(evidence[j].entry.record().log);
       if (std::find(item.also_in.begin(), item.also_in.end(), log) == item.also_in.end()) item.also_in.push_back(log);
       for (const auto& other : evidence[j].also_in) {

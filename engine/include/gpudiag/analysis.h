@@ -51,6 +51,7 @@ struct Evidence {
   // Other logs that held a copy of the same failure (worker, docker, job-message), merged into
   // this item (evidence_merge.h); the finding's count still counts every entry.
   std::vector<std::string> also_in;
+  std::vector<SourceLocation> also_at;  // … and where each merged copy starts, in time order
 };
 
 // Workers named in a finding at most; `workers_total` counts them all.
