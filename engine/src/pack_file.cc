@@ -82,12 +82,12 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
 void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
   const Node* list = root.get("frameworks");
   if (list == nullptr) return;
-  if (!list->is_seq()) {
-    diags.push_back(problem(file, list->at, "rule-type", "`frameworks` is a sequence of RE2 patterns"));
+  if (!list->is_seq() && !list->is_scalar()) {
+    diags.push_back(problem(file, list->at, "rule-type", "`frameworks` is an RE2 pattern or a sequence of them"));
     return;
   }
   std::vector<std::string> patterns;
-  for (const auto& item : list->items) {
+  for (const auto& item : list->is_seq() ? list->items : std::vector<Node>{*list}) {
     if (!item.is_scalar() || item.scalar.empty()) {
       diags.push_back(problem(file, item.at, "rule-type", "a framework is a non-empty RE2 pattern"));
       continue;

@@ -279,7 +279,7 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     const LogRecord& r = f.evidence.front().entry.record();
     out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)",
                        esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
-                       esc(crop_middle(detail::key_line(f.evidence.front()), kContextBytes)));
+                       esc(detail::matched_excerpt(f.evidence.front(), kContextBytes)));
   }
   // Symptoms fold inside their cause.
   if (!rf.symptoms.empty() && rf.depth == 0) {

@@ -161,6 +161,14 @@ std::string excerpt_text(const ExcerptLine& line, const Evidence& e, size_t max_
   return crop_around(line.text, max_bytes, line.match_at, line.match_length, e.captured);
 }
 
+std::string matched_excerpt(const Evidence& e, size_t max_bytes) {
+  const auto lines = excerpt_of(e);
+  if (lines.empty()) return "";
+  const auto it =
+      std::find_if(lines.begin(), lines.end(), [](const ExcerptLine& l) { return l.match_at != std::string::npos; });
+  return excerpt_text(it == lines.end() ? lines.front() : *it, e, max_bytes);
+}
+
 std::string also_in(const Evidence& e) { return fmt::format("{}", fmt::join(e.also_in, ", ")); }
 
 std::string_view ci_level(Impact i, std::string_view note) {

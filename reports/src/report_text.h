@@ -39,6 +39,9 @@ std::string crop_around(std::string_view line, size_t max_bytes, size_t match_at
                         const std::vector<std::string>& keep);
 // One excerpt line of `e` cropped so: the rule's captured values are never cut.
 std::string excerpt_text(const ExcerptLine& line, const Evidence& e, size_t max_bytes);
+// The one line of `e` a one-line format shows (the excerpt's matched line, else its first),
+// cropped as excerpt_text crops.
+std::string matched_excerpt(const Evidence& e, size_t max_bytes);
 // "docker, job-message": the other logs holding a copy of the entry ("" when none).
 std::string also_in(const Evidence& e);
 
