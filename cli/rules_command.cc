@@ -79,8 +79,9 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
       for (const auto& f : report.failures) {
         std::cout << terminal_safe_lines(fmt::format("FAIL {}: {}:{}: {}\n", f.rule_id, f.file, f.line, f.message));
       }
-      std::cout << fmt::format("{} rules, {} examples: {} passed, {} failed\n", report.rules, report.examples,
-                               report.examples - report.failures.size(), report.failures.size());
+      std::cout << fmt::format("{} rules, {} fact extractors, {} examples: {} passed, {} failed\n", report.rules,
+                               report.extractors, report.examples, report.examples - report.failures.size(),
+                               report.failures.size());
       return report.failures.empty() ? kExitOk : kExitGate;
     };
   });

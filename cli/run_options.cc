@@ -140,8 +140,18 @@ int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedRepo
   if (o.show_facts) {
     std::cerr << "Job facts:\n";
     for (const auto& f : d.facts) {
-      std::cerr << fmt::format("  {} = {}  ({}{})\n", f.name, terminal_safe(f.value), terminal_safe(f.source),
-                               f.input >= 0 ? fmt::format(" at line {}", f.line) : "");
+      std::cerr << fmt::format("  {} = {}  ({}{}{})\n", f.name, terminal_safe(f.value), terminal_safe(f.source),
+                               f.input >= 0 ? fmt::format(" at line {}", f.line) : "",
+                               f.extractor.empty() ? "" : fmt::format(", {}", f.extractor));
+      // Sources that disagree with the winning one, strongest source first (docs/rules.md, Job facts).
+      for (const auto& c : f.conflicts()) {
+        std::cerr << fmt::format("      but {} says {}{}{}\n", terminal_safe(c.what), terminal_safe(c.value),
+                                 c.input >= 0 ? fmt::format(" at line {}", c.line) : "",
+                                 c.extractor.empty() ? "" : fmt::format(" ({})", c.extractor));
+      }
+      if (f.sources_total > f.sources.size()) {
+        std::cerr << fmt::format("      reported by {} sources in all\n", f.sources_total);
+      }
     }
   }
   for (const auto& e : d.input_errors) print_input_error(e);

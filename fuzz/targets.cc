@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "compiled_rule_pack.h"
 #include "gpudiag/analyzer.h"
 #include "gpudiag/ingest.h"
 #include "gpudiag/json_writer.h"
@@ -97,16 +98,26 @@ int timestamp(const uint8_t* data, size_t size) {
 // The parser of the Python dict the SDK harness echoes its options in, and the facts from it.
 int pipeline_options(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  static const auto pack = RulePack::load({.builtin = builtin_rule_files()});  // the real option names
+  if (!pack) __builtin_trap();
   detail::JobFacts facts;
-  detail::apply_options(detail::parse_python_dict(text), facts, detail::FactSource{"fuzz"},
-                        detail::FactPriority::kOptions);
-  detail::apply_accelerator(text, facts, detail::FactSource{"fuzz"}, detail::FactPriority::kOptions);
+  detail::apply_options(detail::parse_python_dict(text), detail::compiled(*pack).catalog, facts,
+                        detail::FactSource{"fuzz"}, detail::kOptionsPriority);
+  detail::apply_options(detail::parse_json_options(text), detail::compiled(*pack).catalog, facts,
+                        detail::FactSource{"fuzz"}, detail::kOptionsPriority);
+  detail::apply_accelerator(text, facts, detail::FactSource{"fuzz"}, detail::kOptionsPriority);
   return 0;
 }
 
 // A rule file of arbitrary text through the loader and, when it loads, the compiler and examples.
 int rule_loader(const uint8_t* data, size_t size) {
-  const RuleSources sources{{RuleFile{"fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size), {}}}, {}};
+  // The fuzzed file beside the built-in fact catalog, so that the facts it tests can be known.
+  std::vector<RuleFile> files;
+  for (const auto& f : builtin_rule_files()) {
+    if (f.path.find("rules/facts/catalog.yaml") != std::string::npos) files.push_back(f);
+  }
+  files.push_back(RuleFile{"fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size), {}});
+  const RuleSources sources{files, {}};
   RulePack::lint(sources);
   if (auto pack = RulePack::load(sources)) test_rule_examples(*pack);
   return 0;

@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
+#include "gpudiag/analyzer.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_keys.h"
 #include "test_support.h"
@@ -37,7 +39,7 @@ sources:
 Diagnostics lint_one(const std::string& text) {
   const std::string dir = test::temp_dir();
   test::write_file(dir + "/rule.yaml", text);
-  return RulePack::lint(RuleSources{{}, {dir}});
+  return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
@@ -125,7 +127,7 @@ TEST_CASE("two rule files with the same id in one directory clash", "[rules]") {
   const std::string dir = test::temp_dir();
   test::write_file(dir + "/a.yaml", kGoodRule);
   test::write_file(dir + "/b.yaml", kGoodRule);
-  const auto diags = RulePack::lint(RuleSources{{}, {dir}});
+  const auto diags = RulePack::lint(RuleSources{test::catalog_files(), {dir}});
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-duplicate-id");
 }
@@ -189,19 +191,43 @@ TEST_CASE("a rule missing its required keys hears of each, in the key table's or
                                              "the rule needs `match`, `absent` or `when`: nothing could make it fire"});
 }
 
-TEST_CASE("docs/rules.md's key reference is the reader's key table", "[rules]") {
-  const std::string doc = test::read_file(test::source_dir() + "/docs/rules.md");
+// docs/rules.md's generated parts: the key reference of every place, and the fact table. With
+// GPUDIAG_UPDATE_GOLDENS=1 (tools/update-goldens) the doc is rewritten in place.
+TEST_CASE("docs/rules.md's key reference is the reader's key table and its fact table the catalog", "[rules]") {
+  const std::string path = test::source_dir() + "/docs/rules.md";
+  std::string doc = test::read_file(path);
+  const bool update = std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr;
+  const auto check = [&](const std::string& marker, const std::string& expected, const std::string& end) {
+    const size_t at = doc.find(marker);
+    INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << expected);
+    REQUIRE(at != std::string::npos);
+    const size_t from = at + marker.size();
+    if (update) {
+      const size_t to = end.empty() ? from + expected.size() : doc.find(end, from);
+      REQUIRE(to != std::string::npos);
+      if (!end.empty()) doc.replace(from, to - from, expected);
+    }
+    CHECK(doc.substr(from, expected.size()) == expected);
+    if (!end.empty()) CHECK(doc.compare(from + expected.size(), end.size(), end) == 0);
+  };
   for (auto place :
        {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
         detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
-        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy}) {
+        detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy,
+        detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
-    const size_t at = doc.find(marker);
-    INFO("docs/rules.md needs, after a line `" << marker << "`:\n" << detail::key_reference(place));
-    REQUIRE(at != std::string::npos);
     const std::string expected = detail::key_reference(place);
-    CHECK(doc.substr(at + marker.size(), expected.size()) == expected);
+    if (update) {  // a key table ends at the first blank line
+      const size_t at = doc.find(marker);
+      REQUIRE(at != std::string::npos);
+      const size_t from = at + marker.size();
+      const size_t to = doc.find("\n\n", from);
+      doc.replace(from, (to == std::string::npos ? doc.size() : to + 1) - from, expected);
+    }
+    check(marker, expected, "");
   }
+  check("<!-- fact-reference -->\n", fact_reference(test::builtin_pack()), "<!-- end fact-reference -->");
+  if (update) test::write_file(path, doc);
 }
 
 namespace {
@@ -210,7 +236,7 @@ Diagnostics lint_with_pack_file(const std::string& rule, const std::string& pack
   const std::string dir = test::temp_dir();
   test::write_file(dir + "/rule.yaml", rule);
   test::write_file(dir + "/lists.yaml", pack_file);
-  return RulePack::lint(RuleSources{{}, {dir}});
+  return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
 }
 
 const char* kZoneMacro = "macros:\n  zone_chars: '[a-z0-9-]'\nlists:\n  capacity_words: [capacity, room]\n";
@@ -224,7 +250,7 @@ TEST_CASE("lists and macros expand in a rule's patterns", "[rules]") {
   const std::string dir = test::temp_dir();
   test::write_file(dir + "/rule.yaml", rule);
   test::write_file(dir + "/lists.yaml", kZoneMacro);
-  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  auto pack = RulePack::load(RuleSources{test::catalog_files(), {dir}});
   REQUIRE(pack);
   CHECK_THAT(pack->dump(), Catch::Contains("match text =~ /no (?:capacity|room) in (?P<zone>[a-z0-9-]+)/"));
 }
@@ -258,7 +284,7 @@ TEST_CASE("the pack's policy is data in a pack file, checked like rules", "[rule
   const std::string dir = test::temp_dir();
   test::write_file(dir + "/rule.yaml", kGoodRule);
   test::write_file(dir + "/policy.yaml", "families: {capacity: symptom}\nconfidence: {weak_only: 0.25}\n");
-  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  auto pack = RulePack::load(RuleSources{test::catalog_files(), {dir}});
   REQUIRE(pack);
   CHECK(pack->policy().role_of("capacity") == FamilyRole::kSymptom);
   CHECK(pack->policy().role_of("runtime") == FamilyRole::kCause);

@@ -130,12 +130,12 @@ TEST_CASE("a rule whose examples do not hold is reported by rules test", "[rules
   test::write_file(dir + "/wrong.yaml",
                    rule_file("wrong-examples", "  text: 'needle'", "haystack only", "a needle in it"));
   // Loaded for use, it is refused: rules prove themselves before they run.
-  auto refused = RulePack::load(RuleSources{{}, {dir}});
+  auto refused = RulePack::load(RuleSources{test::catalog_files(), {dir}});
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code == "rule-example");
   CHECK_THAT(refused.error().message, Catch::Contains("wrong-examples"));
   // Loaded for `rules test`, every failing example is listed.
-  auto pack = RulePack::load(RuleSources{{}, {dir}, /*check_examples=*/false});
+  auto pack = RulePack::load(RuleSources{test::catalog_files(), {dir}, /*check_examples=*/false});
   REQUIRE(pack.ok());
   const ExampleReport report = test_rule_examples(*pack);
   CHECK(report.failures.size() == 2);
@@ -150,7 +150,7 @@ TEST_CASE("of several rules whose examples fail, the first by id is reported", "
                      rule_file(id, "  text: 'needle'", wrong ? "no pin" : "a needle", "nothing here"));
   }
   for (int run = 0; run < 5; ++run) {
-    auto refused = RulePack::load(RuleSources{{}, {dir}});
+    auto refused = RulePack::load(RuleSources{test::catalog_files(), {dir}});
     REQUIRE_FALSE(refused.ok());
     CHECK_THAT(refused.error().message, Catch::StartsWith("rule `c-wrong`"));
   }
@@ -172,10 +172,12 @@ TEST_CASE("the compiled pack dumps canonically and lists its patterns for rg", "
   CHECK(dump == test::builtin_pack().dump());
   const std::string patterns = test::builtin_pack().dump(true);
   CHECK_THAT(patterns, Catch::Contains("RESOURCE_POOL_EXHAUSTED"));
-  CHECK_THAT(patterns, !Catch::Contains("pipeline_options: \\{\n"));  // the rules' regexes only …
+  CHECK_THAT(patterns, !Catch::Contains("pipeline_options: ("));  // the rules' regexes only …
   CHECK_THAT(test::builtin_pack().dump(true, /*observers=*/true),
-             Catch::Contains("pipeline_options: \\{\n"));  // … unless the observers' are asked for
-  CHECK(patterns.find("(?P<") == std::string::npos);       // ripgrep rejects repeated group names
+             Catch::Contains("pipeline_options: ("));  // … unless the fact extractors' are asked for
+  CHECK_THAT(dump, Catch::Contains("extractor worker-configuration\n  match message =~ /Worker configuration: "));
+  CHECK_THAT(dump, Catch::Contains("fact gpu_requested bool\n"));
+  CHECK(patterns.find("(?P<") == std::string::npos);  // ripgrep rejects repeated group names
   CHECK(test::builtin_pack().version_hash().size() == 16);
 }
 
@@ -189,7 +191,7 @@ TEST_CASE("refining patterns answer as if tried one by one, empty texts included
     - not: { exception: '^$' }
     - not: { text: '(?i)haystack' })",
                                                     "a needle", "no pin"));
-  auto pack = RulePack::load(RuleSources{{}, {dir}, /*check_examples=*/false});
+  auto pack = RulePack::load(RuleSources{test::catalog_files(), {dir}, /*check_examples=*/false});
   REQUIRE(pack.ok());
   const auto fires = [&](std::string_view message, std::string_view exception) {
     RecordAnalysis run(*pack, {"t"});

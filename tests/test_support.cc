@@ -32,6 +32,15 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+std::vector<RuleFile> catalog_files() {
+  std::vector<RuleFile> out;
+  for (const auto& f : builtin_rule_files()) {
+    if (f.path.size() >= 24 && f.path.compare(f.path.size() - 24, 24, "rules/facts/catalog.yaml") == 0)
+      out.push_back(f);
+  }
+  return out;
+}
+
 const RulePack& builtin_pack() {
   static const RulePack pack = [] {
     auto p = RulePack::load(RuleSources{builtin_rule_files(), {}});

@@ -16,6 +16,9 @@ void write_file(const std::string& path, const std::string& text);
 
 // The built-in pack, loaded once.
 const RulePack& builtin_pack();
+// The built-in fact catalog alone (rules/facts/catalog.yaml), for packs of test rules: the facts a
+// rule may test are the catalog's.
+std::vector<RuleFile> catalog_files();
 
 // The corpus cases ("corpus/<name>", every folder with a labels.yaml), sorted.
 std::vector<std::string> corpus_cases();

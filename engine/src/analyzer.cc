@@ -102,7 +102,9 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   Analysis d;
   JobAccumulator acc(detail::compiled(pack), inputs);
   if (!options.job_file.empty()) {
-    if (auto status = detail::apply_job_file(options.job_file, acc.facts); !status) return status.error();
+    if (auto status = detail::apply_job_file(options.job_file, acc.pack.catalog, acc.facts); !status) {
+      return status.error();
+    }
   }
   unsigned threads = options.threads;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -169,9 +171,9 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   return d;
 }
 
-std::vector<std::string> fact_names() {
+std::vector<std::string> fact_names(const RulePack& pack) {
   std::vector<std::string> out;
-  for (const auto& f : detail::kFactCatalog) out.emplace_back(f.name);
+  for (const auto& name : detail::compiled(pack).catalog.names()) out.emplace_back(name);
   return out;
 }
 

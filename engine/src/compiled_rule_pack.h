@@ -3,7 +3,7 @@
 // `compiled(pack)` reaches it.
 //
 // Every record condition in the pack — a rule's `match`, `weak`, `after.match`, `absent.match`,
-// `absent.after`, and the built-in observers that derive job facts — becomes a Signal. Regexes over
+// `absent.after`, and each fact extractor's `match` (rules/facts/) — becomes a Signal. Regexes over
 // the message and the exception go into one RE2::Set per field; a record only evaluates the signals
 // whose trigger patterns the set reported (plus the few with no regex at all).
 #pragma once
@@ -15,8 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "fact_catalog.h"
+#include "fact_extractor.h"
 #include "gpudiag/rule_pack.h"
-#include "observers.h"
 #include "rule_spec.h"
 
 namespace gpudiag::detail {
@@ -35,7 +36,7 @@ struct Pattern {
   // pattern that matches an empty text stays out, tried on its own: the set never runs on an empty
   // message. Patterns on other fields (log, logger, labels) are always tried on their own.
   bool in_set = false;
-  bool from_rules = false;  // written in a rule (not only by a built-in observer)
+  bool from_rules = false;  // written in a rule (not only by a fact extractor)
 };
 
 // A condition flattened into nodes; node 0 is the root.
@@ -58,8 +59,8 @@ enum class SignalRole : uint8_t { kEvidence, kWeak, kAfter, kAbsentMarker, kAbse
 struct Signal {
   CompiledCondition condition;
   SignalRole role = SignalRole::kEvidence;
-  int rule = -1;  // index into CompiledRulePack::rules (-1 for observers)
-  ObserverKind observer = ObserverKind::kNone;
+  int rule = -1;                      // index into CompiledRulePack::rules (-1 for extractors)
+  int extractor = -1;                 // kObserver: index into CompiledRulePack::extractors
   std::vector<int> capture_patterns;  // patterns with named groups (evidence signals)
 };
 
@@ -84,7 +85,9 @@ struct CompiledRulePack {
   std::unique_ptr<RE2::Set> text_set;
   std::vector<int> set_patterns;  // set index → pattern index
   std::vector<std::vector<int>> signals_by_pattern;
-  std::vector<int> always_signals;  // signals without a trigger pattern
+  std::vector<int> always_signals;            // signals without a trigger pattern
+  std::vector<FactExtractorSpec> extractors;  // sorted by id
+  FactCatalog catalog;
   PackPolicy policy;
   std::string hash;
 

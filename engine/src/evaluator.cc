@@ -268,10 +268,10 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       std::vector<std::string> why;
       for (const auto& t : demote) {
         const FactValue* v = acc_.facts.get(t.fact);
-        std::string from = v ? v->source : "?";
-        if (v && v->input >= 0 && static_cast<size_t>(v->input) < acc_.input_paths.size()) {
-          from +=
-              fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->input]).filename().string(), v->line);
+        std::string from = v ? v->source.what : "?";
+        if (v && v->source.input >= 0 && static_cast<size_t>(v->source.input) < acc_.input_paths.size()) {
+          from += fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->source.input]).filename().string(),
+                              v->source.line);
         }
         why.push_back(fmt::format("{} is {} (from the {})", t.fact, v ? v->value : "?", from));
       }
@@ -387,11 +387,17 @@ void evaluate_rules(const JobAccumulator& acc, Analysis& out) {
   for (const auto& [id, n] : acc.job_ids) jobs.emplace_back(n, id);
   std::sort(jobs.begin(), jobs.end(),
             [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-  if (!jobs.empty()) out.job.id = jobs.front().second;
-  for (size_t i = 1; i < jobs.size(); ++i) out.job.other_ids.push_back(jobs[i].second);
-  out.job.name = acc.job_name;
-  out.job.project = acc.project;
-  out.job.region = acc.region;
+  const auto fact = [&](std::string_view name) {
+    const FactValue* v = acc.facts.get(name);
+    return v != nullptr ? v->value : std::string{};
+  };
+  out.job.id = fact("job_id");
+  for (const auto& [n, id] : jobs) {
+    if (id != out.job.id) out.job.other_ids.push_back(id);
+  }
+  out.job.name = fact("job_name");
+  out.job.project = fact("project");
+  out.job.region = fact("region");
   RuleEvaluator(acc, out).run();
   out.facts = acc.facts.list();
   out.phases = acc.observed.phases;

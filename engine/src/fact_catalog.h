@@ -1,56 +1,47 @@
-// The job facts rules can test (docs/rules.md, "Job facts"). Internal to engine.
+// The fact catalog: the job facts rules can test and fact extractors can set, read from the rule
+// pack's `facts:` pack-file key (rules/facts/catalog.yaml), with the option spellings the options
+// decoders read (`option_names:`). A name outside the catalog is an error at load time. Internal to
+// engine.
 #pragma once
 
-#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpudiag::detail {
 
 enum class FactType : uint8_t { kBool, kString, kNumber };
+std::string_view fact_type_name(FactType type);
+// Whether `value` is one a fact of `type` can take ("true"/"false", digits with at most one dot).
+bool valid_fact_value(FactType type, std::string_view value);
 
 struct FactDef {
-  std::string_view name;
-  FactType type;
-  std::string_view meaning;
+  std::string name;
+  FactType type = FactType::kString;
+  std::string meaning;
+  std::string from;  // what sets it besides the extractors (the options, job.json, the entries)
+  std::string file;  // where it is defined
+  uint32_t line = 0;
 };
 
-inline constexpr std::array kFactCatalog = {
-    FactDef{"gpu_requested", FactType::kBool, "the job asked for GPUs"},
-    FactDef{"gpu_type", FactType::kString, "accelerator type, e.g. nvidia-tesla-t4"},
-    FactDef{"gpu_count", FactType::kNumber, "GPUs per worker"},
-    FactDef{"accelerator", FactType::kString, "the raw worker_accelerator value"},
-    FactDef{"driver_install_requested", FactType::kBool, "install-nvidia-driver is in the accelerator option"},
-    FactDef{"driver_version", FactType::kString, "requested or installed NVIDIA driver version"},
-    FactDef{"flex_start", FactType::kBool, "flex-start provisioning is on"},
-    FactDef{"mps", FactType::kBool, "NVIDIA MPS is on (use_nvidia_mps)"},
-    FactDef{"runner_v2", FactType::kBool, "Dataflow Runner v2 is on"},
-    FactDef{"streaming", FactType::kBool, "a streaming job"},
-    FactDef{"prime", FactType::kBool, "Dataflow Prime is on"},
-    FactDef{"python_version_launch", FactType::kString, "Python minor version where the job was launched"},
-    FactDef{"python_version_worker", FactType::kString, "Python minor version in the worker container"},
-    FactDef{"beam_version_launch", FactType::kString, "Beam SDK version where the job was launched"},
-    FactDef{"beam_version_worker", FactType::kString, "Beam SDK version in the worker container"},
-    FactDef{"machine_type", FactType::kString, "worker machine type"},
-    FactDef{"zone", FactType::kString, "worker zone"},
-    FactDef{"disk_size_gb", FactType::kNumber, "worker boot disk size"},
-    FactDef{"experiments", FactType::kString, "experiments, comma-separated"},
-    FactDef{"service_options", FactType::kString, "Dataflow service options, comma-separated"},
-    FactDef{"num_workers", FactType::kNumber, "initial workers"},
-    FactDef{"max_num_workers", FactType::kNumber, "maximum workers"},
-    FactDef{"workers_seen", FactType::kNumber, "distinct worker VMs in the export"},
-    FactDef{"sdk_processes_per_worker", FactType::kNumber, "most SDK processes seen on one worker"},
-    FactDef{"custom_container", FactType::kBool, "a custom SDK container image is used"},
-    FactDef{"sdk_container_image", FactType::kString, "the SDK container image"},
-    FactDef{"accelerator_hint", FactType::kString, "the accelerator resource hint (right fitting / Prime)"},
-    FactDef{"number_of_worker_harness_threads", FactType::kNumber, "threads per SDK process"},
-    FactDef{"job_type", FactType::kString, "JOB_TYPE_BATCH or JOB_TYPE_STREAMING"},
-};
+class FactCatalog {
+ public:
+  // Adds a fact, or replaces the one of the same name (a later pack file redefines it).
+  void add(FactDef def);
+  const FactDef* find(std::string_view name) const;
+  const std::vector<FactDef>& facts() const { return facts_; }
+  std::vector<std::string_view> names() const;
 
-inline const FactDef* find_fact(std::string_view name) {
-  for (const auto& f : kFactCatalog) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
+  // The option spellings the decoders read for `fact`, first match wins; empty when none are listed.
+  const std::vector<std::string>& option_names(std::string_view fact) const;
+  void set_option_names(const std::string& fact, std::vector<std::string> names) { options_[fact] = std::move(names); }
+  const std::map<std::string, std::vector<std::string>, std::less<>>& all_option_names() const { return options_; }
+
+ private:
+  std::vector<FactDef> facts_;  // in the order they were defined
+  std::map<std::string, std::vector<std::string>, std::less<>> options_;
+};
 
 }  // namespace gpudiag::detail

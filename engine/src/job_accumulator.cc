@@ -120,7 +120,8 @@ void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<boo
     if (is_duplicate(hit.entry_index)) continue;
     const Signal& signal = pack.signals[hit.signal];
     if (signal.role == SignalRole::kObserver) {
-      apply_observation(signal.observer, hit, facts, observed);
+      facts_set_by[hit.signal] =
+          apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed);
       continue;
     }
     const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
@@ -128,6 +129,9 @@ void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<boo
     signals[hit.signal].add(ref, std::move(hit));
   }
 
+  for (const auto& [signal, n] : seen.extractor_overflow) {
+    for (const auto& name : facts_set_by[signal]) facts.note_more(name, n);
+  }
   if (seen.earliest != kNoTime && (earliest == kNoTime || seen.earliest < earliest)) earliest = seen.earliest;
   if (seen.latest != kNoTime && (latest == kNoTime || seen.latest > latest)) latest = seen.latest;
   for (auto& [log, first] : seen.logs) {
@@ -162,11 +166,22 @@ void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<boo
 void JobAccumulator::finish() {
   const FactSource source{"the export"};
   if (workers_total() > 0) {
-    facts.set("workers_seen", std::to_string(workers_total()), source, FactPriority::kLogLine);
+    facts.set("workers_seen", std::to_string(workers_total()), source, kLogLinePriority);
   }
   size_t most = 0;
   for (const auto& [worker, sdk] : sdk_by_worker) most = std::max(most, sdk.size());
-  if (most > 0) facts.set("sdk_processes_per_worker", std::to_string(most), source, FactPriority::kLogLine);
+  if (most > 0) facts.set("sdk_processes_per_worker", std::to_string(most), source, kLogLinePriority);
+  // The job: the id with most entries (the others are listed by the report), and its labels.
+  const FactSource labels{"resource labels"};
+  const std::string* top = nullptr;
+  uint64_t top_entries = 0;
+  for (const auto& [id, n] : job_ids) {
+    if (top == nullptr || n > top_entries) top = &id, top_entries = n;
+  }
+  if (top != nullptr) facts.set("job_id", *top, labels, kLogLinePriority);
+  if (!job_name.empty()) facts.set("job_name", job_name, labels, kLogLinePriority);
+  if (!project.empty()) facts.set("project", project, labels, kLogLinePriority);
+  if (!region.empty()) facts.set("region", region, labels, kLogLinePriority);
   for (auto& s : signals) std::sort(s.refs.begin(), s.refs.end(), earlier);
   std::sort(observed.phases.begin(), observed.phases.end(),
             [](const JobPhase& a, const JobPhase& b) { return a.at < b.at; });

@@ -1,5 +1,5 @@
 // JobAccumulator: merges what matching found in each batch of records, in input order — per-signal
-// hits with bounded evidence, job facts from observers. Single-threaded. Internal to engine.
+// hits with bounded evidence, job facts from the fact extractors. Single-threaded. Internal to engine.
 #pragma once
 
 #include <functional>
@@ -105,6 +105,7 @@ class JobAccumulator {
   std::map<std::string, uint32_t, std::less<>> sdk_worker_ids;  // "worker/sdk-0-1" → id
   JobFacts facts;
   ObserverOutput observed;
+  std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;

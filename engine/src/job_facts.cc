@@ -150,30 +150,24 @@ bool is_number(std::string_view v) {
   return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
 }
 
-// Beam's "beam:version:sdk_base:apache/beam_python3.9_sdk:2.50.0" and similar.
-void apply_environment(std::string_view env, std::string_view side, JobFacts& facts, const FactSource& source) {
-  static const RE2 python(R"(python(\d\.\d+))");
-  static const RE2 beam(R"(_sdk:(\d+\.\d+\.\d+))");
-  std::string v;
-  if (RE2::PartialMatch(env, python, &v))
-    facts.set(fmt::format("python_version_{}", side), v, source, FactPriority::kLogLine);
-  if (RE2::PartialMatch(env, beam, &v))
-    facts.set(fmt::format("beam_version_{}", side), v, source, FactPriority::kLogLine);
-}
-
-std::string capture(const Hit& hit, std::string_view name) {
-  for (const auto& [k, v] : hit.captures) {
-    if (k == name) return v;
-  }
-  return {};
-}
-
 }  // namespace
 
-void JobFacts::set(std::string_view name, std::string value, const FactSource& source, FactPriority priority) {
+void JobFacts::set(std::string_view name, std::string value, const FactSource& source, int priority) {
   auto it = facts_.find(name);
-  if (it != facts_.end() && it->second.priority >= priority) return;
-  facts_[std::string(name)] = FactValue{std::move(value), source.what, priority, source.input, source.line};
+  if (it == facts_.end()) it = facts_.emplace(std::string(name), FactValue{}).first;
+  FactValue& f = it->second;
+  if (f.sightings.size() < FactValue::kMaxSightings) {
+    f.sightings.push_back(JobFactSource{source.what, source.extractor, value, source.input, source.line});
+  }
+  const bool first = f.sightings_total++ == 0;
+  if (!first && f.priority >= priority) return;
+  f.value = std::move(value);
+  f.source = source;
+  f.priority = priority;
+}
+
+void JobFacts::note_more(std::string_view name, uint64_t count) {
+  if (auto it = facts_.find(name); it != facts_.end()) it->second.sightings_total += count;
 }
 
 const FactValue* JobFacts::get(std::string_view name) const {
@@ -183,15 +177,16 @@ const FactValue* JobFacts::get(std::string_view name) const {
 
 std::vector<JobFact> JobFacts::list() const {
   std::vector<JobFact> out;
-  for (const auto& [name, v] : facts_) out.push_back(JobFact{name, v.value, v.source, v.input, v.line});
+  for (const auto& [name, v] : facts_) {
+    out.push_back(JobFact{name, v.value, v.source.what, v.source.input, v.source.line, v.source.extractor, v.sightings,
+                          v.sightings_total});
+  }
   return out;
 }
 
-std::map<std::string, PythonValue> parse_python_dict(std::string_view text) {
-  return PythonReprReader(text).read_dict();
-}
+Options parse_python_dict(std::string_view text) { return PythonReprReader(text).read_dict(); }
 
-void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, FactPriority priority) {
+void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, int priority) {
   facts.set("accelerator", std::string(accelerator), source, priority);
   facts.set("gpu_requested", "true", source, priority);
   bool driver = false, mps = false, flex = false;
@@ -223,12 +218,12 @@ void apply_accelerator(std::string_view accelerator, JobFacts& facts, const Fact
   facts.set("flex_start", flex ? "true" : "false", source, priority);
 }
 
-void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& facts, const FactSource& source,
-                   FactPriority priority) {
-  const auto find = [&](std::initializer_list<std::string_view> names) -> const PythonValue* {
-    for (auto name : names) {
-      if (name.empty()) continue;
-      auto it = options.find(std::string(name));
+void apply_options(const Options& options, const FactCatalog& catalog, JobFacts& facts, const FactSource& source,
+                   int priority) {
+  // The option of `fact`, by the first of its spellings (catalog.yaml's option_names) that is set.
+  const auto find = [&](std::string_view fact) -> const PythonValue* {
+    for (const auto& name : catalog.option_names(fact)) {
+      auto it = options.find(name);
       if (it != options.end() && it->second.text != "None") return &it->second;
     }
     return nullptr;
@@ -237,8 +232,8 @@ void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& 
     if (v == nullptr) return std::vector<std::string>{};
     return v->is_list ? v->items : std::vector<std::string>{v->text};
   };
-  std::vector<std::string> service = items(find({"dataflow_service_options", "dataflowServiceOptions"}));
-  std::vector<std::string> experiments = items(find({"experiments"}));
+  std::vector<std::string> service = items(find("service_options"));
+  std::vector<std::string> experiments = items(find("experiments"));
   facts.set("service_options", join(service), source, priority);
   facts.set("experiments", join(experiments), source, priority);
   bool accelerator = false;
@@ -266,33 +261,20 @@ void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& 
              has_experiment("use_portable_job_submission")) {
     facts.set("runner_v2", "true", source, priority);
   }
-  if (const auto* v = find({"streaming"})) {
+  if (const auto* v = find("streaming")) {
     if (is_true(v->text) || is_false(v->text))
       facts.set("streaming", is_true(v->text) ? "true" : "false", source, priority);
   }
-  struct OptionFact {
-    std::string_view fact;
-    std::array<std::string_view, 3> names;  // Python and Java spellings
-    bool numeric;
-  };
-  static constexpr std::array<OptionFact, 6> kOptionFacts{{
-      {"machine_type", {"machine_type", "worker_machine_type", "workerMachineType"}, false},
-      {"disk_size_gb", {"disk_size_gb", "diskSizeGb", ""}, true},
-      {"num_workers", {"num_workers", "numWorkers", ""}, true},
-      {"max_num_workers", {"max_num_workers", "maxNumWorkers", ""}, true},
-      {"number_of_worker_harness_threads",
-       {"number_of_worker_harness_threads", "numberOfWorkerHarnessThreads", ""},
-       true},
-      {"sdk_container_image", {"sdk_container_image", "worker_harness_container_image", "sdkContainerImage"}, false},
-  }};
-  for (const auto& of : kOptionFacts) {
-    const PythonValue* v = find({of.names[0], of.names[1], of.names[2]});
-    if (v != nullptr && !v->text.empty() && (!of.numeric || is_number(v->text))) {
-      facts.set(of.fact, v->text, source, priority);
-    }
+  // Options whose value is the fact's value, as the catalog types it.
+  for (const auto& [fact, names] : catalog.all_option_names()) {
+    const FactDef* def = catalog.find(fact);
+    if (def == nullptr || def->type == FactType::kBool) continue;
+    if (fact == "service_options" || fact == "experiments" || fact == "accelerator_hint") continue;  // lists, above
+    const PythonValue* v = find(fact);
+    if (v != nullptr && !v->is_list && valid_fact_value(def->type, v->text)) facts.set(fact, v->text, source, priority);
   }
   if (facts.get("sdk_container_image") != nullptr) facts.set("custom_container", "true", source, priority);
-  for (const auto& hint : items(find({"resource_hints", "resourceHints"}))) {
+  for (const auto& hint : items(find("accelerator_hint"))) {
     if (hint.rfind("accelerator=", 0) == 0) {
       facts.set("accelerator_hint", hint.substr(12), source, priority);
       facts.set("gpu_requested", "true", source, priority);
@@ -300,7 +282,7 @@ void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& 
   }
 }
 
-Status apply_job_file(const std::string& path, JobFacts& facts) {
+Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFacts& facts) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   auto err = parser.load(path).get(root);
@@ -323,7 +305,7 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
     }
     return out;
   };
-  std::map<std::string, PythonValue> options;
+  Options options;
   simdjson::dom::element env;
   if (!root["environment"].get(env)) {
     simdjson::dom::element e;
@@ -368,103 +350,99 @@ Status apply_job_file(const std::string& path, JobFacts& facts) {
       }
     }
   }
-  apply_options(options, facts, source, FactPriority::kJobFile);
+  apply_options(options, catalog, facts, source, kJobFilePriority);
   std::string_view type;
   if (!root["type"].get_string().get(type)) {
-    facts.set("job_type", std::string(type), source, FactPriority::kJobFile);
-    facts.set("streaming", type == "JOB_TYPE_STREAMING" ? "true" : "false", source, FactPriority::kJobFile);
+    facts.set("job_type", std::string(type), source, kJobFilePriority);
+    facts.set("streaming", type == "JOB_TYPE_STREAMING" ? "true" : "false", source, kJobFilePriority);
   }
   std::string_view version, display;
   if (!root["jobMetadata"]["sdkVersion"]["version"].get_string().get(version)) {
-    facts.set("beam_version_launch", std::string(version), source, FactPriority::kJobFile);
+    facts.set("beam_version_launch", std::string(version), source, kJobFilePriority);
   }
   if (!root["jobMetadata"]["sdkVersion"]["versionDisplayName"].get_string().get(display)) {
     static const RE2 python(R"(Python (\d\.\d+))");
     std::string v;
-    if (RE2::PartialMatch(display, python, &v)) facts.set("python_version_launch", v, source, FactPriority::kJobFile);
+    if (RE2::PartialMatch(display, python, &v)) facts.set("python_version_launch", v, source, kJobFilePriority);
   }
   return Ok{};
 }
 
-void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out) {
-  const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log), static_cast<int>(hit.where.input),
-                          hit.where.line};
-  switch (kind) {
-    case ObserverKind::kPipelineOptions: {
-      const std::string_view text = hit.text;
-      const size_t at = text.find("pipeline_options: {");
-      if (at == std::string_view::npos) return;
-      apply_options(parse_python_dict(text.substr(at + 18)), facts, source, FactPriority::kOptions);
-      return;
-    }
-    case ObserverKind::kWorkerConfiguration:
-      facts.set("machine_type", capture(hit, "machine_type"), source, FactPriority::kLogLine);
-      facts.set("zone", capture(hit, "zone"), source, FactPriority::kLogLine);
-      return;
-    case ObserverKind::kFlexStartEnabled:
-      facts.set("flex_start", "true", source, FactPriority::kOptions);
-      return;
-    case ObserverKind::kPythonPath:
-      facts.set("python_version_worker", capture(hit, "python"), source, FactPriority::kLogLine);
-      return;
-    case ObserverKind::kSdkImage:
-      facts.set("python_version_worker", capture(hit, "python"), source, FactPriority::kLogLine);
-      facts.set("beam_version_worker", capture(hit, "beam"), source, FactPriority::kLogLine);
-      return;
-    case ObserverKind::kEnvironmentMismatch:
-      apply_environment(capture(hit, "launch"), "launch", facts, source);
-      apply_environment(capture(hit, "runtime"), "worker", facts, source);
-      return;
-    case ObserverKind::kGpuDevice:
-      facts.set("gpu_requested", "true", source, FactPriority::kLogLine);
-      return;
-    case ObserverKind::kDriverInstalled: {
-      std::string v = capture(hit, "version");
-      if (v.empty()) v = capture(hit, "version2");
-      facts.set("driver_version", v, source, FactPriority::kLogLine);
-      return;
-    }
-    case ObserverKind::kWorkerCount: {
-      for (const char* name : {"start", "to", "resized"}) {
-        const std::string n = capture(hit, name);
-        if (!n.empty() && hit.at != kNoTime && out.worker_counts.size() >= ObserverOutput::kMaxWorkerCounts) {
-          ++out.worker_counts_dropped;
-        } else if (!n.empty() && hit.at != kNoTime) {
-          out.worker_counts.push_back(WorkerCountPoint{hit.at, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
-        }
+Options parse_json_options(std::string_view text) {
+  Options out;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size()).get(root)) return out;
+  simdjson::dom::object object;
+  if (root["options"].get_object().get(object) && root.get_object().get(object)) return out;
+  for (auto [key, value] : object) {
+    PythonValue v;
+    std::string_view s;
+    int64_t n;
+    bool b;
+    simdjson::dom::array array;
+    if (!value.get_string().get(s)) {
+      v.text = std::string(s);
+    } else if (!value.get_int64().get(n)) {
+      v.text = std::to_string(n);
+    } else if (!value.get_bool().get(b)) {
+      v.text = b ? "True" : "False";
+    } else if (!value.get_array().get(array)) {
+      v.is_list = true;
+      for (auto item : array) {
+        if (!item.get_string().get(s)) v.items.emplace_back(s);
       }
-      return;
+    } else {
+      continue;
     }
-    case ObserverKind::kPhase: {
-      static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kPhases{{
-          {"Workers have started successfully", "workers-started"},
-          {"Starting ", "workers-starting"},
-          {"Executing operation", "running"},
-          {"Workflow failed", "failed"},
-          {"Stopping worker pool", "stopping"},
-          {"Worker pool stopped", "stopped"},
-          {"Cleaning up.", "cleaning-up"},
-          {"Cancel request is committed", "cancelling"},
-          {"Finished draining", "drained"},
-      }};
-      for (const auto& [needle, name] : kPhases) {
-        if (hit.text.find(needle) != std::string::npos) {
-          const std::string_view phase = name;  // a plain variable: clang 14 cannot capture a binding
-          const auto same =
-              std::count_if(out.phases.begin(), out.phases.end(), [&](const JobPhase& p) { return p.phase == phase; });
-          if (static_cast<size_t>(same) >= ObserverOutput::kMaxPhasesPerKind) {
-            ++out.phases_dropped;
-          } else {
-            out.phases.push_back(JobPhase{hit.at, std::string(phase), hit.text});
-          }
-          return;
-        }
-      }
-      return;
-    }
-    case ObserverKind::kNone:
-      return;
+    out[std::string(key)] = std::move(v);
   }
+  return out;
+}
+
+std::vector<std::string> apply_extraction(const FactExtractorSpec& extractor, const FactCatalog& catalog,
+                                          const Hit& hit, JobFacts& facts, ObserverOutput& out) {
+  const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log), static_cast<int>(hit.where.input),
+                          hit.where.line, extractor.id};
+  std::vector<std::string> set;
+  for (const auto& a : extractor.sets) {
+    std::string value = expand_template(a.value, hit.captures);
+    const FactDef* def = catalog.find(a.fact);
+    if (def == nullptr || !valid_fact_value(def->type, value)) continue;  // a group that did not take part
+    facts.set(a.fact, std::move(value), source, extractor.priority);
+    set.push_back(a.fact);
+  }
+  if (extractor.decoder != Decoder::kNone && !hit.text.empty()) {
+    const Options options =
+        extractor.decoder == Decoder::kPythonDict ? parse_python_dict(hit.text) : parse_json_options(hit.text);
+    if (!options.empty()) {
+      apply_options(options, catalog, facts, source, extractor.priority);
+      for (const auto& f : facts.list()) {
+        if (f.extractor == extractor.id) set.push_back(f.name);
+      }
+    }
+  }
+  if (!extractor.worker_count.empty() && hit.at != kNoTime) {
+    const std::string n = expand_template(extractor.worker_count, hit.captures);
+    if (!n.empty() && valid_fact_value(FactType::kNumber, n) && n.find('.') == std::string::npos) {
+      if (out.worker_counts.size() >= ObserverOutput::kMaxWorkerCounts) {
+        ++out.worker_counts_dropped;
+      } else {
+        out.worker_counts.push_back(WorkerCountPoint{hit.at, static_cast<uint32_t>(std::stoul(n.substr(0, 9)))});
+      }
+    }
+  }
+  if (!extractor.phase.empty()) {
+    const std::string_view phase = extractor.phase;
+    const auto same =
+        std::count_if(out.phases.begin(), out.phases.end(), [&](const JobPhase& p) { return p.phase == phase; });
+    if (static_cast<size_t>(same) >= ObserverOutput::kMaxPhasesPerKind) {
+      ++out.phases_dropped;
+    } else {
+      out.phases.push_back(JobPhase{hit.at, extractor.phase, hit.text});
+    }
+  }
+  return set;
 }
 
 }  // namespace gpudiag::detail

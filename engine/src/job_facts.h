@@ -1,6 +1,8 @@
-// JobFacts: what gpudiag knows about the job as a whole, each fact with where it came from.
-// Derived from observer hits (the options the SDK harness echoes, job messages, traceback paths) and
-// from `--job job.json`. Internal to engine.
+// JobFacts: what gpudiag knows about the job as a whole — the one owner of the job model. Every fact is
+// written here: by the fact extractors (rules/facts/), the options decoders, `--job job.json`, the
+// entries' resource labels (job id, name, project, region) and the derived counts (workers seen, SDK
+// processes per worker). Each fact keeps the strongest source's value and the first sources that
+// reported it, with how many did. Internal to engine.
 #pragma once
 
 #include <map>
@@ -9,34 +11,37 @@
 #include <variant>
 #include <vector>
 
+#include "fact_catalog.h"
+#include "fact_extractor.h"
 #include "gpudiag/analysis.h"
 #include "gpudiag/result.h"
 #include "observations.h"
-#include "observers.h"
 
 namespace gpudiag::detail {
 
-// Sources, strongest first: a later weaker source never overrides an earlier stronger one.
-enum class FactPriority : int { kExample = 4, kJobFile = 3, kOptions = 2, kLogLine = 1 };
-
-// Where a fact came from: a description, and for log entries their input and line.
+// Where a fact came from: a description, the extractor, and for log entries their input and line.
 struct FactSource {
   std::string what;
   int input = -1;
   uint64_t line = 0;
+  std::string extractor;
 };
 
 struct FactValue {
+  static constexpr size_t kMaxSightings = 5;
   std::string value;
-  std::string source;
-  FactPriority priority = FactPriority::kLogLine;
-  int input = -1;  // set when the source is a log entry
-  uint64_t line = 0;
+  FactSource source;  // the winning one
+  int priority = kLogLinePriority;
+  std::vector<JobFactSource> sightings;  // the first kMaxSightings sources, with the value each gave
+  uint64_t sightings_total = 0;
 };
 
 class JobFacts {
  public:
-  void set(std::string_view name, std::string value, const FactSource& source, FactPriority priority);
+  // A stronger `priority` replaces the value; an equal or weaker one is noted as a sighting only.
+  void set(std::string_view name, std::string value, const FactSource& source, int priority);
+  // `count` more sources gave `name` (sightings past what a chunk keeps).
+  void note_more(std::string_view name, uint64_t count);
   const FactValue* get(std::string_view name) const;
   std::vector<JobFact> list() const;
 
@@ -52,17 +57,20 @@ struct PythonValue {
   std::vector<std::string> items;  // a list's or tuple's items
   bool is_list = false;
 };
-std::map<std::string, PythonValue> parse_python_dict(std::string_view text);
+using Options = std::map<std::string, PythonValue>;
+Options parse_python_dict(std::string_view text);
+// A JSON object of options ({"options": {...}} as Beam's JSON form nests them, or the options).
+Options parse_json_options(std::string_view text);
 
-// Facts from pipeline options (Python names or Java camelCase names).
-void apply_options(const std::map<std::string, PythonValue>& options, JobFacts& facts, const FactSource& source,
-                   FactPriority priority);
+// Facts from pipeline options; `catalog` names the option spellings of each fact.
+void apply_options(const Options& options, const FactCatalog& catalog, JobFacts& facts, const FactSource& source,
+                   int priority);
 // Facts from a worker_accelerator value: type:…;count:…;install-nvidia-driver[:v];use_nvidia_mps;provisioning_model:…
-void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, FactPriority priority);
+void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, int priority);
 // Facts from `gcloud dataflow jobs describe JOB --full --format=json`.
-Status apply_job_file(const std::string& path, JobFacts& facts);
+Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFacts& facts);
 
-// What observers saw, turned into facts, phases and worker counts. Bounded: a phase is kept at most
+// What extractors saw besides facts: phases and worker counts. Bounded: a phase is kept at most
 // kMaxPhasesPerKind times (the first in input order), worker counts kMaxWorkerCounts times; the
 // rest are counted.
 struct ObserverOutput {
@@ -73,6 +81,8 @@ struct ObserverOutput {
   uint64_t phases_dropped = 0;
   uint64_t worker_counts_dropped = 0;
 };
-void apply_observation(ObserverKind kind, const Hit& hit, JobFacts& facts, ObserverOutput& out);
+// Applies what one extractor's hit tells; returns the names of the facts it set.
+std::vector<std::string> apply_extraction(const FactExtractorSpec& extractor, const FactCatalog& catalog,
+                                          const Hit& hit, JobFacts& facts, ObserverOutput& out);
 
 }  // namespace gpudiag::detail

@@ -55,6 +55,7 @@ struct ChunkObservations {
   std::map<std::string, WorkerSeen, std::less<>> workers;  // worker VM → what ran on it
   std::map<std::string, uint64_t, std::less<>> job_ids;    // job id → entries
   std::string job_name, project, region;                   // first seen
+  std::map<int, uint64_t> extractor_overflow;              // fact extractor signal → hits not kept
 
   void clear() { *this = ChunkObservations{}; }
 };

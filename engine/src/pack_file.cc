@@ -102,10 +102,79 @@ void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy,
   policy.framework_frames = std::move(patterns);
 }
 
+// `facts:` — the catalog — and `option_names:`.
+void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, Diagnostics& diags) {
+  if (const Node* facts = root.get("facts")) {
+    if (!facts->is_map()) {
+      diags.push_back(problem(file, facts->at, "rule-type", "`facts` is a mapping of fact names to definitions"));
+    } else {
+      const auto allowed = key_names(KeyPlace::kCatalogFact);
+      for (const auto& [name, def] : facts->entries) {
+        if (!is_fragment_name(name.scalar)) {
+          diags.push_back(problem(file, name.at, "rule-id",
+                                  fmt::format("fact name `{}` is not snake_case", name.scalar),
+                                  "lower-case letters, digits and `_`, e.g. gpu_requested"));
+          continue;
+        }
+        if (!def.is_map()) {
+          diags.push_back(problem(file, def.at, "rule-type", "a fact is a mapping with `type` and `meaning`"));
+          continue;
+        }
+        for (const auto& [k, v] : def.entries) {
+          if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
+            diags.push_back(problem(file, k.at, "rule-unknown-key",
+                                    fmt::format("unknown key `{}` in {}", k.scalar, place_name(KeyPlace::kCatalogFact)),
+                                    suggestion(k.scalar, allowed)));
+          }
+        }
+        FactDef f{.name = name.scalar, .file = file.path, .line = name.at.line};
+        const Node* type = def.get("type");
+        const Node* meaning = def.get("meaning");
+        const std::string t = type != nullptr ? type->scalar : "";
+        if (t != "bool" && t != "string" && t != "number") {
+          diags.push_back(problem(file, type != nullptr ? type->at : def.at, "rule-type",
+                                  "a fact's `type` is bool, string or number"));
+          continue;
+        }
+        f.type = t == "bool" ? FactType::kBool : t == "number" ? FactType::kNumber : FactType::kString;
+        if (meaning == nullptr || !meaning->is_scalar() || meaning->scalar.empty()) {
+          diags.push_back(problem(file, def.at, "rule-missing-key", "a fact needs a one-line `meaning`"));
+          continue;
+        }
+        f.meaning = meaning->scalar;
+        if (const Node* from = def.get("from"); from != nullptr && from->is_scalar()) f.from = from->scalar;
+        catalog.add(std::move(f));
+      }
+    }
+  }
+  if (const Node* options = root.get("option_names")) {
+    if (!options->is_map()) {
+      diags.push_back(problem(file, options->at, "rule-type", "`option_names` is a mapping of facts to option names"));
+      return;
+    }
+    for (const auto& [fact, names] : options->entries) {
+      if (catalog.find(fact.scalar) == nullptr) {
+        diags.push_back(problem(file, fact.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", fact.scalar),
+                                suggestion(fact.scalar, catalog.names())));
+        continue;
+      }
+      std::vector<std::string> list;
+      for (const auto& item : names.items) {
+        if (item.is_scalar() && !item.scalar.empty()) list.push_back(item.scalar);
+      }
+      if (!names.is_seq() || list.empty() || list.size() != names.items.size()) {
+        diags.push_back(problem(file, names.at, "rule-type", "option names are a list of non-empty names"));
+        continue;
+      }
+      catalog.set_option_names(fact.scalar, std::move(list));
+    }
+  }
+}
+
 }  // namespace
 
 bool is_pack_file(const Node& root) {
-  if (!root.is_map() || root.get("id") != nullptr) return false;
+  if (!root.is_map() || root.get("id") != nullptr || root.get("extractor") != nullptr) return false;
   for (const auto name : key_names(KeyPlace::kPackFile)) {
     if (root.get(name) != nullptr) return true;
   }
@@ -113,9 +182,10 @@ bool is_pack_file(const Node& root) {
 }
 
 void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
-                    std::map<std::string, int>& group, Diagnostics& diags) {
+                    FactCatalog& catalog, std::map<std::string, int>& group, Diagnostics& diags) {
   read_policy(file, root, policy, diags);
   read_frameworks(file, root, policy, diags);
+  read_catalog(file, root, catalog, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "fact_catalog.h"
 #include "gpudiag/rule_pack.h"
 #include "rule_tree.h"
 
@@ -34,9 +35,10 @@ bool is_pack_file(const Node& root);
 
 // Adds a pack file's lists and macros to `fragments`; a name defined twice in one group of files
 // (`group`) is an error, a later group may redefine one.
-// Its `families:` and `confidence:` go to `policy` (a later pack file sets what it names again).
+// Its `families:` and `confidence:` go to `policy` (a later pack file sets what it names again), its
+// `facts:` and `option_names:` to `catalog` (a later definition of a fact replaces the earlier one).
 void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
-                    std::map<std::string, int>& group, Diagnostics& diags);
+                    FactCatalog& catalog, std::map<std::string, int>& group, Diagnostics& diags);
 
 // `pattern` with every `${name}` replaced. `used` gets the names found; `undefined` the byte offset
 // of each `${` whose name is not defined (the text keeps it).

@@ -37,11 +37,11 @@ RecordAnalysis::RecordAnalysis(const RulePack& pack, std::vector<std::string> in
 RecordAnalysis::~RecordAnalysis() = default;
 
 void RecordAnalysis::set_fact(const std::string& name, const std::string& value) {
-  impl_->accumulator.facts.set(name, value, detail::FactSource{"given"}, detail::FactPriority::kExample);
+  impl_->accumulator.facts.set(name, value, detail::FactSource{"given"}, detail::kExamplePriority);
 }
 
 Status RecordAnalysis::load_job_file(const std::string& path) {
-  return detail::apply_job_file(path, impl_->accumulator.facts);
+  return detail::apply_job_file(path, impl_->accumulator.pack.catalog, impl_->accumulator.facts);
 }
 
 void RecordAnalysis::add(const LogRecord& record) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fact_test_runner.h"
+#include "job_facts.h"
 
 namespace gpudiag::detail {
 
@@ -217,7 +218,16 @@ void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures&
   for (int pi : s.capture_patterns) capture(pi, r, out);
 }
 
-void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
+std::string RecordMatcher::decode_text(const Signal& s, const LogRecord& r, std::string_view group) {
+  Captures all;
+  for (int pi : s.capture_patterns) capture(pi, r, all, kObservedTextBytes);
+  for (auto& [name, value] : all) {
+    if (name == group) return std::move(value);
+  }
+  return {};
+}
+
+void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out, size_t limit) {
   if (!pattern_matches(pi, r)) return;
   if (long_text_ != nullptr) {
     if (const auto* hit = long_text_->find(pi)) {  // the whole text matched, not only the crop
@@ -238,7 +248,7 @@ void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out) {
   if (!found) return;
   for (const auto& [name, index] : p.re->NamedCapturingGroups()) {
     if (sub[index].data() != nullptr && !sub[index].empty()) {
-      out.emplace_back(name, crop_text(std::string_view(sub[index].data(), sub[index].size()), kCaptureBytes));
+      out.emplace_back(name, crop_text(std::string_view(sub[index].data(), sub[index].size()), limit));
     }
   }
 }
@@ -265,18 +275,27 @@ MatchedLine RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
 }
 
 bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out) {
-  const bool first_only =
-      s.role == SignalRole::kAbsentStart || (s.role == SignalRole::kObserver && s.observer != ObserverKind::kPhase &&
-                                             s.observer != ObserverKind::kWorkerCount);
-  if (!first_only) return true;
-  // Facts take the first value seen and an absence starts at its earliest entry, so a chunk needs
-  // one hit of such a signal: the first in input order, or the earliest in time for an absence.
+  if (s.role == SignalRole::kObserver) {
+    const FactExtractorSpec& x = pack_.extractors[s.extractor];
+    if (!x.phase.empty() || !x.worker_count.empty()) return true;  // each is a point on the timeline
+    // Facts keep the strongest, then the first value, and list their first sources: a chunk keeps
+    // the first few hits and counts the others.
+    int64_t& kept = first_hit_[si];
+    if (kept < 0) kept = 0;
+    if (static_cast<size_t>(kept) < FactValue::kMaxSightings) {
+      ++kept;
+      return true;
+    }
+    ++out.extractor_overflow[si];
+    return false;
+  }
+  if (s.role != SignalRole::kAbsentStart) return true;
+  // An absence starts at its earliest entry, so a chunk needs one hit of its start: the earliest.
   int64_t& kept = first_hit_[si];
   if (kept < 0) {
     kept = static_cast<int64_t>(out.hits.size());
     return true;
   }
-  if (s.role != SignalRole::kAbsentStart) return false;
   Hit& old = out.hits[static_cast<size_t>(kept)];
   if (r.timestamp == kNoTime || (old.at != kNoTime && old.at <= r.timestamp)) return false;
   old.signal = -1;  // superseded: dropped when the chunk is merged
@@ -380,10 +399,10 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
       hit.record = std::make_unique<KeptRecord>(r, kEvidenceTextBytes);
     }
     if (s.role == SignalRole::kObserver) {
+      const FactExtractorSpec& x = pack_.extractors[s.extractor];
       hit.log = std::string(r.log);
-      if (s.observer == ObserverKind::kPipelineOptions || s.observer == ObserverKind::kPhase) {
-        hit.text = std::string(r.message.substr(0, s.observer == ObserverKind::kPhase ? 300 : kObservedTextBytes));
-      }
+      if (!x.phase.empty()) hit.text = std::string(r.message.substr(0, 300));
+      if (x.decoder != Decoder::kNone) hit.text = decode_text(s, r, x.decode_group);
     }
     if (s.role == SignalRole::kEvidence) {
       hit.evidence = true;

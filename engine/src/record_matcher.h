@@ -66,7 +66,10 @@ class RecordMatcher {
   bool eval(const CompiledCondition& c, int node, const LogRecord& r);
   bool pattern_matches(int pattern, const LogRecord& r);
   void take_captures(const Signal& s, const LogRecord& r, Captures& out);
-  void capture(int pattern, const LogRecord& r, Captures& out);  // its named groups, if it matched
+  // Its named groups, if it matched, each cropped to `limit` bytes.
+  void capture(int pattern, const LogRecord& r, Captures& out, size_t limit = kCaptureBytes);
+  // The text of an extractor's `decode` group, up to kObservedTextBytes ("" when it did not take part).
+  std::string decode_text(const Signal& s, const LogRecord& r, std::string_view group);
   MatchedLine matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
@@ -80,7 +83,9 @@ class RecordMatcher {
   std::vector<uint8_t> lazy_value_;      // … with this result
   std::vector<uint32_t> signal_stamp_;
   std::vector<int> candidates_;
-  std::vector<int64_t> first_hit_;  // per signal: index in out.hits of the chunk's kept hit, or -1
+  // Per signal: index in out.hits of the chunk's kept hit, or -1; for fact extractors, how many of
+  // the chunk's hits were kept.
+  std::vector<int64_t> first_hit_;
   uint32_t stamp_ = 0;
   // Caches into the current chunk's maps (reset by start_chunk).
   NameLookupCache<decltype(ChunkObservations::logs)> recent_logs_;

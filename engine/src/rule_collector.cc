@@ -53,15 +53,37 @@ void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
   for (size_t i = 0; i < files.size(); ++i) {
     if (!trees[i] || !is_pack_file(*trees[i])) continue;
     pack_file[i] = true;
-    read_pack_file(files[i], *trees[i], fragments_, rules_.policy, defined_in_group, file_diags[i]);
+    read_pack_file(files[i], *trees[i], fragments_, rules_.policy, rules_.catalog, defined_in_group, file_diags[i]);
   }
   std::vector<std::optional<RuleSpec>> specs(files.size());
+  std::vector<std::optional<FactExtractorSpec>> extractors(files.size());
   std::vector<std::vector<std::string>> used(files.size());
   parallel_for(files.size(), threads, [&](size_t i) {
-    if (trees[i] && !pack_file[i]) {
-      specs[i] = read_rule_file(files[i], *trees[i], builtin, fragments_, file_diags[i], used[i]);
+    if (!trees[i] || pack_file[i]) return;
+    if (is_extractor_file(*trees[i])) {
+      extractors[i] =
+          read_extractor_file(files[i], *trees[i], builtin, fragments_, rules_.catalog, file_diags[i], used[i]);
+    } else {
+      specs[i] = read_rule_file(files[i], *trees[i], builtin, fragments_, rules_.catalog, file_diags[i], used[i]);
     }
   });
+  std::map<std::string, std::string> extractor_in_group;  // id → file
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!extractors[i]) continue;
+    const std::string id = extractors[i]->id;
+    if (auto it = extractor_in_group.find(id); it != extractor_in_group.end()) {
+      file_diags[i].push_back(
+          Diagnostic{.code = "rule-duplicate-id",
+                     .message = fmt::format("extractor `{}` is already defined in {}", id, it->second),
+                     .file = files[i].path,
+                     .line = extractors[i]->line,
+                     .column = 1,
+                     .help = "to replace a built-in extractor, put the new one in a --rules directory"});
+      continue;
+    }
+    extractor_in_group[id] = files[i].path;
+    rules_.extractors[id] = std::move(*extractors[i]);
+  }
   for (const auto& names : used) used_.insert(names.begin(), names.end());
   std::map<std::string, std::string> seen_in_group;  // id → file
   for (size_t i = 0; i < files.size(); ++i) {
@@ -113,7 +135,7 @@ CollectedRules RuleCollector::finish() && {
         .file = fragment.file,
         .line = fragment.at.line,
         .column = fragment.at.column,
-        .help = "remove it, or write `${" + name + "}` in a rule's pattern"});
+        .help = "remove it, or write `${" + name + "}` in a rule's or an extractor's pattern"});
   }
   return std::move(rules_);
 }

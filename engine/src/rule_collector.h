@@ -1,8 +1,8 @@
 // The loader's second stage: rule files read (in parallel) into RuleSpecs and merged by id, built-in
 // files first, then each --rules directory in order: a later rule replaces an earlier one with the
 // same id, a bare `id` + `enabled: false` disables one, and `explains`/`corroborated_by` must name
-// rules that exist. Pack files (no `id`) define the lists and macros rules use; a list or macro
-// that is defined but never used is a problem too. Internal to engine.
+// rules that exist. Fact extractor files (`extractor:`) are merged by id the same way. Pack files (no `id`) define the
+// lists and macros rules use; a list or macro that is defined but never used is a problem too. Internal to engine.
 //
 //   RuleCollector collector;
 //   collector.add(builtin_rule_files(), /*builtin=*/true);
@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 
+#include "fact_extractor.h"
 #include "rule_source.h"
 #include "rule_spec.h"
 
@@ -23,8 +24,10 @@ namespace gpudiag::detail {
 // What the compiler stage takes: every rule by id, overrides and disables applied.
 struct CollectedRules {
   std::map<std::string, RuleSpec> by_id;
-  PackPolicy policy;     // from the pack files
-  Diagnostics problems;  // in file order; the pack loads only when there are none
+  std::map<std::string, FactExtractorSpec> extractors;  // by id, overrides applied
+  FactCatalog catalog;                                  // from the pack files
+  PackPolicy policy;                                    // from the pack files
+  Diagnostics problems;                                 // in file order; the pack loads only when there are none
 };
 
 class RuleCollector {

@@ -12,18 +12,6 @@
 namespace gpudiag::detail {
 namespace {
 
-// The observers' regexes, compiled once per process: every pack holds them, and loading a rule
-// directory builds one pack per user rule to prove its examples.
-const std::vector<std::shared_ptr<const RE2>>& compiled_observers() {
-  static const auto compiled = [] {
-    std::vector<std::shared_ptr<const RE2>> out;
-    for (const auto& o : kObservers)
-      out.push_back(std::make_shared<const RE2>(std::string(o.regex), pattern_options()));
-    return out;
-  }();
-  return compiled;
-}
-
 class Compiler {
  public:
   explicit Compiler(CompiledRulePack& pack) : pack_(pack) {}
@@ -106,18 +94,13 @@ class Compiler {
     return static_cast<int>(pack_.signals.size() - 1);
   }
 
-  // `index` into kObservers.
-  void add_observer(size_t index) {
-    const ObserverDef& def = kObservers[index];
-    ConditionSpec c;
-    c.kind = ConditionSpec::Kind::kRegex;
-    c.field = def.field == "text" ? Field::kText : Field::kMessage;
-    c.regex = std::string(def.regex);
-    c.compiled = compiled_observers()[index];
-    const int s = add_signal(c, SignalRole::kObserver, -1);
-    pack_.signals[s].observer = def.kind;
+  // A fact extractor's match: its named groups are captured wherever they matched.
+  void add_extractor(int index, const FactExtractorSpec& extractor) {
+    const int s = add_signal(*extractor.match, SignalRole::kObserver, -1);
+    pack_.signals[s].extractor = index;
     for (const auto& n : pack_.signals[s].condition.nodes) {
-      if (n.pattern >= 0) pack_.signals[s].capture_patterns.push_back(n.pattern);
+      if (n.pattern >= 0 && pack_.patterns[n.pattern].has_captures)
+        pack_.signals[s].capture_patterns.push_back(n.pattern);
     }
   }
 
@@ -174,11 +157,12 @@ int CompiledRulePack::rule_index(std::string_view id) const {
   return -1;
 }
 
-Result<std::unique_ptr<CompiledRulePack>> compile_rules(std::map<std::string, RuleSpec> specs, PackPolicy policy) {
+Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected) {
   auto pack = std::make_unique<CompiledRulePack>();
-  pack->policy = std::move(policy);
+  pack->policy = std::move(collected.policy);
+  pack->catalog = std::move(collected.catalog);
   Compiler compiler(*pack);
-  for (auto& [id, spec] : specs) {
+  for (auto& [id, spec] : collected.by_id) {
     pack->infos.push_back(spec.info);
     if (!spec.info.enabled) continue;
     CompiledRule rule;
@@ -198,7 +182,10 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(std::map<std::string, Ru
       }
     }
   }
-  for (size_t i = 0; i < kObservers.size(); ++i) compiler.add_observer(i);
+  for (auto& [id, extractor] : collected.extractors) pack->extractors.push_back(std::move(extractor));
+  for (size_t i = 0; i < pack->extractors.size(); ++i) {
+    compiler.add_extractor(static_cast<int>(i), pack->extractors[i]);
+  }
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
   return pack;

@@ -150,10 +150,10 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
       tests.push_back(std::move(t));
       continue;
     }
-    const FactDef* def = captures ? nullptr : find_fact(key.scalar);
+    const FactDef* def = captures ? nullptr : catalog_.find(key.scalar);
     if (!captures && def == nullptr) {
-      std::vector<std::string_view> names{"any"};
-      for (const auto& f : kFactCatalog) names.push_back(f.name);
+      std::vector<std::string_view> names = catalog_.names();
+      names.push_back("any");
       error(key.at, code_name(DiagnosticCode::kRuleUnknownFact), fmt::format("unknown fact `{}`", key.scalar),
             suggestion(key.scalar, names));
       continue;
@@ -198,7 +198,7 @@ std::vector<FactTest> RuleReader::fact_tests(const Node& n, std::string_view whe
       if (t.operand.size() > 2 && t.operand.front() == '{' && t.operand.back() == '}') {
         t.operand = t.operand.substr(1, t.operand.size() - 2);
         t.operand_is_fact = true;
-        if (!captures && find_fact(t.operand) == nullptr) {
+        if (!captures && catalog_.find(t.operand) == nullptr) {
           error(value.at, code_name(DiagnosticCode::kRuleUnknownFact), fmt::format("unknown fact `{}`", t.operand));
         }
       } else if (type == FactType::kNumber) {

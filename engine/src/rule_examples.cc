@@ -1,10 +1,12 @@
 // `gpudiag rules test`: every rule's embedded examples, each analysed as a tiny export with the whole
 // pack. A `match` example must make its rule fire (with the captures it lists); a `no_match`
-// example must not.
+// example must not. A fact extractor's examples run in a pack of the extractor alone: a `match`
+// example must yield what it lists, a `no_match` example nothing at all.
 #include <fmt/format.h>
 
 #include "compiled_rule_pack.h"
 #include "gpudiag/analyzer.h"
+#include "rule_compiler.h"
 #include "rule_spec.h"
 
 namespace gpudiag {
@@ -34,6 +36,50 @@ Analysis run_example(const RulePack& pack, const ExampleSpec& example) {
     run.add(r);
   }
   return run.finish();
+}
+
+// What an example's entries gave: facts taken from the entries (not the job's labels), the phases and
+// the last worker count.
+std::map<std::string, std::string> yielded(const Analysis& d) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : d.facts) {
+    if (f.line > 0) out[f.name] = f.value;
+  }
+  for (const auto& p : d.phases) out["phase"] = p.phase;
+  if (!d.worker_counts.empty()) out["worker_count"] = std::to_string(d.worker_counts.back().workers);
+  return out;
+}
+
+void test_extractor(const CompiledRulePack& all, const FactExtractorSpec& extractor, ExampleReport& out) {
+  const auto fail = [&](uint64_t line, std::string message) {
+    out.failures.push_back(ExampleFailure{extractor.id, extractor.file, line, std::move(message)});
+  };
+  CollectedRules one{.catalog = all.catalog, .policy = all.policy};
+  one.extractors.emplace(extractor.id, extractor);
+  auto compiled = compile_rules(std::move(one));
+  if (!compiled) {
+    fail(extractor.line, compiled.error().message);
+    return;
+  }
+  const RulePack alone(std::move(*compiled));
+  for (const auto& example : extractor.examples) {
+    ++out.examples;
+    const auto got = yielded(run_example(alone, example));
+    std::string shown;
+    for (const auto& [name, value] : got) shown += fmt::format("{}{}={}", shown.empty() ? "" : ", ", name, value);
+    if (shown.empty()) shown = "nothing";
+    if (!example.expect_match) {
+      if (!got.empty()) fail(example.at.line, fmt::format("this `no_match` example yields {}", shown));
+      continue;
+    }
+    for (const auto& [name, value] : example.yields) {
+      auto it = got.find(name);
+      if (it == got.end() || it->second != value) {
+        fail(example.at.line, fmt::format("this `match` example should yield {}={}; it yields {}", name, value, shown));
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -78,6 +124,11 @@ ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only) {
         }
       }
     }
+  }
+  for (const auto& extractor : impl.extractors) {
+    if (user_rules_only && extractor.builtin) continue;
+    ++out.extractors;
+    test_extractor(impl, extractor, out);
   }
   return out;
 }

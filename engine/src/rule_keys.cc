@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "fact_extractor.h"
 #include "rule_reader.h"
 
 namespace gpudiag::detail {
@@ -98,6 +99,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"records", P::kExample, N::kOptional, V::kList, "several entries (each a line or a mapping of fields)"},
     {"facts", P::kExample, N::kOptional, V::kMapping, "facts given as if from `--job`"},
     {"captures", P::kExample, N::kOptional, V::kMapping, "captured values the finding must show"},
+    {"yields", P::kExample, N::kOptional, V::kMapping,
+     "fact extractors: facts (and `phase`, `worker_count`) the example must give"},
 
     {"message", P::kExampleEntry, N::kOptional, V::kText, "the entry's message"},
     {"exception", P::kExampleEntry, N::kOptional, V::kText, "`jsonPayload.exception`"},
@@ -110,6 +113,7 @@ const auto kKeys = std::to_array<RuleKey>({
     {"at", P::kExampleEntry, N::kOptional, V::kDuration, "offset from the example's first entry"},
     {"captures", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
     {"facts", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
+    {"yields", P::kExampleEntry, N::kOptional, V::kMapping, "as in an example with `records`"},
 
     // A pack file: a rule file without `id` (see "Lists and macros").
     {"lists", P::kPackFile, N::kOptional, V::kMapping,
@@ -120,6 +124,10 @@ const auto kKeys = std::to_array<RuleKey>({
     {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
     {"frameworks", P::kPackFile, N::kOptional, V::kTextList,
      "RE2 patterns over a traceback frame line: a frame that matches one is a framework's, not the user's"},
+    {"facts", P::kPackFile, N::kOptional, V::kMapping,
+     "the fact catalog: fact name → `type`, `meaning`, `from` (see \"Job facts\")"},
+    {"option_names", P::kPackFile, N::kOptional, V::kMapping,
+     "fact → the option spellings the options decoders read for it, first present wins"},
 
     {"weak_only", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "factor when every piece of evidence matches `weak` (default 0.5)"},
@@ -129,6 +137,37 @@ const auto kKeys = std::to_array<RuleKey>({
      "added for each `corroborated_by` rule that fired (default 0.1)"},
     {"ceiling", P::kConfidencePolicy, N::kOptional, V::kNumber,
      "corroboration raises confidence at most to this (default 0.99)"},
+
+    // A fact extractor: a rule file with `extractor` instead of `id` (see "Fact extractors").
+    {"extractor", P::kExtractor, N::kRequired, V::kId, "kebab-case id, unique among extractors", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_extractor_id(v, s); }},
+    {"description", P::kExtractor, N::kRequired, V::kText, "what the line is and what it tells", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { s.description = r.text(v, "description"); }},
+    {"match", P::kExtractor, N::kRequired, V::kCondition, "record condition; its named groups feed `set` and `decode`",
+     nullptr, [](RuleReader& r, const Node& v, FactExtractorSpec& s) { s.match = r.condition(v); }},
+    {"set", P::kExtractor, N::kOptional, V::kMapping,
+     "catalog fact → value; `{group}` is a named group of `match` (a value that comes out empty is not set)", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_sets(v, s); }},
+    {"decode", P::kExtractor, N::kOptional, V::kMapping,
+     "`{group: decoder}`: the group's text is read by a decoder (`python-dict`, `json`)", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_decode(v, s); }},
+    {"priority", P::kExtractor, N::kOptional, V::kNumber,
+     "1–29 (default 10; the options echo is 20, `--job` 30): a stronger source replaces a weaker one", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_priority(v, s); }},
+    {"phase", P::kExtractor, N::kOptional, V::kId, "the timeline phase a matching entry marks", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { s.phase = r.text(v, "phase"); }},
+    {"worker_count", P::kExtractor, N::kOptional, V::kText,
+     "a template giving the number of workers from this moment on (the timeline)", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { s.worker_count = r.text(v, "worker_count"); }},
+    {"examples", P::kExtractor, N::kRequired, V::kMapping,
+     "`match` examples with what they yield, `no_match` examples that yield nothing", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_example_lists(v, s.examples, true); }},
+    {"sources", P::kExtractor, N::kRequired, V::kTextList, "where the example text came from", nullptr,
+     [](RuleReader& r, const Node& v, FactExtractorSpec& s) { s.sources = r.string_list(v, "sources"); }},
+
+    {"type", P::kCatalogFact, N::kRequired, V::kChoice, "`bool`, `string` or `number`"},
+    {"meaning", P::kCatalogFact, N::kRequired, V::kText, "one line"},
+    {"from", P::kCatalogFact, N::kOptional, V::kText, "what sets it besides the extractors"},
 });
 
 struct PlaceInfo {
@@ -147,6 +186,8 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kExampleEntry, "an example entry"},
     {P::kPackFile, "a pack file"},
     {P::kConfidencePolicy, "confidence"},
+    {P::kExtractor, "a fact extractor"},
+    {P::kCatalogFact, "a catalog fact"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

@@ -20,6 +20,7 @@ namespace gpudiag::detail {
 class RuleReader;
 using yaml::Node;
 struct RuleSpec;
+struct FactExtractorSpec;
 
 // The mapping a key belongs to.
 enum class KeyPlace : uint8_t {
@@ -33,7 +34,9 @@ enum class KeyPlace : uint8_t {
   kExample,
   kExampleEntry,
   kPackFile,
-  kConfidencePolicy
+  kConfidencePolicy,
+  kExtractor,    // a fact extractor (rules/facts/)
+  kCatalogFact,  // a fact of the catalog (`facts:` in a pack file)
 };
 
 enum class KeyNeed : uint8_t {
@@ -65,6 +68,8 @@ struct RuleKey {
   std::string_view doc;  // one line, Markdown
   // Reads the value into the rule (rule-level keys; nested keys are read by their parent's row).
   void (*read)(RuleReader& reader, const Node& value, RuleSpec& rule) = nullptr;
+  // Reads the value into a fact extractor (extractor-level keys).
+  void (*read_extractor)(RuleReader& reader, const Node& value, FactExtractorSpec& extractor) = nullptr;
 };
 
 // Every key, in the order rules are read and documented.

@@ -35,7 +35,7 @@ Result<RulePack> RulePack::load(const RuleSources& sources) {
   if (!sources.dirs.empty() && sources.check_examples) {
     if (auto failure = detail::prove_user_rules(rules)) return *std::move(failure);
   }
-  auto compiled = detail::compile_rules(std::move(rules.by_id), std::move(rules.policy));
+  auto compiled = detail::compile_rules(std::move(rules));
   if (!compiled) return compiled.error();
   return RulePack(std::move(*compiled));
 }

@@ -44,7 +44,7 @@ std::string render_condition(const CompiledCondition& c, const std::vector<Patte
 std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, bool observers) {
   std::string out;
   if (patterns_only) {
-    // The rule pack's regexes over message and exception (not the built-in fact observers'), one
+    // The rule pack's regexes over message and exception (not the fact extractors'), one
     // per line as `rg -f` reads them, for benchmarks. ripgrep joins the lines into one regex, where
     // the same group name twice is an error, so named groups become plain groups; and it refuses
     // `\n` outside multiline mode, where `[^\n]` is just `.` and a newline is a line end.
@@ -118,6 +118,25 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   }
   for (const auto& info : pack.infos) {
     if (!info.enabled) out += fmt::format("disabled {}\n", info.id);
+  }
+  for (const auto& f : pack.catalog.facts()) out += fmt::format("fact {} {}\n", f.name, fact_type_name(f.type));
+  for (const auto& [fact, names] : pack.catalog.all_option_names()) {
+    out += fmt::format("option_names {} [{}]\n", fact, fmt::join(names, ", "));
+  }
+  for (size_t si = 0; si < pack.signals.size(); ++si) {
+    const Signal& s = pack.signals[si];
+    if (s.extractor < 0) continue;
+    const FactExtractorSpec& x = pack.extractors[s.extractor];
+    out += fmt::format("extractor {}\n  match {}\n  priority {}\n", x.id,
+                       render_condition(s.condition, pack.patterns, 0), x.priority);
+    for (const auto& a : x.sets) out += fmt::format("  set {}={}\n", a.fact, a.value);
+    if (x.decoder != Decoder::kNone) {
+      for (const auto& [name, d] : kDecoderNames) {
+        if (d == x.decoder) out += fmt::format("  decode {}={}\n", x.decode_group, name);
+      }
+    }
+    if (!x.phase.empty()) out += fmt::format("  phase {}\n", x.phase);
+    if (!x.worker_count.empty()) out += fmt::format("  worker_count {}\n", x.worker_count);
   }
   // Signals without a trigger pattern are evaluated on every entry: worth knowing when tuning.
   for (int si : pack.always_signals) {

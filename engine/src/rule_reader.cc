@@ -262,7 +262,7 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
   check_example_size(n);
   for (const auto& [k, v] : n.entries) {
     const std::string& key = k.scalar;
-    if (key == "captures" || key == "facts") continue;
+    if (key == "captures" || key == "facts" || key == "yields") continue;
     auto s = scalar(v, key);
     if (!s) continue;
     if (key == "message")
@@ -291,7 +291,9 @@ std::optional<ExampleRecord> RuleReader::example_record(const Node& n) {
   return r;
 }
 
-void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
+void RuleReader::read_examples(const Node& n, RuleSpec& rule) { read_example_lists(n, rule.examples, false); }
+
+void RuleReader::read_example_lists(const Node& n, std::vector<ExampleSpec>& examples, bool extractor) {
   if (!n.is_map()) {
     error(n.at, "rule-example", "`examples` is a mapping with `match` and `no_match` lists");
     return;
@@ -326,8 +328,9 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
             error(facts->at, "rule-example", "`facts` is a mapping of fact names to values");
           else {
             for (const auto& [fk, fv] : facts->entries) {
-              if (find_fact(fk.scalar) == nullptr)
-                error(fk.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", fk.scalar));
+              if (catalog_.find(fk.scalar) == nullptr)
+                error(fk.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", fk.scalar),
+                      suggestion(fk.scalar, catalog_.names()));
               if (auto s = scalar(fv, fk.scalar)) ex.facts[fk.scalar] = *s;
             }
           }
@@ -342,19 +345,44 @@ void RuleReader::read_examples(const Node& n, RuleSpec& rule) {
           }
         }
       }
+      // `yields` may sit on the example or, for a one-entry example, beside the entry's fields.
+      const Node* yields = item.is_map() ? item.get("yields") : nullptr;
+      if (yields != nullptr && !extractor) {
+        error(yields->at, "rule-example", "`yields` is for fact extractors' examples",
+              "a rule's example says what it must capture with `captures`");
+      } else if (yields != nullptr && !yields->is_map()) {
+        error(yields->at, "rule-example", "`yields` is a mapping of fact names to values");
+      } else if (yields != nullptr) {
+        if (!ex.expect_match) error(yields->at, "rule-example", "a `no_match` example yields nothing");
+        for (const auto& [yk, yv] : yields->entries) {
+          std::vector<std::string_view> names = catalog_.names();
+          names.push_back("phase");
+          names.push_back("worker_count");
+          if (std::find(names.begin(), names.end(), yk.scalar) == names.end()) {
+            error(yk.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", yk.scalar),
+                  suggestion(yk.scalar, names));
+          }
+          if (auto v = scalar(yv, yk.scalar)) ex.yields[yk.scalar] = *v;
+        }
+      }
+      if (extractor && ex.expect_match && ex.yields.empty()) {
+        error(item.at, "rule-example", "a fact extractor's `match` example says what it `yields`",
+              "e.g. `yields: { machine_type: n1-standard-4 }`");
+      }
       if (ex.records.empty() && ex.facts.empty()) {
         error(item.at, "rule-example", "an example needs a log line, entries or facts");
         continue;
       }
-      rule.examples.push_back(std::move(ex));
+      examples.push_back(std::move(ex));
     }
   }
-  const bool has_match =
-      std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return e.expect_match; });
-  const bool has_no_match =
-      std::any_of(rule.examples.begin(), rule.examples.end(), [](auto& e) { return !e.expect_match; });
-  if (!has_match) error(n.at, "rule-example", "a rule needs at least one `match` example");
-  if (!has_no_match) error(n.at, "rule-example", "a rule needs at least one `no_match` example (a near miss)");
+  const bool has_match = std::any_of(examples.begin(), examples.end(), [](auto& e) { return e.expect_match; });
+  const bool has_no_match = std::any_of(examples.begin(), examples.end(), [](auto& e) { return !e.expect_match; });
+  const std::string_view what = extractor ? "a fact extractor" : "a rule";
+  if (!has_match) error(n.at, "rule-example", fmt::format("{} needs at least one `match` example", what));
+  if (!has_no_match) {
+    error(n.at, "rule-example", fmt::format("{} needs at least one `no_match` example (a near miss)", what));
+  }
 }
 
 std::optional<RuleSpec> RuleReader::read(const Node& root) {
@@ -460,8 +488,8 @@ Result<Node> parse_rule_file(const RuleFile& file) {
 }
 
 std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
-                                       Diagnostics& diags, std::vector<std::string>& used) {
-  return RuleReader(file, builtin, fragments, diags, used).read(tree);
+                                       const FactCatalog& catalog, Diagnostics& diags, std::vector<std::string>& used) {
+  return RuleReader(file, builtin, fragments, catalog, diags, used).read(tree);
 }
 
 }  // namespace gpudiag::detail

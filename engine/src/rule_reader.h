@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "fact_catalog.h"
+#include "fact_extractor.h"
 #include "pack_file.h"
 #include "rule_keys.h"
 #include "rule_spec.h"
@@ -59,11 +61,13 @@ std::string suggestion(std::string_view word, const Names& names) {
 
 class RuleReader {
  public:
-  RuleReader(const RuleFile& file, bool builtin, const Fragments& fragments, Diagnostics& diags,
-             std::vector<std::string>& used)
-      : file_(file), builtin_(builtin), fragments_(fragments), diags_(diags), used_(used) {}
+  RuleReader(const RuleFile& file, bool builtin, const Fragments& fragments, const FactCatalog& catalog,
+             Diagnostics& diags, std::vector<std::string>& used)
+      : file_(file), builtin_(builtin), fragments_(fragments), catalog_(catalog), diags_(diags), used_(used) {}
 
   std::optional<RuleSpec> read(const Node& root);
+  // A file with `extractor:` instead of `id:` (extractor_reader.cc).
+  std::optional<FactExtractorSpec> read_extractor(const Node& root);
 
   // What the rows of the key table (rule_keys.cc) call to read their values.
   void error(const Position& at, std::string code, std::string message, std::string help = {}) {
@@ -164,6 +168,14 @@ class RuleReader {
   void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
+  // `examples:` of a rule, or (`extractor`) of a fact extractor, whose examples say what they yield.
+  void read_example_lists(const Node& n, std::vector<ExampleSpec>& examples, bool extractor);
+  void read_extractor_id(const Node& n, FactExtractorSpec& extractor);
+  void read_sets(const Node& n, FactExtractorSpec& extractor);
+  void read_decode(const Node& n, FactExtractorSpec& extractor);
+  void read_priority(const Node& n, FactExtractorSpec& extractor);
+  // Checks what an extractor's keys refer to: `{group}`s the match defines, examples that yield.
+  void check_extractor(const Node& root, FactExtractorSpec& extractor);
 
  private:
   // Errors for the required keys of `place` that `map` lacks; `message` names the key with `{}`.
@@ -176,6 +188,7 @@ class RuleReader {
   const RuleFile& file_;
   bool builtin_;
   const Fragments& fragments_;
+  const FactCatalog& catalog_;
   Diagnostics& diags_;
   std::vector<std::string>& used_;  // lists and macros named so far
   size_t errors_ = 0;

@@ -99,6 +99,7 @@ struct ExampleSpec {
   std::vector<ExampleRecord> records;
   std::map<std::string, std::string> facts;
   std::map<std::string, std::string> captures;
+  std::map<std::string, std::string> yields;  // fact extractors: the facts, `phase`, `worker_count` it gives
   Position at;
 };
 
@@ -126,7 +127,8 @@ Result<Node> parse_rule_file(const RuleFile& file);
 // appended to `diags`, the lists and macros it names (even when it has problems) to `used`; returns
 // nullopt when the file holds no usable rule.
 std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
-                                       Diagnostics& diags, std::vector<std::string>& used);
+                                       const class FactCatalog& catalog, Diagnostics& diags,
+                                       std::vector<std::string>& used);
 
 // The RE2 options every rule pattern is compiled with.
 re2::RE2::Options pattern_options();

@@ -234,7 +234,18 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.key("facts").begin_array();
   for (const auto& f : d.facts) {
     w.begin_object();
-    w.field("name", f.name).field("value", f.value).field("source", o.deterministic ? f.source : f.source);
+    w.field("name", f.name).field("value", f.value).field("source", f.source);
+    if (!f.extractor.empty()) w.field("extractor", f.extractor);
+    w.key("sources").begin_array();
+    for (const auto& s : f.sources) {
+      w.begin_object().field("what", s.what);
+      if (!s.extractor.empty()) w.field("extractor", s.extractor);
+      w.field("value", s.value);
+      if (s.input >= 0) w.field("input", s.input).field("line", s.line);
+      w.end_object();
+    }
+    w.end_array();
+    w.field("sources_total", f.sources_total);
     w.end_object();
   }
   w.end_array();

@@ -92,12 +92,32 @@ struct Inconclusive {
   std::string reason;
 };
 
+// One source that reported a fact, with the value it gave.
+struct JobFactSource {
+  std::string what;       // "job.json", "the export", "worker entry" …
+  std::string extractor;  // the fact extractor (rules/facts/), "" for other sources
+  std::string value;
+  int input = -1;
+  uint64_t line = 0;
+};
+
 struct JobFact {
   std::string name;
   std::string value;
-  std::string source;  // what it came from: "job.json", "the export", "worker entry" …
-  int input = -1;      // for log entries: which input …
-  uint64_t line = 0;   // … and the line the entry starts on
+  std::string source;                  // what it came from: "job.json", "the export", "worker entry" …
+  int input = -1;                      // for log entries: which input …
+  uint64_t line = 0;                   // … and the line the entry starts on
+  std::string extractor;               // the winning source's extractor, "" when not one
+  std::vector<JobFactSource> sources;  // the first five sources, the winning one among them or not
+  uint64_t sources_total = 0;          // how many sources reported the fact
+  // The sources (of the first five) whose value differs from the winning one.
+  std::vector<JobFactSource> conflicts() const {
+    std::vector<JobFactSource> out;
+    for (const auto& s : sources) {
+      if (s.value != value) out.push_back(s);
+    }
+    return out;
+  }
 };
 
 // A moment in the job's life, from job messages (for timelines).

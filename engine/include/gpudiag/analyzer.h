@@ -68,12 +68,16 @@ struct ExampleFailure {
 };
 struct ExampleReport {
   size_t rules = 0;
+  size_t extractors = 0;  // fact extractors, whose examples are counted in `examples` too
   size_t examples = 0;
-  std::vector<ExampleFailure> failures;
+  std::vector<ExampleFailure> failures;  // an extractor's failures carry its id as `rule_id`
 };
+// Every rule's examples, and every fact extractor's (each run in a pack of the extractor alone).
 ExampleReport test_rule_examples(const RulePack& pack, bool user_rules_only = false);
 
-// The facts derived from the logs and job file, by name, for `analyze --show-facts`.
-std::vector<std::string> fact_names();
+// The pack's fact catalog, by name.
+std::vector<std::string> fact_names(const RulePack& pack);
+// docs/rules.md's fact table, generated from the catalog and the extractors that set each fact.
+std::string fact_reference(const RulePack& pack);
 
 }  // namespace gpudiag

@@ -200,6 +200,15 @@ SOURCES = {
                     '`jobs describe` output shape); values ours', 'V'),
     'synthetic-frames': ('Python traceback frames around the real exception line are composed '
                          'by us from Beam/PyTorch module paths', 'I'),
+    'beam-lull-py-new': ('apache/beam sdks/python/apache_beam/runners/worker/worker_status.py '
+                         '(newer Beam, e.g. v2.67.0 per apache/beam#36022): "Operation ongoing in '
+                         'bundle %s%s for at least %.2f seconds without outputting or completing.'
+                         '\\nCurrent Traceback:\\n%s" with " for PTransform{name=%s, state=%s}"',
+                         'V-code'),
+    'beam-lull-py-old': ('apache/beam sdks/python/apache_beam/runners/worker/sdk_worker.py and '
+                         'worker_status.py (older Beam): "Operation ongoing for over %.2f seconds in '
+                         'state %s" + " in step %s " + " without returning. Current Traceback:\\n%s"',
+                         'V-code'),
     'user-code': ('application log line written by the pipeline\'s own code (synthetic)', 'I'),
 }
 

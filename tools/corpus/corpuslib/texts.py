@@ -206,3 +206,28 @@ def work_item_failed_4_plain(step, workers):
          'more information, see https://cloud.google.com/dataflow/docs/guides/common-errors. The '
          'work item was attempted on these workers: \n' % step)
     return s + ',\n'.join('  %s' % w for w in workers)
+
+
+# ---- stuck operations (lull reports of the Python SDK harness) ------------------------------
+
+
+def lull_new(instr, step, state, seconds, stack):
+    """worker_status.py, newer Beam: the bundle, the PTransform and the thread's stack."""
+    return ('Operation ongoing in bundle %s for PTransform{name=%s, state=%s} for at least %.2f '
+            'seconds without outputting or completing.\nCurrent Traceback:\n%s'
+            % (instr, step, state, seconds, stack))
+
+
+def lull_old(step, state, seconds, stack):
+    """sdk_worker.py / worker_status.py, older Beam: note the two spaces before "without"."""
+    return ('Operation ongoing for over %.2f seconds in state %s in step %s  without returning. '
+            'Current Traceback:\n%s' % (seconds, state, step, stack))
+
+
+def py_stack(py, frames):
+    """A thread stack as traceback.format_stack prints it, joined with newlines by the SDK."""
+    out = ['  File "/usr/local/lib/python%s/threading.py", line 1002, in _bootstrap\n'
+           '    self._bootstrap_inner()\n' % py]
+    for f, line, fn, code in frames:
+        out.append('  File "%s", line %d, in %s\n    %s\n' % (f, line, fn, code))
+    return '\n'.join(out)
