@@ -63,7 +63,10 @@ void check_labels(const CaseRun& run, const YAML::Node& labels) {
     REQUIRE(it != d.findings.end());
     if (item["evidence_lines"]) {
       std::set<uint64_t> lines;
-      for (const auto& e : it->evidence) lines.insert(e.entry->where.line);
+      for (const auto& e : it->evidence) {
+        lines.insert(e.entry->where.line);
+        for (const auto& copy : e.also_at) lines.insert(copy.line);  // a copy merged into the item
+      }
       for (const auto& line : item["evidence_lines"]) {
         INFO("evidence line " << line.as<uint64_t>() << " of " << rule);
         CHECK(lines.count(line.as<uint64_t>()) == 1);

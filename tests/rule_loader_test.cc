@@ -359,3 +359,18 @@ TEST_CASE("the pack's policy is data in a pack file, checked like rules", "[rule
   CHECK(diags[1].message == "unknown key `weak` in confidence");
   CHECK(diags[1].line == 2);
 }
+
+TEST_CASE("a pack file's frameworks are RE2 patterns, checked at their line", "[rules]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/rule.yaml", kGoodRule);
+  test::write_file(dir + "/frameworks.yaml", "frameworks:\n  - 'my_company_lib/'\n");
+  auto pack = RulePack::load(RuleSources{{}, {dir}});
+  REQUIRE(pack);
+  CHECK(pack->policy().framework_frames == std::vector<std::string>{"my_company_lib/"});
+  CHECK_THAT(pack->dump(), Catch::Contains("frameworks my_company_lib/\n"));
+
+  const auto diags = lint_with_pack_file(kGoodRule, "frameworks:\n  - 'apache_beam/'\n  - 'site-packages/(torch'\n");
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-regex");
+  CHECK(diags[0].line == 3);
+}

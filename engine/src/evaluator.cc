@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "evidence_excerpt.h"
+#include "evidence_merge.h"
 #include "fact_test_runner.h"
 #include "gpudiag/stable_hash.h"
 
@@ -52,7 +54,8 @@ struct LegResult {
 
 class RuleEvaluator {
  public:
-  RuleEvaluator(const JobAccumulator& acc, Analysis& out) : acc_(acc), out_(out) {}
+  RuleEvaluator(const JobAccumulator& acc, Analysis& out)
+      : acc_(acc), out_(out), frameworks_(acc.pack.policy.framework_frames) {}
 
   void run() {
     for (const auto& rule : acc_.pack.rules) evaluate(rule);
@@ -77,6 +80,7 @@ class RuleEvaluator {
 
   const JobAccumulator& acc_;
   Analysis& out_;
+  const FrameFilter frameworks_;
 };
 
 LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
@@ -230,6 +234,8 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     }
     std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
     for (auto& [ref, evidence] : kept) f.evidence.push_back(std::move(evidence));
+    merge_copies(f.evidence);
+    for (auto& e : f.evidence) e.excerpt = excerpt_of(e, frameworks_);
     for (const auto& [name, values] : hits.captures) f.captures[name].assign(values.begin(), values.end());
   }
   // Weak evidence alone lowers the confidence (the pack's policy; by default it halves it).

@@ -38,6 +38,10 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
     }
     note_worker(ref.worker);
   }
+  std::vector<std::string> captured;  // this entry's own values, for its excerpt
+  if (hit.record) {
+    for (const auto& [name, value] : hit.captures) captured.push_back(value);
+  }
   for (auto& [name, value] : hit.captures) {
     auto& values = captures[name];
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));
@@ -50,9 +54,11 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
                                    [](const auto& kept, const HitRef& r) { return earlier(kept.first, r); });
   const auto place = static_cast<size_t>(at - evidence.begin());
   if (evidence.size() == kEarliest + kLatest && place == kEarliest) return;
-  evidence.emplace(
-      at, ref,
-      Evidence{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)});
+  Evidence e{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)};
+  e.match_at = hit.match_at;
+  e.match_length = hit.match_length;
+  e.captured = std::move(captured);
+  evidence.emplace(at, ref, std::move(e));
   if (evidence.size() > kEarliest + kLatest) evidence.erase(evidence.begin() + kEarliest);
 }
 

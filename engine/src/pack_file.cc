@@ -143,6 +143,31 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
   }
 }
 
+// `frameworks:` — the frame patterns that tell framework frames from the user's. A later pack file
+// that names them replaces the list, as it does the policy.
+void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  const Node* list = root.get("frameworks");
+  if (list == nullptr) return;
+  if (!list->is_seq() && !list->is_scalar()) {
+    diags.push_back(problem(file, list->at, "rule-type", "`frameworks` is an RE2 pattern or a sequence of them"));
+    return;
+  }
+  std::vector<std::string> patterns;
+  for (const auto& item : list->is_seq() ? list->items : std::vector<Node>{*list}) {
+    if (!item.is_scalar() || item.scalar.empty()) {
+      diags.push_back(problem(file, item.at, "rule-type", "a framework is a non-empty RE2 pattern"));
+      continue;
+    }
+    RE2 re(item.scalar, RE2::Quiet);
+    if (!re.ok()) {
+      diags.push_back(problem(file, item.at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+      continue;
+    }
+    patterns.push_back(item.scalar);
+  }
+  policy.framework_frames = std::move(patterns);
+}
+
 // `facts:` — the catalog — and `option_names:`.
 void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, Diagnostics& diags) {
   if (const Node* facts = root.get("facts")) {
@@ -225,6 +250,7 @@ bool is_pack_file(const Node& root) {
 void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
                     FactCatalog& catalog, std::map<std::string, int>& group, Diagnostics& diags) {
   read_policy(file, root, policy, diags);
+  read_frameworks(file, root, policy, diags);
   read_catalog(file, root, catalog, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {

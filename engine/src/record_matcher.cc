@@ -45,13 +45,23 @@ std::string_view field_value(const LogRecord& r, Field f, std::string_view label
 
 namespace {
 
-// The line of `text` that holds byte `at`, at most 2000 bytes of it.
-std::string line_at(std::string_view text, size_t at) {
+// The line of `text` that holds the match [at, at + length), at most 2000 bytes of it: from the
+// line's start, or from a little before the match when the match lies further in (a single-line
+// message of kilobytes), so the match is in what is kept.
+MatchedLine line_at(std::string_view text, size_t at, size_t length) {
+  constexpr size_t kMaxLine = 2000;
   const size_t begin = text.rfind('\n', at);
-  const size_t from = begin == std::string_view::npos ? 0 : begin + 1;
+  size_t from = begin == std::string_view::npos ? 0 : begin + 1;
   const size_t end = text.find('\n', at);
+  if (at - from + std::min<size_t>(length, 200) > kMaxLine) from = at - std::min<size_t>(at - from, 200);
+  while (from > 0 && from < text.size() && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) ++from;
   const std::string_view line = text.substr(from, end == std::string_view::npos ? std::string_view::npos : end - from);
-  return std::string(line.substr(0, 2000));
+  MatchedLine out;
+  out.line = std::string(line.substr(0, kMaxLine));
+  out.at = at - from;
+  out.length = std::min(length, out.line.size() - std::min(out.at, out.line.size()));
+  if (out.at >= out.line.size()) out.at = std::string::npos;
+  return out;
 }
 
 }  // namespace
@@ -90,7 +100,7 @@ void LongTextMatcher::window(LongTextField which, std::string_view text) {
     const int groups = pattern.re->NumberOfCapturingGroups();
     std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
     if (pattern.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1)) {
-      hit.matched_line = line_at(text, static_cast<size_t>(sub[0].data() - text.data()));
+      hit.matched_line = line_at(text, static_cast<size_t>(sub[0].data() - text.data()), sub[0].size());
       for (const auto& [name, index] : pattern.re->NamedCapturingGroups()) {
         if (sub[index].data() != nullptr && !sub[index].empty()) {
           hit.captures.emplace_back(name,
@@ -243,7 +253,7 @@ void RecordMatcher::capture(int pi, const LogRecord& r, Captures& out, size_t li
   }
 }
 
-std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
+MatchedLine RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
   // The first regex of the condition that matched the message or exception, and the line it is on.
   for (const auto& n : s.condition.nodes) {
     if (n.pattern < 0 || !pattern_matches(n.pattern, r)) continue;
@@ -258,7 +268,7 @@ std::string RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
       }
       re2::StringPiece match;
       if (!p.re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) continue;
-      return line_at(text, static_cast<size_t>(match.data() - text.data()));
+      return line_at(text, static_cast<size_t>(match.data() - text.data()), match.size());
     }
   }
   return {};
@@ -415,7 +425,10 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     }
     if (s.role == SignalRole::kEvidence) {
       hit.evidence = true;
-      hit.matched_line = matched_line(s, r);
+      MatchedLine line = matched_line(s, r);
+      hit.matched_line = std::move(line.line);
+      hit.match_at = line.at;
+      hit.match_length = line.length;
     }
     out.hits.push_back(std::move(hit));
   }

@@ -13,10 +13,17 @@ namespace gpudiag::detail {
 
 // What the whole text of an oversized entry matched (its record holds only a crop): per pattern
 // of the message/exception set, the line it matched on and its named groups.
+// The line a regex matched on, and where on it the match is.
+struct MatchedLine {
+  std::string line;
+  size_t at = std::string::npos;  // npos: unknown
+  size_t length = 0;
+};
+
 struct LongTextMatches : LongTextFindings {
   struct PatternHit {
     int pattern = -1;
-    std::string matched_line;
+    MatchedLine matched_line;
     Captures captures;
   };
   std::vector<PatternHit> hits;  // the first window each pattern matched in
@@ -63,7 +70,7 @@ class RecordMatcher {
   void capture(int pattern, const LogRecord& r, Captures& out, size_t limit = kCaptureBytes);
   // The text of an extractor's `decode` group, up to kObservedTextBytes ("" when it did not take part).
   std::string decode_text(const Signal& s, const LogRecord& r, std::string_view group);
-  std::string matched_line(const Signal& s, const LogRecord& r);
+  MatchedLine matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);

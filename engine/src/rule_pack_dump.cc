@@ -81,6 +81,9 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
     out += fmt::format("quiet {} severity=[{}] message={} except=[{}]\n", q.name, fmt::join(severities, ", "),
                        q.message.empty() ? "-" : q.message, fmt::join(q.except, ", "));
   }
+  if (!pack.policy.framework_frames.empty()) {
+    out += fmt::format("frameworks {}\n", fmt::join(pack.policy.framework_frames, " | "));
+  }
   for (const auto& rule : pack.rules) {
     const auto& s = rule.spec;
     out += fmt::format("rule {}\n  family {}\n  severity {}\n  confidence {:.2f}\n", s.info.id, s.info.family,

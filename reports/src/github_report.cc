@@ -60,7 +60,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       const LogRecord& r = f.evidence.front().entry.record();
       file = detail::input_path(d, r, o.deterministic);
       line = r.where.line;
-      message += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
+      message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
     }
     if (!rf.fixes.empty())
       message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);

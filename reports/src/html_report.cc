@@ -20,8 +20,9 @@ using detail::plural;
 using detail::time_span;
 using detail::upper;
 
-constexpr size_t kMessageBytes = 3000;  // one evidence message
-constexpr size_t kContextBytes = 240;   // a neighbouring entry's first line
+constexpr size_t kMessageBytes = 3000;     // one evidence message, whole
+constexpr size_t kExcerptLineBytes = 600;  // one line of its excerpt
+constexpr size_t kContextBytes = 240;      // a neighbouring entry's first line
 constexpr size_t kMaxWorkerRows = 60;
 constexpr size_t kProblemsShown = 50;
 
@@ -173,19 +174,29 @@ void context_row(std::string& out, const Analysis& d, const LogRecord& r, const 
                      esc(r.log), esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
 }
 
-// The message with the matched line marked; only the matched line when `whole` is false.
-std::string marked_message(const Evidence& e, bool whole) {
-  if (!whole) return "<mark>" + esc(crop_middle(detail::key_line(e), kMessageBytes)) + "</mark>";
-  const std::string text = crop_middle(detail::entry_text(e.entry.record()), kMessageBytes);
-  const size_t at = e.matched_line.empty() ? std::string::npos : text.find(e.matched_line);
-  if (at == std::string::npos) return esc(text);
-  return esc(text.substr(0, at)) + "<mark>" + esc(e.matched_line) + "</mark>" +
-         esc(text.substr(at + e.matched_line.size()));
+// The excerpt with the matched line marked; under it, when `whole`, the entire message folded
+// in a <details> (the excerpt leaves lines out).
+std::string excerpt_html(const Evidence& e, bool whole) {
+  std::string pre;
+  const auto lines = detail::excerpt_of(e);
+  for (const auto& line : lines) {
+    const std::string text = esc(detail::excerpt_text(line, e, kExcerptLineBytes));
+    pre += (pre.empty() ? "" : "\n") + (line.match_at != std::string::npos ? "<mark>" + text + "</mark>"
+                                        : line.fold ? R"(<span class="muted">)" + text + "</span>"
+                                                    : text);
+  }
+  std::string out = "<pre>" + pre + "</pre>";
+  const std::string_view text = detail::entry_text(e.entry.record());
+  if (whole && (text.find('\n') != std::string_view::npos || text.size() > kExcerptLineBytes)) {
+    out += fmt::format(R"(<details class="small"><summary>The whole entry</summary><pre>{}</pre></details>)",
+                       esc(crop_middle(text, kMessageBytes)));
+  }
+  return out;
 }
 
 // Evidence entries with their neighbours in the input, earlier ones above and later ones below
 // (a gcloud export is newest first, so file order alone would read backwards). The first entry is
-// shown whole; the others only by the line that matched.
+// shown by its excerpt and, folded, whole; the others by their excerpt.
 void evidence(std::string& out, const Analysis& d, const Finding& f, const RenderOptions& o) {
   if (f.evidence.empty()) return;
   out += fmt::format(
@@ -214,7 +225,8 @@ void evidence(std::string& out, const Analysis& d, const Finding& f, const Rende
                     esc(r.log.empty() ? "-" : r.log));
     if (!r.worker.empty()) head += " · " + esc(r.worker);
     if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
-    out += fmt::format(R"(<div class="hit-head">{}</div><pre>{}</pre>)", head, marked_message(e, i == 0));
+    if (!e.also_in.empty()) head += " · also in: " + esc(detail::also_in(e));
+    out += fmt::format(R"(<div class="hit-head">{}</div>{})", head, excerpt_html(e, i == 0));
     for (const auto* k : later) context_row(out, d, *k, o);
     out += "</div>";
   }
@@ -267,7 +279,7 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     const LogRecord& r = f.evidence.front().entry.record();
     out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)",
                        esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
-                       esc(crop_middle(detail::key_line(f.evidence.front()), kContextBytes)));
+                       esc(detail::matched_excerpt(f.evidence.front(), kContextBytes)));
   }
   // Symptoms fold inside their cause.
   if (!rf.symptoms.empty() && rf.depth == 0) {

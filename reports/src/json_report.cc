@@ -37,6 +37,7 @@ void write_evidence(JsonWriter& w, const Evidence& e, const Analysis& d, const R
   if (!r.exception.empty()) w.field("exception", crop_middle(r.exception, kMaxEvidenceMessage));
   if (!r.sdk_worker.empty()) w.field("sdk_worker", r.sdk_worker);
   if (!e.matched_line.empty()) w.field("matched_line", crop_middle(e.matched_line, 1000));
+  w.array_field("also_in", e.also_in);
   w.end_object();
 }
 

@@ -43,9 +43,10 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
   if (!f.evidence.empty()) body += "\nEvidence:\n";
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();
-    body += fmt::format("  {} {} {}{}\n    {}\n", detail::source_location(d, r, o.deterministic),
+    body += fmt::format("  {} {} {}{}{}\n    {}\n", detail::source_location(d, r, o.deterministic),
                         format_rfc3339(r.timestamp), r.log, r.worker.empty() ? "" : fmt::format(" {}", r.worker),
-                        crop_middle(detail::key_line(e), kLineBytes));
+                        e.also_in.empty() ? "" : fmt::format(" (also in: {})", detail::also_in(e)),
+                        detail::matched_excerpt(e, kLineBytes));
   }
   if (!rf.fixes.empty()) {
     const FindingFix& fix = rf.fixes.front();

@@ -94,13 +94,14 @@ std::string evidence_block(const Analysis& d, const Finding& f, const RenderOpti
                                 f.count > f.evidence.size() ? fmt::format(", {} shown", f.evidence.size()) : "");
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();
-    out += fmt::format("{} · {} · {}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
+    out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
                        format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
-                       r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)));
-    const std::string_view head = detail::first_line(detail::entry_text(r));
-    const std::string_view key = detail::key_line(e);
-    std::string text = crop_middle(head, kLineBytes);
-    if (key != head) text += "\n⋮\n" + crop_middle(key, kLineBytes);
+                       r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
+                       e.also_in.empty() ? "" : fmt::format(" · also in: {}", markdown_escape(detail::also_in(e))));
+    std::string text;
+    for (const auto& line : detail::excerpt_of(e)) {
+      text += (text.empty() ? "" : "\n") + detail::excerpt_text(line, e, kLineBytes);
+    }
     out += markdown_code_block(text) + "\n";
   }
   return out + "</details>\n\n";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "gpudiag/utf8.h"
@@ -49,6 +50,126 @@ std::string_view key_line(const Evidence& e) {
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
   return line;
 }
+
+std::vector<ExcerptLine> excerpt_of(const Evidence& e) {
+  if (!e.excerpt.empty()) return e.excerpt;
+  ExcerptLine line{std::string(key_line(e))};
+  if (!e.matched_line.empty() && e.match_at != std::string::npos) {
+    const size_t lead = e.matched_line.find(line.text);
+    if (lead != std::string::npos && e.match_at >= lead && e.match_at - lead < line.text.size()) {
+      line.match_at = e.match_at - lead;
+      line.match_length = std::min(e.match_length, line.text.size() - line.match_at);
+    }
+  }
+  return {std::move(line)};
+}
+
+namespace {
+
+struct Span {
+  size_t from = 0, to = 0;
+};
+
+size_t utf8_start(std::string_view s, size_t pos) {
+  while (pos > 0 && pos < s.size() && is_utf8_continuation(s[pos])) --pos;
+  return pos;
+}
+
+void merge_spans(std::vector<Span>& spans) {
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.from < b.from; });
+  std::vector<Span> out;
+  for (const Span& s : spans) {
+    if (!out.empty() && s.from <= out.back().to + 8) {  // a gap of a few bytes is not worth a "…"
+      out.back().to = std::max(out.back().to, s.to);
+    } else {
+      out.push_back(s);
+    }
+  }
+  spans = std::move(out);
+}
+
+size_t shown_bytes(const std::vector<Span>& spans) {
+  size_t n = 0;
+  for (const Span& s : spans) n += s.to - s.from;
+  return n;
+}
+
+}  // namespace
+
+std::string crop_around(std::string_view line, size_t max_bytes, size_t match_at, size_t match_length,
+                        const std::vector<std::string>& keep) {
+  if (line.size() <= max_bytes) return std::string(line);
+  const bool matched = match_at < line.size();
+  const size_t anchor = matched ? match_at : 0;
+  // The spans that must show: the head of the match, and each captured value the line holds (its
+  // occurrence at or after the match, else the last one before it).
+  std::vector<Span> spans;
+  spans.push_back({anchor, std::min({line.size(), anchor + (matched ? match_length : 0), anchor + max_bytes / 2})});
+  for (const auto& value : keep) {
+    if (value.empty()) continue;
+    size_t at = line.find(value, anchor);
+    if (at == std::string_view::npos) at = line.rfind(value, anchor);
+    if (at != std::string_view::npos) spans.push_back({at, at + value.size()});
+  }
+  merge_spans(spans);
+  const std::vector<Span> must = spans;
+  // The room left widens the span holding the match: a little to its left (all of it when the
+  // match is near the line's start), then to its right, reading on from the match.
+  for (int round = 0; round < 3; ++round) {
+    const size_t used = shown_bytes(spans);
+    if (used >= max_bytes) break;
+    size_t room = max_bytes - used;
+    auto it =
+        std::find_if(spans.begin(), spans.end(), [&](const Span& s) { return s.from <= anchor && anchor <= s.to; });
+    if (it == spans.end()) break;
+    const size_t lead = it->from <= max_bytes / 3 ? it->from : std::min(it->from, std::min<size_t>(room / 4, 40));
+    it->from -= std::min(lead, room);
+    room -= std::min(lead, room);
+    const size_t right = std::min(room, line.size() - it->to);
+    it->to += right;
+    room -= right;
+    it->from -= std::min(room, it->from);  // at the line's end: what is left goes to the left
+    merge_spans(spans);
+  }
+  for (Span& s : spans) {
+    // Cut between words where a space is near, never into what must show.
+    size_t lo = s.to, hi = s.from;
+    for (const Span& m : must) {
+      if (m.from >= s.from && m.to <= s.to) lo = std::min(lo, m.from), hi = std::max(hi, m.to);
+    }
+    if (s.from > 0) {
+      const size_t space = line.substr(s.from, 16).find(' ');
+      if (space != std::string_view::npos && s.from + space + 1 <= lo) s.from += space + 1;
+    }
+    if (s.to < line.size() && s.to > 16) {
+      const size_t space = line.substr(s.to - 16, 16).rfind(' ');
+      if (space != std::string_view::npos && s.to - 16 + space >= hi) s.to = s.to - 16 + space;
+    }
+    s.from = utf8_start(line, s.from);
+    s.to = utf8_start(line, s.to);
+  }
+  std::string out = spans.front().from > 0 ? "… " : "";
+  for (size_t i = 0; i < spans.size(); ++i) {
+    if (i > 0) out += " … ";
+    out.append(line.substr(spans[i].from, spans[i].to - spans[i].from));
+  }
+  if (spans.back().to < line.size()) out += " …";
+  return out;
+}
+
+std::string excerpt_text(const ExcerptLine& line, const Evidence& e, size_t max_bytes) {
+  return crop_around(line.text, max_bytes, line.match_at, line.match_length, e.captured);
+}
+
+std::string matched_excerpt(const Evidence& e, size_t max_bytes) {
+  const auto lines = excerpt_of(e);
+  if (lines.empty()) return "";
+  const auto it =
+      std::find_if(lines.begin(), lines.end(), [](const ExcerptLine& l) { return l.match_at != std::string::npos; });
+  return excerpt_text(it == lines.end() ? lines.front() : *it, e, max_bytes);
+}
+
+std::string also_in(const Evidence& e) { return fmt::format("{}", fmt::join(e.also_in, ", ")); }
 
 std::string_view ci_level(Impact i, std::string_view note) {
   return i >= Impact::kError ? "error" : i == Impact::kWarning ? "warning" : note;

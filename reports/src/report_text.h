@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpudiag/report.h"
 
@@ -29,6 +30,20 @@ std::string_view entry_text(const LogRecord& r);
 // without surrounding blanks.
 std::string_view key_line(const Evidence& e);
 std::string_view first_line(std::string_view text);
+// What an evidence entry shows: its excerpt (the matched part, or a traceback's exception line,
+// innermost user frame and fold), else its key line alone.
+std::vector<ExcerptLine> excerpt_of(const Evidence& e);
+// `line` within about `max_bytes`: the part from a little before the match on, with every value
+// in `keep` that the line holds shown whole (as islands between "…" when they lie elsewhere).
+std::string crop_around(std::string_view line, size_t max_bytes, size_t match_at, size_t match_length,
+                        const std::vector<std::string>& keep);
+// One excerpt line of `e` cropped so: the rule's captured values are never cut.
+std::string excerpt_text(const ExcerptLine& line, const Evidence& e, size_t max_bytes);
+// The one line of `e` a one-line format shows (the excerpt's matched line, else its first),
+// cropped as excerpt_text crops.
+std::string matched_excerpt(const Evidence& e, size_t max_bytes);
+// "docker, job-message": the other logs holding a copy of the entry ("" when none).
+std::string also_in(const Evidence& e);
 
 // The three levels CI formats know: critical and error → "error", warning → "warning", info → `note`
 // (SARIF says "note", GitHub "notice").

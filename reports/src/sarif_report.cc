@@ -53,7 +53,7 @@ void location(JsonWriter& w, const Analysis& d, const Evidence& e, const RenderO
   if (r.where.line > 0) {
     w.key("region").begin_object();
     w.field("startLine", r.where.line);
-    text_object(w, "snippet", crop_middle(detail::key_line(e), kLineBytes));
+    text_object(w, "snippet", detail::matched_excerpt(e, kLineBytes));
     w.end_object();
   }
   w.end_object();
@@ -94,7 +94,7 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf) 
     text += fmt::format(" A symptom of #{} {}.", report.findings[*rf.caused_by].rank,
                         report.findings[*rf.caused_by].finding->rule_id);
   }
-  if (!f.evidence.empty()) text += fmt::format("\n{}", crop_middle(detail::key_line(f.evidence.front()), kLineBytes));
+  if (!f.evidence.empty()) text += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
   if (!rf.fixes.empty()) text += fmt::format("\nFix: {} ({})", rf.fixes.front().action, rf.fixes.front().doc.url);
   return text;
 }

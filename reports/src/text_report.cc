@@ -43,15 +43,6 @@ struct Style {
   }
 };
 
-// One line of text from a message: its first line, cropped, made safe for the terminal.
-std::string excerpt(std::string_view message) {
-  const size_t nl = message.find('\n');
-  std::string_view first = message.substr(0, nl);
-  std::string out = terminal_safe(crop_middle(first, kExcerptBytes));
-  if (nl != std::string_view::npos) out += " ⏎…";
-  return out;
-}
-
 // Words filled into lines of at most `width` columns (counting UTF-8 characters), each indented.
 std::string wrap(std::string_view text, const std::string& indent, size_t width) {
   std::string out, line;
@@ -119,14 +110,16 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
     const LogRecord& r = f.evidence[i].entry.record();
+    const Evidence& e = f.evidence[i];
     out +=
-        fmt::format("{}  {} {} {}{}\n", pad, st.dim(format_rfc3339(r.timestamp)),
+        fmt::format("{}  {} {} {}{}{}\n", pad, st.dim(format_rfc3339(r.timestamp)),
                     r.log.empty() ? "-" : terminal_safe(r.log), r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-                    st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))));
-    const std::string_view text = r.message.empty() ? r.exception : r.message;
-    out += fmt::format("{}    {}\n", pad, excerpt(text));
-    const std::string_view key = f.evidence[i].matched_line;
-    if (!key.empty() && text.substr(0, text.find('\n')) != key) out += fmt::format("{}    {}\n", pad, excerpt(key));
+                    st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))),
+                    e.also_in.empty() ? "" : st.dim(fmt::format("  (also in: {})", terminal_safe(detail::also_in(e)))));
+    for (const auto& line : detail::excerpt_of(e)) {
+      const std::string text = terminal_safe(detail::excerpt_text(line, e, kExcerptBytes));
+      out += fmt::format("{}    {}\n", pad, line.fold ? st.dim(text) : text);
+    }
   }
   if (f.evidence.size() > shown)
     out += fmt::format("{}  … {} more kept in the JSON report\n", pad, f.evidence.size() - shown);

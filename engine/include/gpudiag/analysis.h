@@ -25,13 +25,33 @@ struct FindingFix {
   DocLink doc;
 };
 
+// One line of an evidence excerpt: a line of the entry's text, or a fold standing for the lines
+// left out ("… 14 more frames").
+struct ExcerptLine {
+  std::string text;
+  size_t match_at = std::string::npos;  // the matched line: where the rule's match starts in `text`
+  size_t match_length = 0;
+  bool fold = false;
+};
+
 // One log entry that supports a finding, with the line of it that matched (for multi-line
 // messages such as tracebacks, where the first line rarely says much).
 struct Evidence {
   KeptRecord entry;
-  std::string matched_line;        // "" when unknown
-  std::vector<KeptRecord> before;  // up to two entries just before it in the same input (file order)
-  std::vector<KeptRecord> after;   // … and just after it
+  std::string matched_line;             // "" when unknown
+  std::vector<KeptRecord> before;       // up to two entries just before it in the same input (file order)
+  std::vector<KeptRecord> after;        // … and just after it
+  size_t match_at = std::string::npos;  // where the match starts in matched_line (npos: unknown)
+  size_t match_length = 0;
+  // The values the rule's named groups captured in this entry: renderers never cut them.
+  std::vector<std::string> captured;
+  // The part worth showing (evidence_excerpt.h): the matched line and its neighbours, or for a
+  // traceback its exception line, the innermost user frame and a fold. Empty: show matched_line.
+  std::vector<ExcerptLine> excerpt;
+  // Other logs that held a copy of the same failure (worker, docker, job-message), merged into
+  // this item (evidence_merge.h); the finding's count still counts every entry.
+  std::vector<std::string> also_in;
+  std::vector<SourceLocation> also_at;  // … and where each merged copy starts, in time order
 };
 
 // Workers named in a finding at most; `workers_total` counts them all.

@@ -53,6 +53,10 @@ struct PackPolicy {
   ConfidencePolicy confidence;
   std::vector<QuietShape> quiet;  // at most kMaxQuietShapes
   static constexpr size_t kMaxQuietShapes = 32;
+  // RE2 patterns, one per framework, over one frame line of a traceback (a Python `File "…"` line,
+  // a Java `at …` line): a frame that matches any is the framework's, not the user's. Evidence
+  // excerpts show the innermost user frame (a pack file's `frameworks:`, rules/frameworks.yaml).
+  std::vector<std::string> framework_frames;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);
