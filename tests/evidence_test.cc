@@ -234,8 +234,15 @@ TEST_CASE("copies of one failure in several logs are one evidence item", "[unit]
 }
 
 TEST_CASE("failure_text sets aside the job-message wrapper, the step and whitespace", "[unit][evidence]") {
-  CHECK(detail::failure_text("Error message from worker: generic::unknown: Traceback (most recent call last):\n"
-                             "  File \"x.py\", line 1, in f\nValueError: bad [while running 'Map(f)']") ==
-        detail::failure_text("Traceback (most recent call last): File \"x.py\", line 1, in f ValueError: bad"));
-  CHECK(detail::failure_text("ValueError: bad ...") == "ValueError:bad");
+  // The wrappers are the built-in pack's (rules/wrappers.yaml).
+  const auto wrappers = detail::compile_wrappers(test::builtin_pack().policy().wrappers);
+  REQUIRE(!wrappers.empty());
+  CHECK(
+      detail::failure_text("Error message from worker: generic::unknown: Traceback (most recent call last):\n"
+                           "  File \"x.py\", line 1, in f\nValueError: bad [while running 'Map(f)']",
+                           wrappers) ==
+      detail::failure_text("Traceback (most recent call last): File \"x.py\", line 1, in f ValueError: bad", wrappers));
+  CHECK(detail::failure_text("ValueError: bad ...", wrappers) == "ValueError:bad");
+  // Without them, the wrapper is part of the text.
+  CHECK(detail::failure_text("Error message from worker: ValueError: bad", {}) != "ValueError:bad");
 }

@@ -55,7 +55,10 @@ struct LegResult {
 class RuleEvaluator {
  public:
   RuleEvaluator(const JobAccumulator& acc, Analysis& out)
-      : acc_(acc), out_(out), frameworks_(acc.pack.policy.framework_frames) {}
+      : acc_(acc),
+        out_(out),
+        frameworks_(acc.pack.policy.framework_frames),
+        wrappers_(compile_wrappers(acc.pack.policy.wrappers)) {}
 
   void run() {
     for (const auto& rule : acc_.pack.rules) evaluate(rule);
@@ -81,6 +84,7 @@ class RuleEvaluator {
   const JobAccumulator& acc_;
   Analysis& out_;
   const FrameFilter frameworks_;
+  const Wrappers wrappers_;
 };
 
 LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
@@ -234,7 +238,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     }
     std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
     for (auto& [ref, evidence] : kept) f.evidence.push_back(std::move(evidence));
-    merge_copies(f.evidence);
+    merge_copies(f.evidence, wrappers_);
     for (auto& e : f.evidence) e.excerpt = excerpt_of(e, frameworks_);
     for (const auto& [name, values] : hits.captures) f.captures[name].assign(values.begin(), values.end());
   }

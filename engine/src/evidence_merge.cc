@@ -13,7 +13,10 @@ constexpr size_t kMinContained = 24;
 
 std::string entry_text_of(const LogRecord& r) {
   std::string text(r.message);
-  if (!r.exception.empty()) text += (text.empty() ? "" : "\n") + std::string(r.exception);
+  if (!r.exception.empty()) {
+    if (!text.empty()) text += '\n';
+    text += r.exception;
+  }
   return text;
 }
 
@@ -44,14 +47,18 @@ int completeness(const LogRecord& r) {
 
 }  // namespace
 
-std::string failure_text(std::string_view text) {
-  static const RE2 wrapper(R"(^\s*Error message from worker:\s*)");
-  static const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");  // generic::unknown:, generic::aborted: …
-  static const RE2 while_running(R"(\s*\[while running '[^\n]*?'\])");
+Wrappers compile_wrappers(const std::vector<std::string>& patterns) {
+  Wrappers out;
+  for (const auto& p : patterns) {
+    auto re = std::make_shared<const RE2>(p, RE2::Quiet);
+    if (re->ok()) out.push_back(std::move(re));  // the loader reported the others
+  }
+  return out;
+}
+
+std::string failure_text(std::string_view text, const Wrappers& wrappers) {
   std::string s(text);
-  RE2::Replace(&s, wrapper, "");
-  RE2::Replace(&s, status, "");
-  RE2::GlobalReplace(&s, while_running, "");
+  for (const auto& w : wrappers) RE2::GlobalReplace(&s, *w, "");
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -65,15 +72,16 @@ std::string failure_text(std::string_view text) {
   return out;
 }
 
-bool same_failure(const LogRecord& a, const LogRecord& b) {
-  return same_source(a, b) && texts_match(failure_text(entry_text_of(a)), failure_text(entry_text_of(b)));
+bool same_failure(const LogRecord& a, const LogRecord& b, const Wrappers& wrappers) {
+  return same_source(a, b) &&
+         texts_match(failure_text(entry_text_of(a), wrappers), failure_text(entry_text_of(b), wrappers));
 }
 
-void merge_copies(std::vector<Evidence>& evidence) {
+void merge_copies(std::vector<Evidence>& evidence, const Wrappers& wrappers) {
   if (evidence.size() < 2) return;
   std::vector<std::string> texts;
   texts.reserve(evidence.size());
-  for (const auto& e : evidence) texts.push_back(failure_text(entry_text_of(e.entry.record())));
+  for (const auto& e : evidence) texts.push_back(failure_text(entry_text_of(e.entry.record()), wrappers));
   // Groups in time order of their first copy; a copy joins the first group it matches every
   // member of, unless the group already has a copy from its log.
   std::vector<std::vector<size_t>> groups;

@@ -143,19 +143,22 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
   }
 }
 
-// `frameworks:` — the frame patterns that tell framework frames from the user's. A later pack file
-// that names them replaces the list, as it does the policy.
-void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
-  const Node* list = root.get("frameworks");
+// `frameworks:` (the frame patterns that tell framework frames from the user's) and `wrappers:`
+// (what copies of a failure are wrapped in): lists of RE2 patterns. A later pack file that names one
+// replaces that list, as it does the policy.
+void read_patterns(const RuleFile& file, const Node& root, std::string_view key, std::vector<std::string>& out,
+                   Diagnostics& diags) {
+  const Node* list = root.get(key);
   if (list == nullptr) return;
   if (!list->is_seq() && !list->is_scalar()) {
-    diags.push_back(problem(file, list->at, "rule-type", "`frameworks` is an RE2 pattern or a sequence of them"));
+    diags.push_back(
+        problem(file, list->at, "rule-type", fmt::format("`{}` is an RE2 pattern or a sequence of them", key)));
     return;
   }
   std::vector<std::string> patterns;
   for (const auto& item : list->is_seq() ? list->items : std::vector<Node>{*list}) {
     if (!item.is_scalar() || item.scalar.empty()) {
-      diags.push_back(problem(file, item.at, "rule-type", "a framework is a non-empty RE2 pattern"));
+      diags.push_back(problem(file, item.at, "rule-type", fmt::format("each of `{}` is a non-empty RE2 pattern", key)));
       continue;
     }
     RE2 re(item.scalar, RE2::Quiet);
@@ -165,7 +168,7 @@ void read_frameworks(const RuleFile& file, const Node& root, PackPolicy& policy,
     }
     patterns.push_back(item.scalar);
   }
-  policy.framework_frames = std::move(patterns);
+  out = std::move(patterns);
 }
 
 // `facts:` — the catalog — and `option_names:`.
@@ -193,7 +196,7 @@ void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, 
                                     suggestion(k.scalar, allowed)));
           }
         }
-        FactDef f{.name = name.scalar, .file = file.path, .line = name.at.line};
+        FactDef f{.name = name.scalar, .file = file.path, .line = static_cast<uint32_t>(name.at.line)};
         const Node* type = def.get("type");
         const Node* meaning = def.get("meaning");
         const std::string t = type != nullptr ? type->scalar : "";
@@ -250,7 +253,8 @@ bool is_pack_file(const Node& root) {
 void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments, PackPolicy& policy,
                     FactCatalog& catalog, std::map<std::string, int>& group, Diagnostics& diags) {
   read_policy(file, root, policy, diags);
-  read_frameworks(file, root, policy, diags);
+  read_patterns(file, root, "frameworks", policy.framework_frames, diags);
+  read_patterns(file, root, "wrappers", policy.wrappers, diags);
   read_catalog(file, root, catalog, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {

@@ -122,6 +122,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"families", P::kPackFile, N::kOptional, V::kMapping,
      "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
     {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
+    {"wrappers", P::kPackFile, N::kOptional, V::kTextList,
+     "RE2 patterns removed, in order, from an entry's text before copies of one failure are compared"},
     {"frameworks", P::kPackFile, N::kOptional, V::kTextList,
      "RE2 patterns over a traceback frame line: a frame that matches one is a framework's, not the user's"},
     {"facts", P::kPackFile, N::kOptional, V::kMapping,

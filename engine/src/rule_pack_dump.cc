@@ -81,6 +81,7 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
     out += fmt::format("quiet {} severity=[{}] message={} except=[{}]\n", q.name, fmt::join(severities, ", "),
                        q.message.empty() ? "-" : q.message, fmt::join(q.except, ", "));
   }
+  if (!pack.policy.wrappers.empty()) out += fmt::format("wrappers {}\n", fmt::join(pack.policy.wrappers, " | "));
   if (!pack.policy.framework_frames.empty()) {
     out += fmt::format("frameworks {}\n", fmt::join(pack.policy.framework_frames, " | "));
   }

@@ -57,6 +57,10 @@ struct PackPolicy {
   // a Java `at …` line): a frame that matches any is the framework's, not the user's. Evidence
   // excerpts show the innermost user frame (a pack file's `frameworks:`, rules/frameworks.yaml).
   std::vector<std::string> framework_frames;
+  // RE2 patterns removed from an entry's text, in order, before copies of one failure in several
+  // logs are compared: the wrappers Dataflow puts around a worker's error when it copies it (a
+  // pack file's `wrappers:`, rules/wrappers.yaml).
+  std::vector<std::string> wrappers;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);
