@@ -121,7 +121,7 @@ void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<boo
     const Signal& signal = pack.signals[hit.signal];
     if (signal.role == SignalRole::kObserver) {
       facts_set_by[hit.signal] =
-          apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed);
+          apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed, decoded[hit.signal]);
       continue;
     }
     const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),

@@ -106,6 +106,7 @@ class JobAccumulator {
   JobFacts facts;
   ObserverOutput observed;
   std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
+  std::map<int, DecodeCache> decoded;                    // extractor signal → its decoder's last value
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;

@@ -159,6 +159,7 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
   if (f.sightings.size() < FactValue::kMaxSightings) {
     f.sightings.push_back(JobFactSource{source.what, source.extractor, value, source.input, source.line});
   }
+  if (recording_ != nullptr) recording_->emplace_back(name);
   const bool first = f.sightings_total++ == 0;
   if (!first && f.priority >= priority) return;
   f.value = std::move(value);
@@ -368,8 +369,31 @@ Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFa
   return Ok{};
 }
 
+// The length of the JSON object `text` starts with (strings and nesting respected), or all of it.
+static size_t json_object_length(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return text.size();
+}
+
 Options parse_json_options(std::string_view text) {
   Options out;
+  text = text.substr(0, json_object_length(text));  // the object the decoder was pointed at, not what follows
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (parser.parse(text.data(), text.size()).get(root)) return out;
@@ -401,7 +425,7 @@ Options parse_json_options(std::string_view text) {
 }
 
 std::vector<std::string> apply_extraction(const FactExtractorSpec& extractor, const FactCatalog& catalog,
-                                          const Hit& hit, JobFacts& facts, ObserverOutput& out) {
+                                          const Hit& hit, JobFacts& facts, ObserverOutput& out, DecodeCache& cache) {
   const FactSource source{fmt::format("{} entry", hit.log.empty() ? "log" : hit.log), static_cast<int>(hit.where.input),
                           hit.where.line, extractor.id};
   std::vector<std::string> set;
@@ -413,13 +437,16 @@ std::vector<std::string> apply_extraction(const FactExtractorSpec& extractor, co
     set.push_back(a.fact);
   }
   if (extractor.decoder != Decoder::kNone && !hit.text.empty()) {
-    const Options options =
-        extractor.decoder == Decoder::kPythonDict ? parse_python_dict(hit.text) : parse_json_options(hit.text);
+    if (cache.text != hit.text) {
+      cache.options =
+          extractor.decoder == Decoder::kPythonDict ? parse_python_dict(hit.text) : parse_json_options(hit.text);
+      cache.text = hit.text;
+    }
+    const Options& options = cache.options;
     if (!options.empty()) {
+      facts.record_names(&set);
       apply_options(options, catalog, facts, source, extractor.priority);
-      for (const auto& f : facts.list()) {
-        if (f.extractor == extractor.id) set.push_back(f.name);
-      }
+      facts.record_names(nullptr);
     }
   }
   if (!extractor.worker_count.empty() && hit.at != kNoTime) {

@@ -44,9 +44,12 @@ class JobFacts {
   void note_more(std::string_view name, uint64_t count);
   const FactValue* get(std::string_view name) const;
   std::vector<JobFact> list() const;
+  // While `names` is set, every name set() is given is appended to it (what a decoder set).
+  void record_names(std::vector<std::string>* names) { recording_ = names; }
 
  private:
   std::map<std::string, FactValue, std::less<>> facts_;
+  std::vector<std::string>* recording_ = nullptr;
 };
 
 // A Python dict as `repr()` prints it — the SDK harness echoes its pipeline options that way:
@@ -81,8 +84,14 @@ struct ObserverOutput {
   uint64_t phases_dropped = 0;
   uint64_t worker_counts_dropped = 0;
 };
+// The last value an extractor's decoder read, and what it decoded: an SDK harness echoes the same
+// options once per process, so most hits repeat the one before.
+struct DecodeCache {
+  std::string text;
+  Options options;
+};
 // Applies what one extractor's hit tells; returns the names of the facts it set.
 std::vector<std::string> apply_extraction(const FactExtractorSpec& extractor, const FactCatalog& catalog,
-                                          const Hit& hit, JobFacts& facts, ObserverOutput& out);
+                                          const Hit& hit, JobFacts& facts, ObserverOutput& out, DecodeCache& cache);
 
 }  // namespace gpudiag::detail

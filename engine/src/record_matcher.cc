@@ -219,10 +219,25 @@ void RecordMatcher::take_captures(const Signal& s, const LogRecord& r, Captures&
 }
 
 std::string RecordMatcher::decode_text(const Signal& s, const LogRecord& r, std::string_view group) {
-  Captures all;
-  for (int pi : s.capture_patterns) capture(pi, r, all, kObservedTextBytes);
-  for (auto& [name, value] : all) {
-    if (name == group) return std::move(value);
+  // The value starts where the group does and runs to its own end (a dict's closing brace, a JSON
+  // object's): the decoder gets the text from there, so the pattern needs no `.*` to reach it —
+  // which would cost every entry in the set, and a slow submatch on every hit.
+  for (int pi : s.capture_patterns) {
+    const Pattern& p = pack_.patterns[pi];
+    const auto names = p.re->NamedCapturingGroups();
+    const auto it = names.find(std::string(group));
+    if (it == names.end()) continue;
+    std::vector<re2::StringPiece> sub(static_cast<size_t>(it->second) + 1);
+    for (std::string_view text : {r.message, r.exception}) {
+      if (text.empty() || (p.field == Field::kMessage && text.data() != r.message.data()) ||
+          (p.field == Field::kException && text.data() != r.exception.data())) {
+        continue;
+      }
+      if (!p.re->Match(text, 0, text.size(), RE2::UNANCHORED, sub.data(), static_cast<int>(sub.size()))) continue;
+      if (sub.back().data() == nullptr) continue;
+      const size_t from = static_cast<size_t>(sub.back().data() - text.data());
+      return std::string(text.substr(from, kObservedTextBytes));
+    }
   }
   return {};
 }

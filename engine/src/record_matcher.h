@@ -68,7 +68,8 @@ class RecordMatcher {
   void take_captures(const Signal& s, const LogRecord& r, Captures& out);
   // Its named groups, if it matched, each cropped to `limit` bytes.
   void capture(int pattern, const LogRecord& r, Captures& out, size_t limit = kCaptureBytes);
-  // The text of an extractor's `decode` group, up to kObservedTextBytes ("" when it did not take part).
+  // The text an extractor's decoder reads: from the start of its `decode` group to the end of the
+  // field, up to kObservedTextBytes ("" when the group did not take part).
   std::string decode_text(const Signal& s, const LogRecord& r, std::string_view group);
   MatchedLine matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.

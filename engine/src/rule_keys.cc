@@ -153,7 +153,7 @@ const auto kKeys = std::to_array<RuleKey>({
      "catalog fact → value; `{group}` is a named group of `match` (a value that comes out empty is not set)", nullptr,
      [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_sets(v, s); }},
     {"decode", P::kExtractor, N::kOptional, V::kMapping,
-     "`{group: decoder}`: the group's text is read by a decoder (`python-dict`, `json`)", nullptr,
+     "`{group: decoder}`: a decoder (`python-dict`, `json`) reads the value that starts at the group", nullptr,
      [](RuleReader& r, const Node& v, FactExtractorSpec& s) { r.read_decode(v, s); }},
     {"priority", P::kExtractor, N::kOptional, V::kNumber,
      "1–29 (default 10; the options echo is 20, `--job` 30): a stronger source replaces a weaker one", nullptr,
