@@ -16,26 +16,7 @@ namespace {
 std::string entry(const std::string& time, const std::string& log, const std::string& message,
                   const std::string& severity = "INFO", const std::string& worker = "",
                   const std::string& insert_id = "") {
-  std::string labels =
-      worker.empty() ? "" : fmt::format(R"(,"labels":{{"compute.googleapis.com/resource_name":"{}"}})", worker);
-  std::string id = insert_id.empty() ? "" : fmt::format(R"(,"insertId":"{}")", insert_id);
-  const bool text = log == "job-message";
-  std::string escaped;
-  for (char c : message) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    if (c == '\n') {
-      escaped += "\\n";
-      continue;
-    }
-    escaped += c;
-  }
-  return fmt::format(
-             R"({{"timestamp":"{}","severity":"{}","logName":"projects/p/logs/dataflow.googleapis.com%2F{}",{}{}{},"resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}}}}}})",
-             time, severity, log,
-             text ? fmt::format(R"("textPayload":"{}")", escaped)
-                  : fmt::format(R"("jsonPayload":{{"message":"{}"}})", escaped),
-             labels, id) +
-         "\n";
+  return test::log_entry_line(time, log, message, severity, worker, insert_id);
 }
 
 const std::string kGpuOptions =

@@ -14,27 +14,10 @@ using namespace gpudiag;
 
 namespace {
 
-// One NDJSON LogEntry line of job 2024-01-01_00_00_00-1 (textPayload for the job-message log).
+// One NDJSON LogEntry line of job 2024-01-01_00_00_00-1, at ERROR.
 std::string entry(const std::string& time, const std::string& log, const std::string& message,
                   const std::string& worker = "") {
-  std::string labels =
-      worker.empty() ? "" : fmt::format(R"(,"labels":{{"compute.googleapis.com/resource_name":"{}"}})", worker);
-  std::string escaped;
-  for (char c : message) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    if (c == '\n') {
-      escaped += "\\n";
-      continue;
-    }
-    escaped += c;
-  }
-  return fmt::format(
-             R"({{"timestamp":"{}","severity":"ERROR","logName":"projects/p/logs/dataflow.googleapis.com%2F{}",{}{},"resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}}}}}})",
-             time, log,
-             log == "job-message" ? fmt::format(R"("textPayload":"{}")", escaped)
-                                  : fmt::format(R"("jsonPayload":{{"message":"{}"}})", escaped),
-             labels) +
-         "\n";
+  return test::log_entry_line(time, log, message, "ERROR", worker);
 }
 
 const detail::FrameFilter& builtin_frameworks() {

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpudiag/json_writer.h"
+
 namespace gpudiag::test {
 
 std::string source_dir() { return GPUDIAG_SOURCE_DIR; }
@@ -140,6 +142,22 @@ CommandResult run_shell(const std::string& command) {
   r.out = read_file(dir + "/out");
   r.err = read_file(dir + "/err");
   return r;
+}
+
+std::string log_entry_line(const std::string& time, const std::string& log, const std::string& message,
+                           const std::string& severity, const std::string& worker, const std::string& insert_id) {
+  std::string payload;
+  append_json_string(payload, message);  // the one escaper the reports use
+  const std::string labels =
+      worker.empty() ? "" : fmt::format(R"(,"labels":{{"compute.googleapis.com/resource_name":"{}"}})", worker);
+  const std::string id = insert_id.empty() ? "" : fmt::format(R"(,"insertId":"{}")", insert_id);
+  return fmt::format(
+             R"({{"timestamp":"{}","severity":"{}","logName":"projects/p/logs/dataflow.googleapis.com%2F{}",{}{}{},"resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}}}}}})",
+             time, severity, log,
+             log == "job-message" ? fmt::format(R"("textPayload":{})", payload)
+                                  : fmt::format(R"("jsonPayload":{{"message":{}}})", payload),
+             labels, id) +
+         "\n";
 }
 
 }  // namespace gpudiag::test

@@ -39,6 +39,13 @@ CommandResult run_gpudiag(const std::vector<std::string>& args, const std::strin
 CommandResult run_shell(const std::string& command);
 std::string shell_quote(const std::string& s);
 
+// One NDJSON LogEntry line of job 2024-01-01_00_00_00-1 in us-central1: the message in
+// `textPayload` for the job-message log, else in `jsonPayload.message`; `worker` and `insert_id`
+// only when given.
+std::string log_entry_line(const std::string& time, const std::string& log, const std::string& message,
+                           const std::string& severity = "INFO", const std::string& worker = "",
+                           const std::string& insert_id = "");
+
 // `text` gzip-compressed (one member, as gzip(1) writes it).
 std::string gzip(const std::string& text);
 
