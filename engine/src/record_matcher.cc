@@ -224,7 +224,7 @@ std::string RecordMatcher::decode_text(const Signal& s, const LogRecord& r, std:
   // which would cost every entry in the set, and a slow submatch on every hit.
   for (int pi : s.capture_patterns) {
     const Pattern& p = pack_.patterns[pi];
-    const auto names = p.re->NamedCapturingGroups();
+    const auto& names = p.re->NamedCapturingGroups();  // RE2 keeps the map: no copy per hit
     const auto it = names.find(std::string(group));
     if (it == names.end()) continue;
     std::vector<re2::StringPiece> sub(static_cast<size_t>(it->second) + 1);
