@@ -3,6 +3,7 @@
 
 #include "gpudiag/export_shape.h"
 #include "gpudiag/impact.h"
+#include "gpudiag/job_outcome.h"
 #include "gpudiag/severity.h"
 #include "gpudiag/verdict.h"
 
@@ -51,6 +52,20 @@ std::optional<Severity> parse_severity(std::string_view name) {
     n = n * 10 + (c - '0');
   }
   return severity_from_number(n);
+}
+
+}  // namespace gpudiag
+
+namespace gpudiag {
+
+std::optional<JobOutcome> parse_job_outcome(std::string_view text) {
+  for (const auto& row : kJobOutcomes) {
+    if (row.name == text || row.job_state == text) return row.outcome;
+  }
+  // Transitional states, as what they lead to while the job is not done.
+  if (text == "JOB_STATE_CANCELLING" || text == "JOB_STATE_DRAINING") return JobOutcome::kRunning;
+  if (text == "JOB_STATE_PENDING" || text == "JOB_STATE_STOPPED") return JobOutcome::kQueued;
+  return std::nullopt;
 }
 
 }  // namespace gpudiag

@@ -11,16 +11,17 @@
 #include <thread>
 
 #include "evaluator.h"
+#include "export_accumulator.h"
 #include "fact_catalog.h"
 #include "gpudiag/diagnostic_codes.h"
-#include "job_accumulator.h"
+#include "job_analyses.h"
 #include "record_matcher.h"
 
 namespace gpudiag {
 namespace {
 
 using detail::ChunkObservations;
-using detail::JobAccumulator;
+using detail::ExportAccumulator;
 using detail::LongTextMatcher;
 using detail::RecordMatcher;
 
@@ -100,9 +101,9 @@ class MatchingSink : public RecordSink {
 
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs, const AnalysisOptions& options) {
   Analysis d;
-  JobAccumulator acc(detail::compiled(pack), inputs);
+  ExportAccumulator acc(detail::compiled(pack), inputs, options.max_jobs);
   if (!options.job_file.empty()) {
-    if (auto status = detail::apply_job_file(options.job_file, acc.pack.catalog, acc.facts); !status) {
+    if (auto status = detail::apply_job_file(options.job_file, acc.pack.catalog, acc.given); !status) {
       return status.error();
     }
   }
@@ -167,7 +168,7 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   }
   d.duplicates_windowed = read.duplicates_windowed;
   d.inputs = std::move(summaries);
-  detail::evaluate_rules(acc, d);
+  detail::analyse_jobs(acc, options.select, d);
   return d;
 }
 

@@ -90,13 +90,13 @@ class RuleEvaluator {
 LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
   LegResult result;
   if (rule.match_signal < 0) return result;
-  const SignalHits& hits = acc_.signals[rule.match_signal];
+  const SignalHits& hits = acc_.hits(rule.match_signal);
   if (hits.total == 0) return result;
   std::vector<HitRef> refs = hits.refs;
   const auto& spec = rule.spec;
 
   if (spec.after) {
-    const auto& before = acc_.signals[rule.after_signal].refs;
+    const auto& before = acc_.hits(rule.after_signal).refs;
     std::vector<HitRef> kept;
     for (const auto& h : refs) {
       const bool ok = std::any_of(before.begin(), before.end(), [&](const HitRef& a) {
@@ -180,14 +180,14 @@ std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
   Timestamp start = acc_.earliest;
   std::vector<HitRef> start_refs;
   if (rule.absent_after_signal >= 0) {
-    const auto& y = acc_.signals[rule.absent_after_signal].refs;
+    const auto& y = acc_.hits(rule.absent_after_signal).refs;
     if (y.empty()) return std::nullopt;  // the job never got there: the check does not apply
     start = y.front().at;
     start_refs.push_back(y.front());
   }
   if (start == kNoTime) return std::nullopt;
   const Timestamp horizon = start + a.within;
-  const auto& x = acc_.signals[rule.absent_signal].refs;
+  const auto& x = acc_.hits(rule.absent_signal).refs;
   const bool present =
       std::any_of(x.begin(), x.end(), [&](const HitRef& h) { return h.at == kNoTime || h.at <= horizon; });
   if (present) return std::nullopt;
@@ -226,7 +226,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   std::sort(f.workers.begin(), f.workers.end());
   if (f.workers.size() > kMaxListedWorkers) f.workers.resize(kMaxListedWorkers);
   if (evidence_signal >= 0) {
-    const SignalHits& hits = acc_.signals[evidence_signal];
+    const SignalHits& hits = acc_.hits(evidence_signal);
     const bool all = via == "match" && qualifying.size() == hits.refs.size();
     f.count = all ? hits.total : qualifying.size();
     if (all && hits.distinct_workers()) f.workers_total = *hits.distinct_workers();  // past the refs kept
@@ -245,7 +245,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   // Weak evidence alone lowers the confidence (the pack's policy; by default it halves it).
   if (via == "match" && rule.weak_signal >= 0 && !qualifying.empty()) {
     std::set<std::pair<uint32_t, uint64_t>> weak;
-    for (const auto& h : acc_.signals[rule.weak_signal].refs) weak.emplace(h.input, h.line);
+    for (const auto& h : acc_.hits(rule.weak_signal).refs) weak.emplace(h.input, h.line);
     const bool only_weak = std::all_of(qualifying.begin(), qualifying.end(), [&](const HitRef& h) {
       return weak.count({h.input, h.line}) > 0;
     });
@@ -301,7 +301,7 @@ void RuleEvaluator::evaluate(const CompiledRule& rule) {
   bool penalize_unknown = false;
   if (when == Tri::kUnknown) {
     // Only worth saying when something in the logs pointed at the rule.
-    const bool any_signal = rule.match_signal >= 0 && acc_.signals[rule.match_signal].total > 0;
+    const bool any_signal = rule.match_signal >= 0 && acc_.hits(rule.match_signal).total > 0;
     if (spec.if_unknown == IfUnknown::kInconclusive && (any_signal || (!spec.match && !spec.absent))) {
       inconclusive(rule, fmt::format("the export does not tell `{}`, which this rule needs", unknown));
     }
@@ -386,22 +386,25 @@ void evaluate_rules(const JobAccumulator& acc, Analysis& out) {
   out.start = acc.earliest;
   out.end = acc.latest;
   for (const auto& [log, first] : acc.logs) out.logs_seen.push_back(log);
-  // The job: the one with most entries; the others are listed.
-  std::vector<std::pair<uint64_t, std::string>> jobs;
-  for (const auto& [id, n] : acc.job_ids) jobs.emplace_back(n, id);
-  std::sort(jobs.begin(), jobs.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   const auto fact = [&](std::string_view name) {
     const FactValue* v = acc.facts.get(name);
     return v != nullptr ? v->value : std::string{};
   };
   out.job.id = fact("job_id");
-  for (const auto& [n, id] : jobs) {
-    if (id != out.job.id) out.job.other_ids.push_back(id);
-  }
   out.job.name = fact("job_name");
   out.job.project = fact("project");
   out.job.region = fact("region");
+  out.job.entries = acc.entries;
+  if (const FactValue* v = acc.facts.get("outcome")) {
+    if (auto o = parse_job_outcome(v->value)) {
+      out.job.outcome = *o;
+      out.job.outcome_source = v->source.what;
+      if (v->source.input >= 0 && static_cast<size_t>(v->source.input) < acc.input_paths.size()) {
+        out.job.outcome_source += fmt::format(
+            " at {}:{}", std::filesystem::path(acc.input_paths[v->source.input]).filename().string(), v->source.line);
+      }
+    }
+  }
   RuleEvaluator(acc, out).run();
   out.facts = acc.facts.list();
   out.phases = acc.observed.phases;

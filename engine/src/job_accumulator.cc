@@ -62,8 +62,14 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
   if (evidence.size() > kEarliest + kLatest) evidence.erase(evidence.begin() + kEarliest);
 }
 
-JobAccumulator::JobAccumulator(const CompiledRulePack& p, std::vector<std::string> paths)
-    : pack(p), input_paths(std::move(paths)), signals(p.signals.size()) {}
+JobAccumulator::JobAccumulator(const CompiledRulePack& p, const std::vector<std::string>& paths, std::string id)
+    : pack(p), input_paths(paths), job_id(std::move(id)) {}
+
+const SignalHits& JobAccumulator::hits(int signal) const {
+  static const SignalHits kNone;
+  auto it = signals.find(signal);
+  return it == signals.end() ? kNone : it->second;
+}
 
 int64_t DistinctNames::slot(std::string_view name) {
   if (slots_.empty()) slots_.assign(kSlots, 0);
@@ -114,21 +120,20 @@ uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view
   return id;
 }
 
-void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<bool(size_t entry)>& is_duplicate) {
-  for (auto& hit : seen.hits) {
-    if (hit.signal < 0) continue;  // superseded within its chunk
-    if (is_duplicate(hit.entry_index)) continue;
-    const Signal& signal = pack.signals[hit.signal];
-    if (signal.role == SignalRole::kObserver) {
-      facts_set_by[hit.signal] =
-          apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed, decoded[hit.signal]);
-      continue;
-    }
-    const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
-                     sdk_worker_id(hit.worker, hit.sdk_worker)};
-    signals[hit.signal].add(ref, std::move(hit));
+void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
+  const Signal& signal = pack.signals[hit.signal];
+  if (signal.role == SignalRole::kObserver) {
+    facts_set_by[hit.signal] =
+        apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed, decoded[hit.signal]);
+    return;
   }
+  const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
+                   sdk_worker_id(hit.worker, hit.sdk_worker)};
+  signals[hit.signal].add(ref, std::move(hit));
+}
 
+void JobAccumulator::add_seen(JobSeen&& seen) {
+  entries += seen.entries;
   for (const auto& [signal, n] : seen.extractor_overflow) {
     for (const auto& name : facts_set_by[signal]) facts.note_more(name, n);
   }
@@ -147,20 +152,60 @@ void JobAccumulator::add_batch(ChunkObservations&& seen, const std::function<boo
     auto& sdk = sdk_by_worker[worker];
     sdk.insert(w.sdk_workers.begin(), w.sdk_workers.end());
   }
-  for (auto& [job, n] : seen.job_ids) {
-    auto it = job_ids.find(job);
-    if (it != job_ids.end()) {
-      it->second += n;
-    } else if (job_ids.size() < kMaxJobs) {
-      job_ids.emplace(job, n);
-    } else {
-      other_job_entries += n;
-      ++other_job_ids;  // an id that recurs in later chunks is counted again: an upper bound
-    }
-  }
   if (job_name.empty()) job_name = seen.job_name;
   if (project.empty()) project = seen.project;
   if (region.empty()) region = seen.region;
+}
+
+void JobAccumulator::absorb(JobAccumulator&& other) {
+  // Worker and SDK process ids are the other accumulator's own: map them by name (workers past
+  // the other's kMaxNamedWorkers have no name left and count as none).
+  std::vector<std::string> sdk_names(other.sdk_worker_ids.size() + 1);
+  for (const auto& [key, id] : other.sdk_worker_ids) sdk_names[id] = key;
+  const auto remap = [&](HitRef ref) {
+    const std::string& worker = other.worker_name(ref.worker);
+    ref.worker = worker_id(worker);
+    if (ref.sdk_worker != 0 && ref.sdk_worker < sdk_names.size()) {
+      const std::string& key = sdk_names[ref.sdk_worker];
+      ref.sdk_worker = sdk_worker_id(worker, std::string_view(key).substr(std::min(key.size(), worker.size() + 1)));
+    }
+    return ref;
+  };
+  for (auto& [signal, theirs] : other.signals) {
+    SignalHits& ours = signals[signal];
+    for (const HitRef& r : theirs.refs) {
+      if (ours.refs.size() < SignalHits::kMaxRefs) ours.refs.push_back(remap(r));
+    }
+    ours.total += theirs.total;
+    for (auto& [name, values] : theirs.captures) {
+      auto& mine = ours.captures[name];
+      for (const auto& v : values) {
+        if (mine.size() < kMaxCaptureValues) mine.insert(v);
+      }
+    }
+    for (auto& kept : theirs.evidence) ours.evidence.emplace_back(remap(kept.first), std::move(kept.second));
+    std::stable_sort(ours.evidence.begin(), ours.evidence.end(),
+                     [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
+    while (ours.evidence.size() > SignalHits::kEarliest + SignalHits::kLatest) {
+      ours.evidence.erase(ours.evidence.begin() + SignalHits::kEarliest);
+    }
+  }
+  facts.absorb(other.facts);
+  for (auto& p : other.observed.phases) observed.phases.push_back(std::move(p));
+  for (auto& w : other.observed.worker_counts) observed.worker_counts.push_back(w);
+  observed.phases_dropped += other.observed.phases_dropped;
+  observed.worker_counts_dropped += other.observed.worker_counts_dropped;
+  JobSeen seen;
+  seen.entries = other.entries;
+  seen.earliest = other.earliest;
+  seen.latest = other.latest;
+  seen.logs = std::move(other.logs);
+  for (auto& [worker, sdk] : other.sdk_by_worker) seen.workers[worker].sdk_workers = std::move(sdk);
+  for (size_t i = 1; i < other.worker_names.size(); ++i) worker_id(other.worker_names[i]);
+  seen.job_name = other.job_name;
+  seen.project = other.project;
+  seen.region = other.region;
+  add_seen(std::move(seen));
 }
 
 void JobAccumulator::finish() {
@@ -171,18 +216,13 @@ void JobAccumulator::finish() {
   size_t most = 0;
   for (const auto& [worker, sdk] : sdk_by_worker) most = std::max(most, sdk.size());
   if (most > 0) facts.set("sdk_processes_per_worker", std::to_string(most), source, kLogLinePriority);
-  // The job: the id with most entries (the others are listed by the report), and its labels.
+  // The job's labels.
   const FactSource labels{"resource labels"};
-  const std::string* top = nullptr;
-  uint64_t top_entries = 0;
-  for (const auto& [id, n] : job_ids) {
-    if (top == nullptr || n > top_entries) top = &id, top_entries = n;
-  }
-  if (top != nullptr) facts.set("job_id", *top, labels, kLogLinePriority);
+  if (!job_id.empty()) facts.set("job_id", job_id, labels, kLogLinePriority);
   if (!job_name.empty()) facts.set("job_name", job_name, labels, kLogLinePriority);
   if (!project.empty()) facts.set("project", project, labels, kLogLinePriority);
   if (!region.empty()) facts.set("region", region, labels, kLogLinePriority);
-  for (auto& s : signals) std::sort(s.refs.begin(), s.refs.end(), earlier);
+  for (auto& [signal, s] : signals) std::sort(s.refs.begin(), s.refs.end(), earlier);
   std::sort(observed.phases.begin(), observed.phases.end(),
             [](const JobPhase& a, const JobPhase& b) { return a.at < b.at; });
   std::stable_sort(observed.worker_counts.begin(), observed.worker_counts.end(),
@@ -199,10 +239,6 @@ std::vector<std::string> JobAccumulator::caps_reached() const {
     notes.push_back(fmt::format("{}{} distinct workers: the first {} are named, the other {} counted only",
                                 unnamed_workers.saturated() ? "at least " : "", workers_total(), kMaxNamedWorkers,
                                 unnamed_workers.count()));
-  }
-  if (other_job_entries > 0) {
-    notes.push_back(fmt::format("more than {} job ids: {} entries of up to {} further ones are counted together",
-                                kMaxJobs, other_job_entries, other_job_ids));
   }
   if (observed.phases_dropped > 0) {
     notes.push_back(fmt::format("{} further job phase messages are counted, not kept (each phase is kept {} times)",

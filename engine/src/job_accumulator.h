@@ -71,24 +71,30 @@ class DistinctNames {
   bool saturated_ = false;
 };
 
-// What the accumulator keeps per worker and per job is bounded (docs/performance.md, "Memory caps"):
-// the first kMaxNamedWorkers workers are named and tracked (SDK processes, lists in findings);
-// later ones are counted and told apart, not named. The first kMaxJobs job ids are counted per
-// job; entries of later ones are counted together.
+// What a job's accumulator keeps per worker is bounded (docs/performance.md, "Memory caps"): the
+// first kMaxNamedWorkers workers are named and tracked (SDK processes, lists in findings); later
+// ones are counted and told apart, not named.
 inline constexpr size_t kMaxNamedWorkers = 10'000;
-inline constexpr size_t kMaxJobs = 1'000;
 
+// What one job's entries showed, merged batch by batch in input order: per-signal hits with bounded
+// evidence, job facts from the fact extractors, the logs and workers seen. Single-threaded.
 class JobAccumulator {
  public:
-  JobAccumulator(const CompiledRulePack& pack, std::vector<std::string> input_paths);
+  JobAccumulator(const CompiledRulePack& pack, const std::vector<std::string>& input_paths, std::string job_id);
 
-  // Merges what matching found in one batch, batches in input order. Hits on entries that
-  // `is_duplicate` says were seen before are dropped.
-  void add_batch(ChunkObservations&& seen, const std::function<bool(size_t entry)>& is_duplicate);
-  // Derived facts (workers seen, SDK processes per worker); call once after the last chunk.
+  // One hit of this job's entries (not a duplicate); `decoded` is the export's decoder cache.
+  void add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded);
+  // What a batch's entries of this job showed besides hits.
+  void add_seen(JobSeen&& seen);
+  // Everything `other` (the export's unattributed entries) holds, as if its entries were this job's.
+  void absorb(JobAccumulator&& other);
+  // Derived facts (workers seen, SDK processes per worker, the labels); call once after the last batch.
   void finish();
   // One line per memory cap that was reached, saying what was summarised instead of kept.
   std::vector<std::string> caps_reached() const;
+
+  // The hits of `signal` (none: an empty set).
+  const SignalHits& hits(int signal) const;
 
   uint32_t worker_id(std::string_view name);
   // Distinct workers seen (named + counted), and whether that number is exact.
@@ -98,23 +104,21 @@ class JobAccumulator {
   uint32_t sdk_worker_id(std::string_view worker, std::string_view sdk_worker);
 
   const CompiledRulePack& pack;
-  std::vector<std::string> input_paths;
-  std::vector<SignalHits> signals;
+  const std::vector<std::string>& input_paths;
+  std::string job_id;  // "" for the unattributed entries
+  uint64_t entries = 0;
+  std::map<int, SignalHits> signals;  // only the signals that were hit: a job costs what it shows
   std::vector<std::string> worker_names{""};
   std::map<std::string, uint32_t, std::less<>> worker_ids;
   std::map<std::string, uint32_t, std::less<>> sdk_worker_ids;  // "worker/sdk-0-1" → id
   JobFacts facts;
   ObserverOutput observed;
   std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
-  std::map<int, DecodeCache> decoded;                    // extractor signal → its decoder's last value
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> sdk_by_worker;
-  std::map<std::string, uint64_t, std::less<>> job_ids;
-  uint64_t other_job_entries = 0;  // entries of job ids past kMaxJobs
-  uint64_t other_job_ids = 0;      // … and how many of those ids were distinct (at most)
-  DistinctNames unnamed_workers;   // workers past kMaxNamedWorkers
+  DistinctNames unnamed_workers;  // workers past kMaxNamedWorkers
   std::string job_name, project, region;
 };
 

@@ -167,6 +167,23 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
   f.priority = priority;
 }
 
+void JobFacts::absorb(const JobFacts& other) {
+  for (const auto& [name, theirs] : other.facts_) {
+    auto [it, added] = facts_.try_emplace(name, theirs);
+    if (added) continue;
+    FactValue& ours = it->second;
+    for (const auto& s : theirs.sightings) {
+      if (ours.sightings.size() < FactValue::kMaxSightings) ours.sightings.push_back(s);
+    }
+    ours.sightings_total += theirs.sightings_total;
+    if (theirs.priority > ours.priority) {
+      ours.value = theirs.value;
+      ours.source = theirs.source;
+      ours.priority = theirs.priority;
+    }
+  }
+}
+
 void JobFacts::note_more(std::string_view name, uint64_t count) {
   if (auto it = facts_.find(name); it != facts_.end()) it->second.sightings_total += count;
 }

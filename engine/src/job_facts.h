@@ -40,6 +40,8 @@ class JobFacts {
  public:
   // A stronger `priority` replaces the value; an equal or weaker one is noted as a sighting only.
   void set(std::string_view name, std::string value, const FactSource& source, int priority);
+  // Every fact of `other` as if its sources had reported here too (stronger values win, equal keep ours).
+  void absorb(const JobFacts& other);
   // `count` more sources gave `name` (sightings past what a chunk keeps).
   void note_more(std::string_view name, uint64_t count);
   const FactValue* get(std::string_view name) const;

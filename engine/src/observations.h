@@ -27,6 +27,7 @@ struct Hit {
   int signal = -1;
   size_t entry_index = 0;  // within its batch (to drop duplicates when merging)
   Timestamp at = kNoTime;
+  std::string job;  // the entry's job id ("" = unattributed)
   std::string worker;
   std::string sdk_worker;
   SourceLocation where;  // absolute
@@ -46,16 +47,22 @@ struct WorkerSeen {
   std::set<std::string, std::less<>> sdk_workers;
 };
 
-// Everything a batch contributes besides counts.
-struct ChunkObservations {
-  std::vector<Hit> hits;
+// What a batch's entries of one job tell besides hits.
+struct JobSeen {
+  uint64_t entries = 0;  // read (duplicates are recognised only when batches are merged)
+  uint32_t ordinal = 0;  // the job's index among the batch's jobs, in first-seen order
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;      // short log name → earliest entry
   std::map<std::string, WorkerSeen, std::less<>> workers;  // worker VM → what ran on it
-  std::map<std::string, uint64_t, std::less<>> job_ids;    // job id → entries
   std::string job_name, project, region;                   // first seen
   std::map<int, uint64_t> extractor_overflow;              // fact extractor signal → hits not kept
+};
+
+// Everything a batch contributes besides counts, per job.
+struct ChunkObservations {
+  std::vector<Hit> hits;
+  std::map<std::string, JobSeen, std::less<>> jobs;  // job id ("" = unattributed) → what its entries tell
 
   void clear() { *this = ChunkObservations{}; }
 };

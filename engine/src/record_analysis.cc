@@ -1,7 +1,8 @@
 // RecordAnalysis: the same matching and reasoning as analyze(), for records handed over one by one.
 #include "evaluator.h"
+#include "export_accumulator.h"
 #include "gpudiag/analyzer.h"
-#include "job_accumulator.h"
+#include "job_analyses.h"
 #include "record_matcher.h"
 
 namespace gpudiag {
@@ -9,8 +10,11 @@ namespace gpudiag {
 struct RecordAnalysis::Impl {
   static constexpr size_t kBatch = 4096;
 
-  Impl(const RulePack& pack, std::vector<std::string> names)
-      : accumulator(detail::compiled(pack), names), matcher(detail::compiled(pack)), summaries(names.size()) {
+  Impl(const RulePack& pack, std::vector<std::string> names, JobSelection s)
+      : accumulator(detail::compiled(pack), names, kDefaultMaxJobs),
+        matcher(detail::compiled(pack)),
+        summaries(names.size()),
+        select(std::move(s)) {
     for (size_t i = 0; i < names.size(); ++i) summaries[i].path = names[i];
     matcher.start_chunk();
   }
@@ -25,23 +29,24 @@ struct RecordAnalysis::Impl {
     batch_size = 0;
   }
 
-  detail::JobAccumulator accumulator;
+  detail::ExportAccumulator accumulator;
   detail::RecordMatcher matcher;
   detail::ChunkObservations seen;
   std::vector<InputSummary> summaries;
+  JobSelection select;
   size_t batch_size = 0;
 };
 
-RecordAnalysis::RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names)
-    : impl_(std::make_unique<Impl>(pack, std::move(input_names))) {}
+RecordAnalysis::RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names, JobSelection select)
+    : impl_(std::make_unique<Impl>(pack, std::move(input_names), std::move(select))) {}
 RecordAnalysis::~RecordAnalysis() = default;
 
 void RecordAnalysis::set_fact(const std::string& name, const std::string& value) {
-  impl_->accumulator.facts.set(name, value, detail::FactSource{"given"}, detail::kExamplePriority);
+  impl_->accumulator.given.set(name, value, detail::FactSource{"given"}, detail::kExamplePriority);
 }
 
 Status RecordAnalysis::load_job_file(const std::string& path) {
-  return detail::apply_job_file(path, impl_->accumulator.pack.catalog, impl_->accumulator.facts);
+  return detail::apply_job_file(path, impl_->accumulator.pack.catalog, impl_->accumulator.given);
 }
 
 void RecordAnalysis::add(const LogRecord& record) {
@@ -63,7 +68,11 @@ Analysis RecordAnalysis::finish() {
     d.analysed += s.analysed;
   }
   d.inputs = impl_->summaries;
-  detail::evaluate_rules(impl_->accumulator, d);
+  for (auto& note : impl_->accumulator.caps_reached()) {
+    if (!d.inputs.empty())
+      d.inputs[0].add_problem(InputProblem{.line = 0, .offset = -1, .skipped_entry = false, .message = note});
+  }
+  detail::analyse_jobs(impl_->accumulator, impl_->select, d);
   return d;
 }
 

@@ -119,8 +119,7 @@ RecordMatcher::RecordMatcher(const CompiledRulePack& pack)
       pattern_stamp_(pack.patterns.size(), 0),
       lazy_stamp_(pack.patterns.size(), 0),
       lazy_value_(pack.patterns.size(), 0),
-      signal_stamp_(pack.signals.size(), 0),
-      first_hit_(pack.signals.size(), -1) {
+      signal_stamp_(pack.signals.size(), 0) {
   set_hits_.reserve(pack.patterns.size());
 }
 
@@ -295,18 +294,17 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
     if (!x.phase.empty() || !x.worker_count.empty()) return true;  // each is a point on the timeline
     // Facts keep the strongest, then the first value, and list their first sources: a chunk keeps
     // the first few hits and counts the others.
-    int64_t& kept = first_hit_[si];
-    if (kept < 0) kept = 0;
+    int64_t& kept = first_hit_.try_emplace(uint64_t{job_->ordinal} << 32 | static_cast<uint32_t>(si), 0).first->second;
     if (static_cast<size_t>(kept) < FactValue::kMaxSightings) {
       ++kept;
       return true;
     }
-    ++out.extractor_overflow[si];
+    ++job_->extractor_overflow[si];
     return false;
   }
   if (s.role != SignalRole::kAbsentStart) return true;
   // An absence starts at its earliest entry, so a chunk needs one hit of its start: the earliest.
-  int64_t& kept = first_hit_[si];
+  int64_t& kept = first_hit_.try_emplace(uint64_t{job_->ordinal} << 32 | static_cast<uint32_t>(si), -1).first->second;
   if (kept < 0) {
     kept = static_cast<int64_t>(out.hits.size());
     return true;
@@ -319,34 +317,52 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
 }
 
 void RecordMatcher::start_chunk() {
-  std::fill(first_hit_.begin(), first_hit_.end(), -1);
+  first_hit_.clear();
+  job_ = nullptr;
+  job_id_.clear();
   recent_logs_.clear();
   recent_workers_.clear();
-  recent_jobs_.clear();
   last_worker_.clear();
   last_sdk_worker_.clear();
 }
 
+JobSeen& RecordMatcher::job_of(const LogRecord& r, ChunkObservations& out) {
+  if (job_ != nullptr && r.job_id == job_id_) return *job_;
+  auto it = out.jobs.find(r.job_id);
+  if (it == out.jobs.end()) {
+    it = out.jobs.emplace(std::string(r.job_id), JobSeen{}).first;
+    it->second.ordinal = static_cast<uint32_t>(out.jobs.size() - 1);
+  }
+  job_ = &it->second;
+  job_id_ = std::string(r.job_id);
+  recent_logs_.clear();
+  recent_workers_.clear();
+  last_worker_.clear();
+  last_sdk_worker_.clear();
+  return *job_;
+}
+
 void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
+  JobSeen& job = job_of(r, out);
+  ++job.entries;
   if (r.timestamp != kNoTime) {
-    if (out.earliest == kNoTime || r.timestamp < out.earliest) out.earliest = r.timestamp;
-    if (out.latest == kNoTime || r.timestamp > out.latest) out.latest = r.timestamp;
+    if (job.earliest == kNoTime || r.timestamp < job.earliest) job.earliest = r.timestamp;
+    if (job.latest == kNoTime || r.timestamp > job.latest) job.latest = r.timestamp;
   }
   if (!r.log.empty()) {
-    Timestamp& first = recent_logs_.get(out.logs, r.log, kNoTime);
+    Timestamp& first = recent_logs_.get(job.logs, r.log, kNoTime);
     if (r.timestamp != kNoTime && (first == kNoTime || r.timestamp < first)) first = r.timestamp;
   }
   // An entry's SDK process is noted once per run of entries from the same worker and process.
   if (!r.worker.empty() && (r.worker != last_worker_ || r.sdk_worker != last_sdk_worker_)) {
-    auto& sdk = recent_workers_.get(out.workers, r.worker).sdk_workers;
+    auto& sdk = recent_workers_.get(job.workers, r.worker).sdk_workers;
     last_worker_ = r.worker;
     last_sdk_worker_ = r.sdk_worker;
     if (!r.sdk_worker.empty() && sdk.find(r.sdk_worker) == sdk.end()) sdk.emplace(r.sdk_worker);
   }
-  if (!r.job_id.empty()) ++recent_jobs_.get(out.job_ids, r.job_id);
-  if (out.job_name.empty() && !r.job_name.empty()) out.job_name = r.job_name;
-  if (out.project.empty() && !r.project.empty()) out.project = r.project;
-  if (out.region.empty() && !r.region.empty()) out.region = r.region;
+  if (job.job_name.empty() && !r.job_name.empty()) job.job_name = r.job_name;
+  if (job.project.empty() && !r.project.empty()) job.project = r.project;
+  if (job.region.empty() && !r.region.empty()) job.region = r.region;
 }
 
 uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
@@ -425,6 +441,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.signal = si;
     hit.entry_index = entry_index;
     hit.at = r.timestamp;
+    hit.job = job_id_;
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;

@@ -2,6 +2,7 @@
 // the candidate signals are evaluated. One RecordMatcher per thread. Internal to engine.
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "compiled_rule_pack.h"
@@ -75,6 +76,7 @@ class RecordMatcher {
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);
+  JobSeen& job_of(const LogRecord& r, ChunkObservations& out);
   // The policy's quiet shapes the record has, one bit each (computed once per record).
   uint32_t quiet_shapes(const LogRecord& r);
 
@@ -86,16 +88,18 @@ class RecordMatcher {
   std::vector<uint8_t> lazy_value_;      // … with this result
   std::vector<uint32_t> signal_stamp_;
   std::vector<int> candidates_;
-  // Per signal: index in out.hits of the chunk's kept hit, or -1; for fact extractors, how many of
-  // the chunk's hits were kept.
-  std::vector<int64_t> first_hit_;
+  // Per (job in the chunk, signal): index in out.hits of the chunk's kept hit; for fact extractors,
+  // how many of the chunk's hits were kept. Keyed `ordinal << 32 | signal`; looked up on hits only.
+  std::unordered_map<uint64_t, int64_t> first_hit_;
   uint32_t stamp_ = 0;
   uint32_t quiet_stamp_ = 0;  // == stamp_: quiet_ is this record's
   uint32_t quiet_ = 0;
-  // Caches into the current chunk's maps (reset by start_chunk).
-  NameLookupCache<decltype(ChunkObservations::logs)> recent_logs_;
-  NameLookupCache<decltype(ChunkObservations::workers)> recent_workers_;
-  NameLookupCache<decltype(ChunkObservations::job_ids)> recent_jobs_;
+  // The current record's job in the chunk (entries come in runs of one job), and caches into its
+  // maps (reset by start_chunk and when the job changes).
+  JobSeen* job_ = nullptr;
+  std::string job_id_;
+  NameLookupCache<decltype(JobSeen::logs)> recent_logs_;
+  NameLookupCache<decltype(JobSeen::workers)> recent_workers_;
   std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())
 };
 

@@ -51,6 +51,10 @@ const auto kKeys = std::to_array<RuleKey>({
     {"if_unknown", P::kRule, N::kOptional, V::kChoice,
      "what to do when a fact in `when` is unknown: `skip` (default), `inconclusive`, `fire`",
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_if_unknown(v, s); }},
+    {"hides_failure", P::kRule, N::kOptional, V::kBool,
+     "`true`: the finding keeps its severity even when the job succeeded (the failure it names can hide "
+     "behind a success); otherwise a succeeded job's findings are risks, at most `warning`",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.hides_failure = r.flag(v, "hides_failure"); }},
     {"corroborated_by", P::kRule, N::kOptional, V::kTextList, "rule ids whose firing raises this finding's confidence",
      [](RuleReader& r, const Node& v, RuleSpec& s) { s.corroborated_by = r.string_list(v, "corroborated_by"); }},
     {"weak", P::kRule, N::kOptional, V::kCondition, "record condition for evidence that alone lowers confidence",

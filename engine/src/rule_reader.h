@@ -104,6 +104,12 @@ class RuleReader {
   }
 
   std::string text(const Node& n, std::string_view what) { return scalar(n, what).value_or(""); }
+  // `true` or `false` (an error otherwise, read as false).
+  bool flag(const Node& n, std::string_view what) {
+    const std::string s = text(n, what);
+    if (s != "true" && s != "false") error(n.at, "rule-type", fmt::format("`{}` is true or false", what));
+    return s == "true";
+  }
 
   // An error for every key of `map` that the key table does not allow at `place`.
   void check_keys(const Node& map, KeyPlace place) {

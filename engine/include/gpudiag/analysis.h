@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpudiag/ingest.h"
+#include "gpudiag/job_outcome.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
 
@@ -63,6 +65,9 @@ struct Finding {
   std::string family;
   FamilyRole family_role = FamilyRole::kCause;  // the pack's policy for `family`
   Impact severity = Impact::kWarning;
+  // Set when the job succeeded and the rule's severity was capped to warning (a risk, not the
+  // cause of a failure): the rule's own severity.
+  std::optional<Impact> severity_before_outcome;
   double confidence = 0.5;
   std::string confidence_note;  // why it differs from the rule's base confidence ("" = it does not)
   std::string description;
@@ -133,13 +138,26 @@ struct WorkerCountPoint {
 };
 
 struct JobInfo {
-  std::string id;
+  std::string id;  // "" for entries of no job (an export without job labels, or the unattributed ones)
   std::string name;
   std::string project;
   std::string region;
-  std::vector<std::string> other_ids;  // further job ids seen in the export (a project-wide export)
+  JobOutcome outcome = JobOutcome::kUnknown;  // the `outcome` fact
+  std::string outcome_source;                 // what said so ("job message at logs.json:12", "job.json")
+  uint64_t entries = 0;                       // the job's entries read (duplicates included)
+  std::vector<std::string> other_ids;         // the export's other jobs (a project-wide export)
 };
 
+// A job of the export that was read but not diagnosed, with its entries.
+struct JobCount {
+  std::string id;
+  std::string name;
+  uint64_t entries = 0;
+};
+
+// The analysis of an export. Its job fields (job … worker_counts) describe one job: the export's
+// only job, or with several the worst one (by verdict, then top severity, then first failure time);
+// `jobs` holds every job diagnosed, the worst first, each an Analysis of its own (its `jobs` empty).
 struct Analysis {
   JobInfo job;
   Timestamp start = kNoTime;  // earliest entry
@@ -158,6 +176,12 @@ struct Analysis {
   std::vector<JobPhase> phases;  // time order
   std::vector<WorkerCountPoint> worker_counts;
   std::string rule_pack_hash;
+
+  // The export as a whole (empty in a job's own Analysis).
+  std::vector<Analysis> jobs;           // every job diagnosed and in scope, the worst first
+  std::vector<JobCount> not_diagnosed;  // past --max-jobs: counted only
+  std::vector<JobCount> not_selected;   // outside --job-id / --job-name
+  uint64_t not_diagnosed_unlisted = 0;  // entries of further jobs past the list's own cap
 };
 
 }  // namespace gpudiag

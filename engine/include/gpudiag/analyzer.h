@@ -22,9 +22,22 @@ struct Progress {
   double seconds = 0;
 };
 
+// Which jobs of the export are diagnosed and reported (all of them by default).
+struct JobSelection {
+  std::vector<std::string> ids;  // --job-id (any of them)
+  std::string name_glob;         // --job-name, a shell glob over the job name ("" = any)
+  bool any() const { return !ids.empty() || !name_glob.empty(); }
+};
+
+// Full state is kept for this many jobs at most (docs/performance.md, "Memory caps"); later ones
+// are counted (Analysis::not_diagnosed).
+inline constexpr size_t kDefaultMaxJobs = 1'024;
+
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
   std::string job_file;  // `gcloud dataflow jobs describe --full --format=json` output
+  JobSelection select;
+  size_t max_jobs = kDefaultMaxJobs;
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
 };
@@ -43,7 +56,7 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
 //   Analysis d = run.finish();
 class RecordAnalysis {
  public:
-  RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names);
+  RecordAnalysis(const RulePack& pack, std::vector<std::string> input_names, JobSelection select = {});
   ~RecordAnalysis();
   RecordAnalysis(const RecordAnalysis&) = delete;
   RecordAnalysis& operator=(const RecordAnalysis&) = delete;

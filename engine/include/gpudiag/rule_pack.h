@@ -92,6 +92,7 @@ struct RuleInfo {
   double confidence = 0.5;
   std::string description;
   std::vector<std::string> explains;
+  bool hides_failure = false;  // keeps its severity when the job succeeded (`hides_failure: true`)
   std::vector<FixInfo> fixes;
   std::vector<std::string> sources;
   std::string file;  // the rule file it came from ("builtin:rules/…" for embedded ones)

@@ -1,0 +1,81 @@
+#include "job_analyses.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "evaluator.h"
+
+namespace gpudiag::detail {
+namespace {
+
+bool selected(const JobSelection& select, const JobAccumulator& job) {
+  if (!select.any()) return true;
+  if (!select.ids.empty() && std::find(select.ids.begin(), select.ids.end(), job.job_id) == select.ids.end()) {
+    return false;
+  }
+  return select.name_glob.empty() || fnmatch(select.name_glob.c_str(), job.job_name.c_str(), 0) == 0;
+}
+
+// A succeeded job did not fail: what its findings name are risks, at most warnings, unless the
+// rule says its failure hides behind a success (`hides_failure: true`).
+void apply_outcome(const CompiledRulePack& pack, Analysis& job) {
+  if (job.job.outcome != JobOutcome::kSucceeded) return;
+  for (auto& f : job.findings) {
+    const int ri = pack.rule_index(f.rule_id);
+    if (ri >= 0 && pack.rules[ri].spec.info.hides_failure) continue;
+    if (f.severity <= Impact::kWarning) continue;
+    f.severity_before_outcome = f.severity;
+    f.severity = Impact::kWarning;
+  }
+}
+
+// Worst first: by verdict (errors, then warnings, then none), then the top severity, then the
+// earliest finding at that severity, then the id (for a stable order).
+auto badness(const Analysis& job) {
+  Impact top = Impact::kInfo;
+  for (const auto& f : job.findings) top = std::max(top, f.severity);
+  const int verdict = top >= Impact::kError ? 2 : top == Impact::kWarning ? 1 : 0;
+  Timestamp first = INT64_MAX;
+  for (const auto& f : job.findings) {
+    if (f.severity == top && f.first_seen != kNoTime) first = std::min(first, f.first_seen);
+  }
+  return std::make_tuple(-verdict, -static_cast<int>(top), first, job.job.id);
+}
+
+}  // namespace
+
+void analyse_jobs(const ExportAccumulator& acc, const JobSelection& select, Analysis& out) {
+  for (const auto& [id, job] : acc.jobs) {
+    if (!selected(select, *job)) {
+      out.not_selected.push_back(JobCount{id, job->job_name, job->entries});
+      continue;
+    }
+    Analysis a;
+    evaluate_rules(*job, a);
+    apply_outcome(acc.pack, a);
+    out.jobs.push_back(std::move(a));
+  }
+  std::stable_sort(out.jobs.begin(), out.jobs.end(),
+                   [](const Analysis& a, const Analysis& b) { return badness(a) < badness(b); });
+  for (const auto& [id, c] : acc.over_cap) out.not_diagnosed.push_back(c);
+  out.not_diagnosed_unlisted = acc.over_cap_unlisted;
+  out.rule_pack_hash = acc.pack.hash;
+  if (out.jobs.empty()) return;
+  const Analysis& worst = out.jobs.front();
+  out.job = worst.job;
+  for (const auto& other : out.jobs) {
+    if (&other != &worst) out.job.other_ids.push_back(other.job.id);
+  }
+  out.start = worst.start;
+  out.end = worst.end;
+  out.logs_seen = worst.logs_seen;
+  out.findings = worst.findings;
+  out.inconclusive = worst.inconclusive;
+  out.facts = worst.facts;
+  out.phases = worst.phases;
+  out.worker_counts = worst.worker_counts;
+}
+
+}  // namespace gpudiag::detail
