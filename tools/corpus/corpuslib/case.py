@@ -276,7 +276,7 @@ class Case:
         self._extra_sources = []
         self._seq = 0
         self.jobs = []
-        self._job_truth = []      # (job, outcome, verdict, not_fire, inconclusive)
+        self._job_truth = []      # (job, outcome, verdict, not_fire, inconclusive, may_fire)
 
     # -- spec API -----------------------------------------------------------------------------
     def describe(self, text):
@@ -324,14 +324,15 @@ class Case:
                 'unknown')
     VERDICTS = ('ok', 'warning', 'failed', 'empty')
 
-    def job_truth(self, job, outcome, verdict, not_fire=(), inconclusive=()):
+    def job_truth(self, job, outcome, verdict, not_fire=(), inconclusive=(), may_fire=()):
         """The truth about one job of the export (labels `jobs:`): how it ended and the verdict
         gpudiag must give it. Its `fire` list is the case's fire() calls made with job=job."""
         if outcome not in self.OUTCOMES:
             raise ValueError('%s: outcome %r is not one of %s' % (self.name, outcome, self.OUTCOMES))
         if verdict not in self.VERDICTS:
             raise ValueError('%s: verdict %r is not one of %s' % (self.name, verdict, self.VERDICTS))
-        self._job_truth.append((job, outcome, verdict, list(not_fire), list(inconclusive)))
+        self._job_truth.append((job, outcome, verdict, list(not_fire), list(inconclusive),
+                                list(may_fire)))
 
     def may_fire(self, *rules):
         self._may.extend(rules)
@@ -620,7 +621,7 @@ class Case:
             raise ValueError('%s: every job needs exactly one job_truth()' % self.name)
         y = ['jobs:                # the truth per job (corpus/README.md, "jobs")']
         counted = 0
-        for (job, outcome, verdict, nots, inc) in self._job_truth:
+        for (job, outcome, verdict, nots, inc, may) in self._job_truth:
             n = self._job_entries(job)
             counted += n
             y.append('  - id: %s' % yq(job.id))
@@ -628,6 +629,7 @@ class Case:
             y.append('    outcome: %s' % outcome)
             y.append('    verdict: %s' % verdict)
             y.append('    fire: [%s]' % ', '.join(f['rule'] for f in self._fire if f['job'] is job))
+            y.append('    may_fire: [%s]' % ', '.join(may))
             y.append('    not_fire: [%s]' % ', '.join(nots))
             y.append('    inconclusive: [%s]' % ', '.join(inc))
             y.append('    entries: %d' % n)
