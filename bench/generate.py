@@ -10,6 +10,15 @@ at a fixed rate. Same arguments, same bytes.
   bench/generate.py --size 1G --shape ndjson --out bench/data/1g.ndjson
   bench/generate.py --size 1G --shape array  --out bench/data/1g.json      # gcloud's pretty array
   bench/generate.py --size 100M --shape ndjson --gzip --out bench/data/100m.ndjson.gz
+  bench/generate.py --size 1G --jobs 31 --out bench/data/1g-31jobs.ndjson      # a day's sink shard
+
+Without --jobs every entry keeps the job id of the corpus case it was taken from (so the export holds
+as many job ids as there are cases), as it always did: that output is unchanged. With --jobs N every
+entry is rewritten to belong to one of N jobs of one project, each with its own job id, name and
+worker VMs, and the jobs' entries are interleaved by time the way a day's sink shard holds them:
+each job runs in its own window of the export's time span, and about three jobs run at any moment.
+The total size is the one asked for, whatever N is (--jobs 1 and --jobs 31 at the same --size are
+the same amount of work for a per-job engine).
 """
 import argparse
 import gzip
@@ -72,6 +81,8 @@ def load_templates():
         hay_case = case.startswith(('healthy-', 'near-miss-'))
         with open(labels, encoding='utf-8') as f:
             text = f.read()
+        if re.search(r'^jobs:', text, re.M):
+            continue  # cases with a truth per job (several jobs in one export) are not templates
         evidence = {int(n) for n in re.findall(r'\d+', ' '.join(re.findall(r'evidence_lines: \[([^\]]*)\]', text)))}
         for name in sorted(os.listdir(d)):
             if not name.startswith('export'):
@@ -128,6 +139,63 @@ def restamp(entry, rng, n, t_ns, workers):
     return e
 
 
+class Jobs:
+    """N synthetic jobs of one project, each active in its own window of the export."""
+
+    def __init__(self, n, seed, t0_ns):
+        rng = random.Random(seed * 1_000_003 + n)
+        self.n = n
+        self.width = min(1.0, 3.0 / n)
+        words = ('embed', 'score', 'ocr', 'detect', 'wordcount', 'sessionize', 'dedupe', 'export')
+        self.ids, self.names, self.workers = [], [], []
+        for k in range(n):
+            start_s = t0_ns // 1_000_000_000 + int(self.start(k) * 86_400)
+            local = __import__('time').gmtime(start_s - 8 * 3600)   # job ids are US Pacific time
+            self.ids.append(__import__('time').strftime('%Y-%m-%d_%H_%M_%S', local) +
+                            '-%d' % rng.randrange(10 ** 18, 2 * 10 ** 19))
+            name = 'benchjob-%04d-%s' % (k, words[k % len(words)])
+            self.names.append(name)
+            stamp = __import__('time').strftime('%m%d%H%M', local)
+            tag = '%04x' % rng.getrandbits(16)
+            self.workers.append(['%s-%s-%s-harness-%04x' % (name[:25], stamp, tag, rng.getrandbits(16))
+                                 for _ in range(4)])
+
+    def start(self, k):
+        return 0.0 if self.width >= 1.0 else k / self.n * (1.0 - self.width)
+
+    def pick(self, rng, progress):
+        """A job running at this point of the export (0 <= progress < 1)."""
+        if self.width >= 1.0:      # up to three jobs: all of them run the whole time
+            return rng.randrange(self.n)
+        span = self.n / (1.0 - self.width)
+        lo = min(self.n - 1, max(0, int(-(-(progress - self.width) * span // 1))))
+        hi = min(self.n - 1, int(progress * span))
+        return rng.randint(lo, max(lo, hi))
+
+    def assign(self, e, k, rng):
+        job_id, name = self.ids[k], self.names[k]
+        res = e.get('resource')
+        if isinstance(res, dict) and isinstance(res.get('labels'), dict):
+            res['labels']['job_id'] = job_id
+            res['labels']['job_name'] = name
+        labels = e.get('labels')
+        worker = None
+        if isinstance(labels, dict):
+            if 'dataflow.googleapis.com/job_id' in labels:
+                labels['dataflow.googleapis.com/job_id'] = job_id
+            if 'dataflow.googleapis.com/job_name' in labels:
+                labels['dataflow.googleapis.com/job_name'] = name
+            if 'compute.googleapis.com/resource_name' in labels:
+                worker = rng.choice(self.workers[k])
+                labels['compute.googleapis.com/resource_name'] = worker
+        payload = e.get('jsonPayload')
+        if isinstance(payload, dict):
+            if 'job' in payload:
+                payload['job'] = job_id
+            if 'worker' in payload and worker is not None:
+                payload['worker'] = worker
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--size', type=parse_size, required=True, help='approximate output size (e.g. 10M, 1G)')
@@ -136,6 +204,9 @@ def main():
     ap.add_argument('--failure-every', type=int, default=20000, help='one failure entry per N entries')
     ap.add_argument('--traceback-every', type=int, default=400, help='one long traceback per N entries')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--jobs', type=int, default=None,
+                    help='rewrite the entries into N jobs, interleaved by time (default: keep the '
+                         'corpus cases\' own job ids)')
     ap.add_argument('--out', required=True)
     args = ap.parse_args()
 
@@ -150,6 +221,10 @@ def main():
     written = 0
     n = 0
     t_ns = 1_700_000_000 * 1_000_000_000
+    if args.jobs is not None and args.jobs < 1:
+        sys.exit('--jobs must be at least 1')
+    jobs = Jobs(args.jobs, args.seed, t_ns) if args.jobs else None
+    job_rng = random.Random(args.seed * 7_919 + (args.jobs or 0))   # own stream: the default path is untouched
     if args.shape == 'array':
         out.write(b'[\n')
         written += 2
@@ -164,6 +239,8 @@ def main():
             while is_job_message(template) and rng.random() < 0.95:
                 template = rng.choice(healthy)
         e = restamp(template, rng, n, t_ns, workers)
+        if jobs is not None:
+            jobs.assign(e, jobs.pick(job_rng, min(written / args.size, 0.999999)), job_rng)
         if n % args.traceback_every == 0:
             payload = e.setdefault('jsonPayload', {}) if 'textPayload' not in e else None
             if payload is not None and isinstance(payload, dict):
@@ -180,7 +257,8 @@ def main():
     out.close()
     if args.gzip:
         raw.close()
-    print(f'{args.out}: {n} entries, {written} bytes of JSON', file=sys.stderr)
+    print(f'{args.out}: {n} entries, {written} bytes of JSON' +
+          (f', {args.jobs} jobs' if jobs is not None else ''), file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -4,21 +4,83 @@
 #
 #   bench/run.sh            # 1 GiB inputs (and a 2 GiB one for the memory check)
 #   bench/run.sh --quick    # 200 MiB inputs, for a smoke run
+#   bench/run.sh --jobs-only [SIZE]   # only the per-job rows (issue 14), default 1G, e.g. 20M for a
+#                                     # smoke run; writes bench/RESULTS-jobs.md
 #
 # Needs: a Release build in build/ (tools/setup demo), ripgrep, valgrind, GNU time (/usr/bin/time).
 # Timings never go into the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=1G; big=2G; runs=5
+size=1G; big=2G; runs=5; jobs_only=""
 if [ "${1:-}" = "--quick" ]; then size=200M; big=400M; runs=2; fi
-for tool in rg valgrind /usr/bin/time python3 gzip zcat; do
+if [ "${1:-}" = "--jobs-only" ]; then jobs_only=1; size=${2:-1G}; runs=3; fi
+tools="rg valgrind /usr/bin/time python3 gzip zcat"
+[ -n "$jobs_only" ] && tools="/usr/bin/time python3"
+for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install ripgrep valgrind time)" >&2; exit 2; }
 done
-G=build/cli/gpudiag
+G=${GPUDIAG:-build/cli/gpudiag}
 [ -x "$G" ] || { echo "bench: build first (tools/setup demo)" >&2; exit 2; }
 data=bench/data
 mkdir -p "$data"
+
+# best_of CMD...: prints "seconds maxrss_kb" of the fastest of $runs runs.
+best_of() {
+  local best="" rss=0
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o /tmp/gpudiag-bench.time "$@" > /dev/null 2>/dev/null || true
+    read -r t m < /tmp/gpudiag-bench.time
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$best $rss"
+}
+bytes() { stat -c %s "$1"; }
+mbps() { awk "BEGIN{printf \"%.0f\", $1 / 1e6 / ($2 > 0 ? $2 : 1e-9)}"; }
+ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 1e-9)}"; }
+verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
+
+# Jobs as the unit (issue 14): the same binary, in one invocation of this script, on exports of the
+# same size holding 1 job and 31 jobs (a day's sink shard, entries interleaved by time), and on one
+# of 5,000 jobs (bounded memory past --max-jobs). bench/generate.py --jobs N rewrites the same
+# entries into N jobs, so the three inputs are the same amount of text.
+jobs1=$data/$size-1job.ndjson; jobs31=$data/$size-31jobs.ndjson; jobs5k=$data/$size-5000jobs.ndjson
+[ -f "$jobs1" ] || python3 bench/generate.py --size "$size" --jobs 1 --out "$jobs1"
+[ -f "$jobs31" ] || python3 bench/generate.py --size "$size" --jobs 31 --out "$jobs31"
+[ -f "$jobs5k" ] || python3 bench/generate.py --size "$size" --jobs 5000 --out "$jobs5k"
+cat "$jobs1" "$jobs31" "$jobs5k" > /dev/null  # warm the page cache
+read -r t_jobs1 rss_jobs1 <<<"$(best_of $G analyze -j2 --format json "$jobs1")"
+read -r t_jobs31 rss_jobs31 <<<"$(best_of $G analyze -j2 --format json "$jobs31")"
+read -r t_jobs5k rss_jobs5k <<<"$(best_of $G analyze -j2 --format json "$jobs5k")"
+jobs_rows() {
+  echo "| gpudiag, $size of 1 job | \`$G analyze -j2 --format json $jobs1\` | $t_jobs1 | $(mbps "$(bytes "$jobs1")" "$t_jobs1") | $((rss_jobs1 / 1024)) |"
+  echo "| gpudiag, $size of 31 jobs | \`$G analyze -j2 --format json $jobs31\` | $t_jobs31 | $(mbps "$(bytes "$jobs31")" "$t_jobs31") | $((rss_jobs31 / 1024)) |"
+  echo "| gpudiag, $size of 5,000 jobs | \`$G analyze -j2 --format json $jobs5k\` | $t_jobs5k | $(mbps "$(bytes "$jobs5k")" "$t_jobs5k") | $((rss_jobs5k / 1024)) |"
+}
+jobs_targets() {
+  echo "| 31 jobs ≤ 5 % slower than 1 job, same size (time ratio) | $(ratio "$t_jobs31" "$t_jobs1")× | $(verdict "$t_jobs31 <= 1.05 * $t_jobs1") |"
+  echo "| peak RSS ≤ 64 MiB with 1 / 31 / 5,000 jobs | $((rss_jobs1 / 1024)) / $((rss_jobs31 / 1024)) / $((rss_jobs5k / 1024)) MiB | $(verdict "$rss_jobs1 <= 65536 && $rss_jobs31 <= 65536 && $rss_jobs5k <= 65536") |"
+}
+if [ -n "$jobs_only" ]; then
+  {
+    echo "# Benchmark results: jobs as the unit"
+    echo
+    echo "Measured by \`bench/run.sh --jobs-only $size\` on $(date -u +%Y-%m-%d), $(nproc) cores. Inputs from"
+    echo "\`bench/generate.py --size $size --jobs N\` (the same corpus text rewritten into N jobs, interleaved by"
+    echo "time). Best of $runs runs, page cache warm."
+    echo
+    echo "| what | command | time (s) | MB/s | peak RSS (MiB) |"
+    echo "|---|---|---:|---:|---:|"
+    jobs_rows
+    echo
+    echo "| target (issue 14) | measured | |"
+    echo "|---|---|---|"
+    jobs_targets
+  } > bench/RESULTS-jobs.md
+  cat bench/RESULTS-jobs.md
+  exit 0
+fi
 ndjson=$data/$size.ndjson; array=$data/$size.json; gz=$data/$size.ndjson.gz; huge=$data/$big.ndjson
 [ -f "$ndjson" ] || python3 bench/generate.py --size "$size" --shape ndjson --out "$ndjson"
 [ -f "$array" ] || python3 bench/generate.py --size "$size" --shape array --out "$array"
@@ -51,20 +113,6 @@ for root, _, files in os.walk('rules'):
             open(os.path.join(out, f'{f[:-5]}-variant-{k}.yaml'), 'w', encoding='utf-8').write(t)
 EOF
 
-# best_of CMD...: prints "seconds maxrss_kb" of the fastest of $runs runs.
-best_of() {
-  local best="" rss=0
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o /tmp/gpudiag-bench.time "$@" > /dev/null 2>/dev/null || true
-    read -r t m < /tmp/gpudiag-bench.time
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  echo "$best $rss"
-}
-bytes() { stat -c %s "$1"; }
-mbps() { awk "BEGIN{printf \"%.0f\", $1 / 1e6 / ($2 > 0 ? $2 : 1e-9)}"; }
-ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 1e-9)}"; }
 entries=$($G analyze --format json "$ndjson" | python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["entries"])')
 nb=$(bytes "$ndjson"); ab=$(bytes "$array"); hb=$(bytes "$huge")
 
@@ -98,7 +146,6 @@ instr_empty=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $G analyz
 per_byte=$(awk "BEGIN{printf \"%.1f\", ($instr - $instr_empty) / $(bytes "$small")}")
 
 gd=$(mbps "$nb" "$t_j2"); rgm=$(mbps "$nb" "$t_rg")
-verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
 {
   echo "# Benchmark results"
   echo
@@ -123,6 +170,7 @@ verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
   echo "| gpudiag array from stdin | \`cat $array \\| $G analyze -j2 --format json -\` | $t_astdin | $(mbps "$ab" "$t_astdin") | $((rss_astdin / 1024)) |"
   echo "| gpudiag $big NDJSON | \`$G analyze -j2 --format json $huge\` | $t_huge | $(mbps "$hb" "$t_huge") | $((rss_huge / 1024)) |"
   echo "| gpudiag, 4× the rules | \`$G analyze -j2 --format json --rules $rules4 $ndjson\` | $t_x4 | $(mbps "$nb" "$t_x4") | |"
+  jobs_rows
   echo
   echo "$entries entries in $ndjson: $(awk "BEGIN{printf \"%.0f\", $entries / $t_j2}") entries/s with -j2."
   echo "Instructions (callgrind, \`$G analyze -j1\` on a 20 MB slice, start-up subtracted): $per_byte per byte of export."
@@ -138,5 +186,6 @@ verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
   echo "| peak RSS ≤ 64 MiB (file, stdin, both shapes, $big) | $(( (rss_j2 > rss_arr ? rss_j2 : rss_arr) / 1024 )) / $((rss_stdin / 1024)) / $((rss_astdin / 1024)) / $((rss_huge / 1024)) MiB | $(verdict "$rss_j2 <= 65536 && $rss_arr <= 65536 && $rss_stdin <= 65536 && $rss_astdin <= 65536 && $rss_huge <= 65536") |"
   echo "| 4× rules ≤ 1.5× time | $(ratio "$t_x4" "$t_j2")× | $(verdict "$t_x4 / $t_j2 <= 1.5") |"
   echo "| start-up ≤ 20 ms | $t_start_ms ms | $(verdict "$t_start_ms <= 20") |"
+  jobs_targets
 } > bench/RESULTS.md
 cat bench/RESULTS.md

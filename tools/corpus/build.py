@@ -114,6 +114,10 @@ def render_index(cases):
                 t += ' ← %s' % f['caused_by']
             tests.append(t)
         tests += ['inconclusive: %s' % r for r in c._inconclusive]
+        if c._job_truth:    # the truth per job: name outcome/verdict
+            tests.append('%d job%s: %s' % (len(c._job_truth), '' if len(c._job_truth) == 1 else 's',
+                                           ', '.join('`%s` %s/%s' % (t[0].name, t[1], t[2])
+                                                     for t in c._job_truth)))
         if not tests:
             tests = ['nothing fires' + (' (near miss: %s)' % ', '.join(c._not) if c._not and
                                          c.name.startswith('near-miss') else '')]

@@ -73,6 +73,10 @@ LOG_KIND = {
     'system': ('json', 'journald', 'system'),
     'worker-startup': ('json', 'journald', 'system'),
     'nvidia-mps': ('json', 'journald', 'system'),
+    # Flex Template launcher VM: jsonPayload {message, line}, insertId "<vm id>:<n>:0:<n>", no
+    # log_type label (the real entry copied into GoogleCloudPlatform/DataflowTemplates,
+    # pubsub-to-redis PublishMessage.java, 2023)
+    'launcher': ('json', 'launcher', None),
 }
 
 # fractional digits a log's timestamps tend to carry (weights), 0..9
@@ -217,6 +221,22 @@ class Job:
     def harness_startup(self, t, worker, message, sev='INFO', src=None, mark=None, cite=None):
         return self._simple('harness-startup', t, worker, message, sev, src, mark, cite)
 
+    @property
+    def launcher_vm(self):
+        """The Flex Template launcher VM: 'launcher-' + the job id's digits (real form:
+        launcher-2023050916043812092580578624392451 for job 2023-05-09_16_04_38-12092580578624392451)."""
+        name = 'launcher-' + ''.join(ch for ch in self.id if ch.isdigit())
+        if name not in self.worker_ids:
+            self.worker_ids[name] = str(self.case.rng.randrange(10 ** 18, 9 * 10 ** 18))
+        return name
+
+    def launcher(self, t, message, sev='INFO', src=None, mark=None, cite=None, line='exec.go:66'):
+        """Flex Template launcher log entry (jsonPayload.message + jsonPayload.line)."""
+        p = {'message': message}
+        if line:
+            p['line'] = line
+        return self._add('launcher', t, sev, p, self.launcher_vm, '', mark, src, cite)
+
 
 def _rand_str(rng, n, alphabet='abcdefghijklmnopqrstuvwxyz0123456789'):
     return ''.join(rng.choice(alphabet) for _ in range(n))
@@ -256,6 +276,7 @@ class Case:
         self._extra_sources = []
         self._seq = 0
         self.jobs = []
+        self._job_truth = []      # (job, outcome, verdict, not_fire, inconclusive, may_fire)
 
     # -- spec API -----------------------------------------------------------------------------
     def describe(self, text):
@@ -294,9 +315,24 @@ class Case:
         self.outputs.append(Output(file, shape, order, gz, crlf, projection, logs,
                                    list(duplicates), malformed, truncate, note))
 
-    def fire(self, rule, marks=(), captures=None, caused_by=None):
+    def fire(self, rule, marks=(), captures=None, caused_by=None, job=None):
+        """A rule that must fire; `job` (a Job) names the job whose finding it is."""
         self._fire.append({'rule': rule, 'marks': list(marks), 'captures': captures,
-                           'caused_by': caused_by})
+                           'caused_by': caused_by, 'job': job})
+
+    OUTCOMES = ('succeeded', 'failed', 'cancelled', 'drained', 'updated', 'running', 'queued',
+                'unknown')
+    VERDICTS = ('ok', 'warning', 'failed', 'empty')
+
+    def job_truth(self, job, outcome, verdict, not_fire=(), inconclusive=(), may_fire=()):
+        """The truth about one job of the export (labels `jobs:`): how it ended and the verdict
+        gpudiag must give it. Its `fire` list is the case's fire() calls made with job=job."""
+        if outcome not in self.OUTCOMES:
+            raise ValueError('%s: outcome %r is not one of %s' % (self.name, outcome, self.OUTCOMES))
+        if verdict not in self.VERDICTS:
+            raise ValueError('%s: verdict %r is not one of %s' % (self.name, verdict, self.VERDICTS))
+        self._job_truth.append((job, outcome, verdict, list(not_fire), list(inconclusive),
+                                list(may_fire)))
 
     def may_fire(self, *rules):
         self._may.extend(rules)
@@ -341,6 +377,9 @@ class Case:
                 '%032x' % r.getrandbits(128), r.randrange(0x100, 0x40000),
                 '%032x' % r.getrandbits(128), r.randrange(0x100000, 0x40000000),
                 e.ns // 1000, '%016x' % r.getrandbits(64))
+        elif kind[1] == 'launcher':
+            iid = '%s:%d:0:%d' % (job.worker_ids.get(e.worker, '0'), r.randrange(100000, 999999),
+                                  r.randrange(1000, 99999))
         else:
             iid = _rand_str(r, r.choice([13, 14, 15]))
         payload_key = 'textPayload' if kind[0] == 'text' else 'jsonPayload'
@@ -539,6 +578,8 @@ class Case:
                         '%s: %s' % (k, yq(v)) for k, v in f['captures'].items()))
                 if f['caused_by'] != '?':   # '?': folding target not asserted
                     y.append('    caused_by: %s' % (f['caused_by'] or 'null'))
+                if f.get('job') is not None:
+                    y.append('    job: %s' % yq(f['job'].id))
         y.append('may_fire: [%s]' % ', '.join(self._may))
         y.append('not_fire: [%s]' % ', '.join(self._not))
         y.append('inconclusive: [%s]' % ', '.join(self._inconclusive))
@@ -553,7 +594,48 @@ class Case:
         y.append('  skipped: %d' % inp['skipped'])
         y.append('  duplicates: %d' % inp['duplicates'])
         y.append('args: [%s]' % ', '.join(yq(a) for a in self._args))
+        y.extend(self._jobs_yaml(total))
         return '\n'.join(y) + '\n'
+
+    def _job_entries(self, job):
+        seqs = set()
+        for o in self.outputs:
+            for e in self.entries:
+                if e.fields['job'] is job and e.seq in o.lines:
+                    seqs.add(e.seq)
+        return len(seqs)
+
+    def _jobs_yaml(self, total):
+        """The `jobs:` section (only for cases that state a truth per job)."""
+        if not self._job_truth:
+            return []
+        told = [t[0] for t in self._job_truth]
+        for f in self._fire:
+            if f.get('job') is None:
+                raise ValueError('%s: fire(%r) names no job, but the case has jobs:' %
+                                 (self.name, f['rule']))
+            if f['job'] not in told:
+                raise ValueError('%s: fire(%r) names a job without job_truth()' %
+                                 (self.name, f['rule']))
+        if set(told) != set(self.jobs) or len(told) != len(self.jobs):
+            raise ValueError('%s: every job needs exactly one job_truth()' % self.name)
+        y = ['jobs:                # the truth per job (corpus/README.md, "jobs")']
+        counted = 0
+        for (job, outcome, verdict, nots, inc, may) in self._job_truth:
+            n = self._job_entries(job)
+            counted += n
+            y.append('  - id: %s' % yq(job.id))
+            y.append('    name: %s' % yq(job.name))
+            y.append('    outcome: %s' % outcome)
+            y.append('    verdict: %s' % verdict)
+            y.append('    fire: [%s]' % ', '.join(f['rule'] for f in self._fire if f['job'] is job))
+            y.append('    may_fire: [%s]' % ', '.join(may))
+            y.append('    not_fire: [%s]' % ', '.join(nots))
+            y.append('    inconclusive: [%s]' % ', '.join(inc))
+            y.append('    entries: %d' % n)
+        y.append('unattributed:        # entries that carry no job id')
+        y.append('  entries: %d' % (total - counted))
+        return y
 
 
 def hash_int(*parts):

@@ -122,7 +122,7 @@ STEPS_CPU = ['ReadLines/Read+Split+PairWithOne+GroupAndSum/GroupByKey/Write',
 # job-message lifecycle
 
 
-def submit(j, c, t=0.0, steps=None):
+def submit(j, c, t=0.0, steps=None, autoscaling_mark=None):
     """Job messages from graph optimisation to 'Starting N workers'. Returns the next time."""
     j.msg(t + 1.2, 'Worker configuration: %s in %s.' % (c.machine, j.zone), src='jcbaey')
     j.msg(t + 1.9, 'Expanding SplittableParDo operations into optimizable parts.', src='jcbaey')
@@ -130,7 +130,7 @@ def submit(j, c, t=0.0, steps=None):
     j.msg(t + 3.1, 'Workflow config is missing a default resource spec.', sev='DEBUG', src='jcbaey')
     j.msg(t + 3.3, 'Starting worker pool setup.', sev='DEBUG', src='jcbaey')
     j.msg(t + 3.6, 'Autoscaling is enabled for job %s. The number of workers will be between 1 '
-          'and %d.' % (j.id, c.max_workers), src='gvt48')
+          'and %d.' % (j.id, c.max_workers), src='gvt48', mark=autoscaling_mark)
     j.msg(t + 4.2, 'Starting %d workers in %s...' % (c.num_workers, j.zone), src='jcbaey')
     for i, s in enumerate(steps if steps is not None else (c.steps or STEPS_GPU)):
         j.msg(t + 5.0 + i * 0.4, 'Executing operation ' + s, src='jcbaey')
@@ -304,12 +304,12 @@ def full_worker_boot(j, w, c, t, driver_lines=None, tf=False, date=None):
 
 
 def bring_up(j, c, workers=None, t0=0.0, boot_at=64.0, tf=False, driver_lines=None, steps=None,
-             notice=True, stagger=6.3):
+             notice=True, stagger=6.3, autoscaling_mark=None):
     """Submission messages, worker VMs booting, 'Workers have started successfully'.
 
     Returns the time at which every worker's SDK processes are up.
     """
-    submit(j, c, t0, steps=steps)
+    submit(j, c, t0, steps=steps, autoscaling_mark=autoscaling_mark)
     ws = workers if workers is not None else j.w
     started(j, c, boot_at - 5.0, n=len(ws))
     ends = []

@@ -209,6 +209,28 @@ SOURCES = {
                          'worker_status.py (older Beam): "Operation ongoing for over %.2f seconds in '
                          'state %s" + " in step %s " + " without returning. Current Traceback:\\n%s"',
                          'V-code'),
+    # --- Flex Template launcher ---------------------------------------------------------------
+    'ft-launch-failed-msg': ('GoogleCloudPlatform/python-docs-samples#6245 (2021), exported job-message '
+                             'LogEntry: textPayload "Error occurred in the launcher container: Template '
+                             'launch failed. See console logs.", severity ERROR', 'V'),
+    'ft-console-log-msg': ('mozilla/gcp-ingestion#1899 (2021) and GoogleCloudPlatform/dataflow-video-'
+                           'analytics#16 (2021): job message "Console log from launcher will be '
+                           'available at gs://…/template_launches/JOB_ID/console_logs."', 'V'),
+    'ft-launcher-2020': ('GoogleCloudPlatform/python-docs-samples#4891 (2020), launcher console lines '
+                         '"Started template launcher." (python_template_launcher.go:36), "Initialize '
+                         'Python template." (:38), "Using launch args: [...]" (python_template.go:63), '
+                         '"Executing: python ..." (exec.go:37); args ours', 'V'),
+    'ft-launcher-entry': ('GoogleCloudPlatform/DataflowTemplates pubsub-to-redis PublishMessage.java '
+                          '(2023): a real dataflow.googleapis.com/launcher LogEntry (jsonPayload '
+                          'message + line "exec.go:66", launcher-<digits> VM labels, the job id in '
+                          'resource.labels); program output line ours', 'V'),
+    'docs-template-launch': ('Dataflow docs "Troubleshoot Dataflow errors", "Template launch failed '
+                             'with error": "Error: Template launch failed: exit status 13", the '
+                             'setuptools "canonicalize_version() got an unexpected keyword argument '
+                             '\'strip_trailing_zero\'" trace and the setup.py sdist CalledProcessError; '
+                             'one launcher entry per line and the severities are inferred', 'V'),
+    'job-cancel': ('apache/beam#13727 (2021), "Cancel request is committed for workflow job: JOB_ID."',
+                   'V'),
     'user-code': ('application log line written by the pipeline\'s own code (synthetic)', 'I'),
 }
 
