@@ -36,7 +36,7 @@ void apply_outcome(const CompiledRulePack& pack, Analysis& job) {
 auto badness(const Analysis& job) {
   Impact top = Impact::kInfo;
   for (const auto& f : job.findings) top = std::max(top, f.severity);
-  const int verdict = top >= Impact::kError ? 2 : top == Impact::kWarning ? 1 : 0;
+  const int verdict = static_cast<int>(verdict_of(job));  // kOk < kWarning < kFailed
   Timestamp first = INT64_MAX;
   for (const auto& f : job.findings) {
     if (f.severity == top && f.first_seen != kNoTime) first = std::min(first, f.first_seen);

@@ -213,6 +213,18 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
       }
     }
   }
+  // Each job is reviewed too; an entry that suppresses in any job is in use.
+  for (auto& job : report.jobs) {
+    job = apply_baseline(std::move(job), baseline, today);
+    for (size_t i = 0; i < review.entries.size(); ++i) {
+      const BaselineEntryReview& theirs = job.baseline->entries[i];
+      BaselineEntryReview& ours = review.entries[i];
+      if (theirs.state == BaselineState::kSuppressing && ours.state == BaselineState::kUnused) {
+        ours.state = BaselineState::kSuppressing;
+        ours.matched = theirs.matched;
+      }
+    }
+  }
   report.baseline = std::move(review);
   return report;
 }
@@ -236,6 +248,12 @@ bool counts_for_gate(const RankedFinding& rf, Impact threshold) {
 }
 
 bool trips_gate(const RankedReport& report, Impact threshold) {
+  // Several jobs: the gate trips when any job in scope trips (the top-level findings are the worst
+  // job's, which is one of them).
+  if (!report.jobs.empty()) {
+    return std::any_of(report.jobs.begin(), report.jobs.end(),
+                       [&](const RankedReport& job) { return trips_gate(job, threshold); });
+  }
   return std::any_of(report.findings.begin(), report.findings.end(),
                      [&](const RankedFinding& rf) { return counts_for_gate(rf, threshold); });
 }

@@ -162,20 +162,26 @@ RankedReport rank(const Analysis& d) {
     }
   }
 
-  // The verdict: errors fail, warnings warn, info findings are notes.
-  Impact worst = Impact::kInfo;
-  for (const auto& f : d.findings) worst = std::max(worst, f.severity);
+  // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
+  // failed is failed even when no rule knows why.
   const size_t notes = d.inconclusive.size();
   const std::string inconclusive =
       notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
-  if (d.findings.empty() || worst == Impact::kInfo) {
-    report.verdict = Verdict::kOk;
+  report.verdict = verdict_of(d);
+  const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
+  const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
+  if (report.verdict == Verdict::kOk) {
     report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
+  } else if (report.verdict == Verdict::kFailed && (!top_counts || top->finding->severity < Impact::kError)) {
+    report.verdict_line = fmt::format("FAILED — the job failed ({}); no rule in the pack explains it{}",
+                                      d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source,
+                                      top_counts ? fmt::format(" (also: {})", top->finding->title) : "");
   } else {
-    report.verdict = worst >= Impact::kError ? Verdict::kFailed : Verdict::kWarning;
-    report.verdict_line = fmt::format("{} — most likely cause: {}", worst >= Impact::kError ? "FAILED" : "WARNING",
-                                      report.findings.front().finding->title);
+    report.verdict_line = fmt::format(
+        "{} — {}: {}", report.verdict == Verdict::kFailed ? "FAILED" : "WARNING",
+        d.job.outcome == JobOutcome::kSucceeded ? "the job succeeded, but" : "most likely cause", top->finding->title);
   }
+  for (const auto& job : d.jobs) report.jobs.push_back(rank(job));
   return report;
 }
 

@@ -3,6 +3,7 @@
 // ingest or the rules.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "gpudiag/job_outcome.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/rule_pack.h"
+#include "gpudiag/verdict.h"
 
 namespace gpudiag {
 
@@ -183,5 +185,15 @@ struct Analysis {
   std::vector<JobCount> not_selected;   // outside --job-id / --job-name
   uint64_t not_diagnosed_unlisted = 0;  // entries of further jobs past the list's own cap
 };
+
+// A job's verdict: failed when a finding is an error or worse, or when the job itself failed
+// (whether or not a rule knows why); warning for warnings; ok otherwise. A succeeded job's findings
+// are capped at warning, so it is never failed.
+inline Verdict verdict_of(const Analysis& job) {
+  Impact top = Impact::kInfo;
+  for (const auto& f : job.findings) top = std::max(top, f.severity);
+  if (top >= Impact::kError || job.job.outcome == JobOutcome::kFailed) return Verdict::kFailed;
+  return top == Impact::kWarning ? Verdict::kWarning : Verdict::kOk;
+}
 
 }  // namespace gpudiag

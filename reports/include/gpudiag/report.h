@@ -88,6 +88,9 @@ struct RankedReport {
   std::string verdict_line;                // one line a person reads first
   std::optional<BaselineReview> baseline;  // set by apply_baseline
   std::optional<ReportHistory> history;    // set when the run was recorded in a run history
+  // One per job of the export (Analysis::jobs), the worst first; the fields above describe the
+  // worst one. Each job's own `jobs` is empty.
+  std::vector<RankedReport> jobs;
 };
 
 // Orders findings and fixes. The Analysis must outlive the report.
