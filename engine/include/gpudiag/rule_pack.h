@@ -92,6 +92,8 @@ struct RuleInfo {
   double confidence = 0.5;
   std::string description;
   std::vector<std::string> explains;
+  // `identity:` — the captures the fingerprint hashes; nullopt: all of them, empty: the rule id alone.
+  std::optional<std::vector<std::string>> identity;
   std::vector<FixInfo> fixes;
   std::vector<std::string> sources;
   std::string file;  // the rule file it came from ("builtin:rules/…" for embedded ones)
