@@ -53,7 +53,7 @@ const auto kKeys = std::to_array<RuleKey>({
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_if_unknown(v, s); }},
     {"corroborated_by", P::kRule, N::kOptional, V::kTextList, "rule ids whose firing raises this finding's confidence",
      [](RuleReader& r, const Node& v, RuleSpec& s) { s.corroborated_by = r.string_list(v, "corroborated_by"); }},
-    {"identity", P::kRule, N::kOptional, V::kTextList,
+    {"identity", P::kRule, N::kOptional, V::kList,
      "named groups the fingerprint hashes (default: all captures; `[]`: the rule id alone; see \"Fingerprints\")",
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_identity(v, s); }},
     {"weak", P::kRule, N::kOptional, V::kCondition, "record condition for evidence that alone lowers confidence",
