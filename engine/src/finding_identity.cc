@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <set>
+#include <vector>
 
 #include "gpudiag/stable_hash.h"
 
