@@ -19,6 +19,11 @@ void print_rule(const RuleInfo& r) {
   out += fmt::format("  defined in {}:{}\n\n", r.file, r.line);
   out += fmt::format("  {}\n", r.description);
   if (!r.explains.empty()) out += fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
+  if (r.identity) {
+    out += r.identity->empty()
+               ? std::string("\n  fingerprint: the rule id alone (identity: [])\n")
+               : fmt::format("\n  fingerprint: the rule id and the captures {}\n", fmt::join(*r.identity, ", "));
+  }
   out += "\n  Fixes:\n";
   for (const auto& f : r.fixes) {
     out += fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action, f.weight,

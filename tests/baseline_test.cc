@@ -153,14 +153,40 @@ TEST_CASE("an entry with a finding's v1 fingerprint still suppresses it, and a n
   CHECK(r.baseline->entries[1].current_fingerprint.empty());
   CHECK(r.baseline->entries[2].state == BaselineState::kSuppressing);
   CHECK(baseline_refresh_note(*r.baseline) ==
-        "gpudiag: note: old-baseline.yaml uses old (v1) fingerprints, from before they moved to XXH3-64; they still "
-        "match for now, but write these instead (docs/upgrading.md):\n"
+        "gpudiag: note: old-baseline.yaml uses old (v1 or v2) fingerprints, from before `identity:` and masks (v3); "
+        "they still match for now, but write these instead (docs/upgrading.md):\n"
         "  line 4: gpu-out-of-memory/8f0828455c766f42 -> " +
             oom.fingerprint + "\n");
   CHECK_THAT(render_json(r, {.deterministic = true}), Catch::Contains("\"current_fingerprint\": \"" + oom.fingerprint));
   // A baseline of today's fingerprints needs no note.
   b.entries.erase(b.entries.begin(), b.entries.begin() + 2);
   CHECK(baseline_refresh_note(*apply_baseline(rank(d), b, "2025-06-30").baseline).empty());
+}
+
+TEST_CASE("an entry with a finding's v2 fingerprint, from before `identity:` and masks, still suppresses it",
+          "[unit][baseline]") {
+  const Analysis& d = oom_case();
+  const Finding& oom = *std::find_if(d.findings.begin(), d.findings.end(),
+                                     [](const Finding& f) { return f.rule_id == "gpu-out-of-memory"; });
+  // What the previous gpudiag wrote for this export (corpus/…/expected.json, fingerprint v2).
+  CHECK(oom.fingerprint_v2 == "gpu-out-of-memory/86bed2dcef36d419");
+  CHECK(oom.fingerprint != oom.fingerprint_v2);
+  Baseline b;
+  b.file = "v2-baseline.yaml";
+  b.entries.push_back({"gpu-out-of-memory", "gpu-out-of-memory/86bed2dcef36d419", "known on P4", "", 3});
+  const RankedReport r = apply_baseline(rank(d), b, "2025-06-30");
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->suppressed == 1);
+  CHECK(r.baseline->entries[0].state == BaselineState::kSuppressing);
+  CHECK(r.baseline->entries[0].current_fingerprint == oom.fingerprint);
+  const auto it = std::find_if(r.findings.begin(), r.findings.end(),
+                               [](const RankedFinding& rf) { return rf.finding->rule_id == "gpu-out-of-memory"; });
+  REQUIRE(it != r.findings.end());
+  CHECK(it->suppressed);
+  CHECK_THAT(baseline_refresh_note(*r.baseline),
+             Catch::Contains("  line 3: gpu-out-of-memory/86bed2dcef36d419 -> " + oom.fingerprint + "\n"));
+  CHECK_THAT(render_json(r, {.deterministic = true}),
+             Catch::Contains("\"fingerprint_v2\": \"gpu-out-of-memory/86bed2dcef36d419\""));
 }
 
 TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {

@@ -45,63 +45,103 @@ CaseRun run_case(const std::string& dir, unsigned threads) {
   return run;
 }
 
-void check_labels(const CaseRun& run, const YAML::Node& labels) {
-  const Analysis& d = run.diagnosis;
+// The job of the export a label names ("" or absent: the export's only or worst job).
+const Analysis& job_named(const Analysis& d, const YAML::Node& id) {
+  if (!id) return d;
+  const std::string want = id.as<std::string>();
+  const auto it = std::find_if(d.jobs.begin(), d.jobs.end(), [&](const Analysis& j) { return j.job.id == want; });
+  INFO("job in the labels: " << want);
+  REQUIRE(it != d.jobs.end());
+  return *it;
+}
+
+void check_fire_item(const Analysis& d, const YAML::Node& item) {
   const RankedReport report = rank(d);
-  std::set<std::string> fired;
-  for (const auto& f : d.findings) fired.insert(f.rule_id);
-  std::set<std::string> expected, may;
-  if (labels["may_fire"]) {
-    for (const auto& m : labels["may_fire"]) may.insert(m.as<std::string>());
+  const std::string rule = item["rule"].as<std::string>();
+  INFO("rule that must fire: " << rule << (item["job"] ? " in job " + item["job"].as<std::string>() : ""));
+  const auto it =
+      std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
+  REQUIRE(it != d.findings.end());
+  if (item["evidence_lines"]) {
+    std::set<uint64_t> lines;
+    for (const auto& e : it->evidence) {
+      lines.insert(e.entry->where.line);
+      for (const auto& copy : e.also_at) lines.insert(copy.line);  // a copy merged into the item
+    }
+    for (const auto& line : item["evidence_lines"]) {
+      INFO("evidence line " << line.as<uint64_t>() << " of " << rule);
+      CHECK(lines.count(line.as<uint64_t>()) == 1);
+    }
   }
-  for (const auto& item : labels["fire"]) {
-    const std::string rule = item["rule"].as<std::string>();
-    expected.insert(rule);
-    INFO("rule that must fire: " << rule);
-    const auto it =
-        std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
-    REQUIRE(it != d.findings.end());
-    if (item["evidence_lines"]) {
-      std::set<uint64_t> lines;
-      for (const auto& e : it->evidence) {
-        lines.insert(e.entry->where.line);
-        for (const auto& copy : e.also_at) lines.insert(copy.line);  // a copy merged into the item
-      }
-      for (const auto& line : item["evidence_lines"]) {
-        INFO("evidence line " << line.as<uint64_t>() << " of " << rule);
-        CHECK(lines.count(line.as<uint64_t>()) == 1);
-      }
+  if (item["captures"]) {
+    for (const auto& kv : item["captures"]) {
+      const std::string name = kv.first.as<std::string>();
+      const std::string value = kv.second.as<std::string>();
+      INFO("capture " << name << " = " << value);
+      const auto c = it->captures.find(name);
+      REQUIRE(c != it->captures.end());
+      CHECK(std::find(c->second.begin(), c->second.end(), value) != c->second.end());
     }
-    if (item["captures"]) {
-      for (const auto& kv : item["captures"]) {
-        const std::string name = kv.first.as<std::string>();
-        const std::string value = kv.second.as<std::string>();
-        INFO("capture " << name << " = " << value);
-        const auto c = it->captures.find(name);
-        REQUIRE(c != it->captures.end());
-        CHECK(std::find(c->second.begin(), c->second.end(), value) != c->second.end());
-      }
-    }
-    if (item["caused_by"]) {
-      const auto rf = std::find_if(report.findings.begin(), report.findings.end(),
-                                   [&](const RankedFinding& r) { return r.finding->rule_id == rule; });
-      const std::string cause = rf->caused_by ? report.findings[*rf->caused_by].finding->rule_id : "";
-      const std::string want = item["caused_by"].IsNull() ? "" : item["caused_by"].as<std::string>();
-      INFO("caused_by of " << rule);
-      CHECK(cause == want);
-    }
+  }
+  if (item["caused_by"]) {
+    const auto rf = std::find_if(report.findings.begin(), report.findings.end(),
+                                 [&](const RankedFinding& r) { return r.finding->rule_id == rule; });
+    const std::string cause = rf->caused_by ? report.findings[*rf->caused_by].finding->rule_id : "";
+    const std::string want = item["caused_by"].IsNull() ? "" : item["caused_by"].as<std::string>();
+    INFO("caused_by of " << rule);
+    CHECK(cause == want);
+  }
+}
+
+// The rules that fired in `job` are exactly `fire` plus any of `may_fire`; `inconclusive` holds.
+void check_fired_set(const Analysis& job, const YAML::Node& fire, const YAML::Node& may_fire,
+                     const YAML::Node& inconclusive) {
+  std::set<std::string> fired, expected, may;
+  for (const auto& f : job.findings) fired.insert(f.rule_id);
+  for (const auto& f : fire) expected.insert(f.IsMap() ? f["rule"].as<std::string>() : f.as<std::string>());
+  if (may_fire) {
+    for (const auto& m : may_fire) may.insert(m.as<std::string>());
+  }
+  for (const auto& rule : expected) {
+    INFO("must fire: " << rule);
+    CHECK(fired.count(rule) == 1);
   }
   for (const auto& rule : fired) {
     INFO("fired but not expected: " << rule);
     CHECK((expected.count(rule) == 1 || may.count(rule) == 1));
   }
-  if (labels["inconclusive"]) {
-    std::set<std::string> inconclusive;
-    for (const auto& i : d.inconclusive) inconclusive.insert(i.rule_id);
-    for (const auto& rule : labels["inconclusive"]) {
+  if (inconclusive) {
+    std::set<std::string> seen;
+    for (const auto& i : job.inconclusive) seen.insert(i.rule_id);
+    for (const auto& rule : inconclusive) {
       INFO("must be inconclusive: " << rule.as<std::string>());
-      CHECK(inconclusive.count(rule.as<std::string>()) == 1);
+      CHECK(seen.count(rule.as<std::string>()) == 1);
     }
+  }
+}
+
+void check_labels(const CaseRun& run, const YAML::Node& labels) {
+  const Analysis& d = run.diagnosis;
+  for (const auto& item : labels["fire"]) check_fire_item(job_named(d, item["job"]), item);
+  if (!labels["jobs"]) {
+    check_fired_set(d, labels["fire"], labels["may_fire"], labels["inconclusive"]);
+  } else {
+    // The truth per job: each job of the labels is a job of the report, with its own outcome,
+    // verdict, findings and entries; with several jobs the worst (the top-level one) is a failed one
+    // when any job failed.
+    CHECK(d.jobs.size() == labels["jobs"].size());
+    bool any_failed = false;
+    for (const auto& truth : labels["jobs"]) {
+      const Analysis& job = job_named(d, truth["id"]);
+      INFO("job " << job.job.id);
+      CHECK(job.job.name == truth["name"].as<std::string>());
+      CHECK(std::string(job_outcome_name(job.job.outcome)) == truth["outcome"].as<std::string>());
+      CHECK(std::string(verdict_name(rank(job).verdict)) == truth["verdict"].as<std::string>());
+      any_failed = any_failed || truth["verdict"].as<std::string>() == "failed";
+      check_fired_set(job, truth["fire"], truth["may_fire"], truth["inconclusive"]);
+      if (truth["entries"]) CHECK(job.job.entries == truth["entries"].as<uint64_t>());
+    }
+    if (any_failed) CHECK(verdict_of(d) == Verdict::kFailed);
   }
   // The counts against the generator's own (tools/corpus/build.py counts the entries it writes:
   // distinct ones, broken ones, second copies), so that `analysed + skipped + duplicates ==

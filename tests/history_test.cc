@@ -335,7 +335,7 @@ TEST_CASE("databases that cannot be used exit 2 with a clear message and are lef
     const std::string db = dir + "/newer.db";
     REQUIRE(HistoryStore::open(db).ok());
     RawDb(db).exec("PRAGMA user_version = 99");
-    refused(db, "db-newer", "schema version 99; this gpudiag knows up to 3");
+    refused(db, "db-newer", fmt::format("schema version 99; this gpudiag knows up to {}", kHistorySchemaVersion));
   }
   SECTION("someone else's database") {
     const std::string db = dir + "/other.db";
@@ -567,4 +567,109 @@ TEST_CASE("every report format marks findings new or known", "[history]") {
              Catch::Contains("\"baselineState\": \"unchanged\"") && Catch::Contains("\"baselineState\": \"new\""));
   CHECK_THAT(test::read_file(dir + "/r.json"),
              Catch::Contains("\"status\": \"known\"") && Catch::Contains("\"status\": \"new\""));
+}
+
+TEST_CASE("two runs of one pipeline share fingerprints: ids, pids and digests in captures are masked", "[history]") {
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/runs.db";
+  const std::string corpus = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
+  // The same work-item failure in two launches: another job id, other worker VMs and SDK ids, and
+  // a root cause naming the run's worker, image digest and pid.
+  const auto launch_with = [&](int n, const std::string& vm_a, const std::string& vm_b, const std::string& sdk,
+                               const std::string& root_cause) {
+    const std::string path = launch(corpus, job(n), dir);
+    std::string text = test::read_file(path);
+    const auto replace_all = [&](const std::string& from, const std::string& to) {
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+      }
+    };
+    replace_all("2022-11-28_14_05_40-8583720370029902118", job(n));
+    replace_all("harness-isll", "harness-" + vm_a);
+    replace_all("harness-jl52", "harness-" + vm_b);
+    replace_all("sdk-0-0", sdk);
+    replace_all("Root cause: Timed out waiting for an update from the worker", "Root cause: " + root_cause);
+    test::write_file(path, text);
+    return path;
+  };
+  const std::string first = launch_with(
+      1, "isll", "jl52", "sdk-0-0",
+      "Timed out waiting for an update from the worker traffic-cam-detections-p-11281405-9c1f-harness-isll (image "
+      "gcr.io/p/infer@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, pid 4242, "
+      "instruction bundle_17ab3)");
+  const std::string second = launch_with(
+      2, "q7wz", "m3kd", "sdk-1-3",
+      "Timed out waiting for an update from the worker traffic-cam-detections-p-06041200-e0a7-harness-q7wz (image "
+      "gcr.io/p/infer@sha256:60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752, pid 97, "
+      "instruction bundle_c0ffee9)");
+  const auto analyze = [&](const std::string& input) {
+    const auto r =
+        run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", "--deterministic", "--format", "json", input});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return r.out;
+  };
+  const std::string one = analyze(first), two = analyze(second);
+  simdjson::dom::parser p1, p2;
+  const simdjson::dom::array a = parse_json(p1, one)["findings"], b = parse_json(p2, two)["findings"];
+  const auto root_cause = [](simdjson::dom::element f) {
+    return std::string(std::string_view(f["captures"]["root_cause"].at(0)));
+  };
+  REQUIRE(root_cause(finding(a, "work-item-failed")) != root_cause(finding(b, "work-item-failed")));
+  REQUIRE(a.size() == b.size());
+  for (const auto f : b) {
+    const std::string_view rule = f["rule_id"];
+    INFO(rule);
+    CHECK(std::string_view(f["fingerprint"]) == std::string_view(finding(a, rule)["fingerprint"]));
+    CHECK(std::string_view(f["history"]["status"]) == "known");
+    CHECK(uint64_t(f["history"]["runs_affected"]) == 2);
+  }
+  // The pipeline key is not hashed: the same export under another pipeline has the same fingerprints.
+  const auto other = run_gpudiag({"analyze", "--db", db, "--pipeline", "weekly", "--format", "json", second});
+  simdjson::dom::parser p3;
+  const simdjson::dom::array c = parse_json(p3, other.out)["findings"];
+  for (const auto f : c) {
+    const std::string_view rule = f["rule_id"];
+    CHECK(std::string_view(f["fingerprint"]) == std::string_view(finding(b, rule)["fingerprint"]));
+    CHECK(std::string_view(f["history"]["status"]) == "new");
+  }
+}
+
+TEST_CASE("a schema version 3 database's v2 fingerprints stay known and accepted after the move to v3", "[history]") {
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/v3.db";
+  const std::string oom = launch(kOom, job(1), dir);
+  REQUIRE(run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", oom}).exit_code == 0);
+  REQUIRE(run_gpudiag({"history", "accept", "1", "--db", db, "--reason", "known"}).exit_code == 0);
+  {
+    // Back to version 3 as the previous gpudiag left it: each row under its v2 fingerprint.
+    RawDb raw(db);
+    raw.exec(R"sql(
+      DROP VIEW findings;
+      DROP INDEX finding_by_fingerprint_v2;
+      UPDATE finding SET fingerprint = fingerprint_v2;
+      UPDATE accepted SET fingerprint = fingerprint_v2;
+      ALTER TABLE finding DROP COLUMN fingerprint_v2;
+      ALTER TABLE accepted DROP COLUMN fingerprint_v2;
+      CREATE VIEW findings AS
+        SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
+               f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
+               f.workers, f.caused_by, f.fingerprint_v1, f.identity
+        FROM finding f JOIN run r ON r.id = f.run_id;
+      PRAGMA user_version = 3;
+    )sql");
+  }
+  const auto r = run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", "--deterministic", "--format", "json",
+                              launch(kOom, job(2), dir)});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(RawDb(db).single("PRAGMA user_version") == kHistorySchemaVersion);
+  simdjson::dom::parser parser;
+  const auto f = finding(parse_json(parser, r.out)["findings"], "gpu-out-of-memory");
+  CHECK(std::string_view(f["fingerprint"]) != std::string_view(f["fingerprint_v2"]));  // `identity: []`
+  CHECK(std::string_view(f["history"]["status"]) == "known");
+  CHECK(bool(f["history"]["accepted"]));
+  CHECK(uint64_t(f["history"]["runs_affected"]) == 2);
+  // The migrated rows keep their v2 fingerprint, now also in `fingerprint_v2`.
+  CHECK(RawDb(db).single("SELECT count(*) FROM finding WHERE run_id = 1 AND fingerprint_v2 = fingerprint") > 0);
 }

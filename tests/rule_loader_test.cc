@@ -374,3 +374,21 @@ TEST_CASE("a pack file's frameworks are RE2 patterns, checked at their line", "[
   CHECK(diags[0].code == "rule-regex");
   CHECK(diags[0].line == 3);
 }
+
+TEST_CASE("`identity:` names named groups of the rule's patterns, with a suggestion", "[rules]") {
+  CHECK(lint_one(replace(kGoodRule, "fixes:", "identity: [zone]\nfixes:")).empty());
+  CHECK(lint_one(replace(kGoodRule, "fixes:", "identity: []\nfixes:")).empty());
+  auto diags = lint_one(replace(kGoodRule, "fixes:", "identity: [zone, zome]\nfixes:"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-reference");
+  CHECK(diags[0].message == "`identity` names `zome`, which is not a named group of the rule's patterns");
+  CHECK(diags[0].help == "did you mean `zone`?");
+  CHECK(diags[0].line == 9);
+  CHECK(diags[0].column == 18);
+  diags = lint_one(replace(kGoodRule, "fixes:", "identity: [region]\nfixes:"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].help == "its named groups: zone");
+  diags = lint_one(replace(kGoodRule, "fixes:", "identity: zone\nfixes:"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-type");
+}

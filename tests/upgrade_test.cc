@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 
+#include "finding_identity.h"
 #include "gpudiag/history.h"
 #include "gpudiag/stable_hash.h"
 #include "json_support.h"
@@ -55,21 +56,27 @@ int64_t single_int(const std::string& db, const std::string& sql) {
 
 }  // namespace
 
-TEST_CASE("a fingerprint is XXH3-64 of the identity byte string docs/upgrading.md defines", "[unit][upgrade]") {
+TEST_CASE("a fingerprint is XXH3-64 of the identity byte string docs/json-schema.md defines", "[unit][upgrade]") {
   const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
   std::map<std::string, const Finding*> by_rule;
   for (const auto& f : d.findings) by_rule[f.rule_id] = &f;
   const Finding& oom = *by_rule.at("gpu-out-of-memory");
-  CHECK(oom.identity == "gpu-out-of-memory|requested=#.# MiB");  // captured "602.00 MiB"
-  CHECK(oom.fingerprint == "gpu-out-of-memory/86bed2dcef36d419");
+  CHECK(oom.identity == "gpu-out-of-memory");                         // `identity: []`: the requested size is per run
+  CHECK(oom.fingerprint_v2 == "gpu-out-of-memory/86bed2dcef36d419");  // of "gpu-out-of-memory|requested=#.# MiB"
   CHECK(oom.legacy_fingerprint == "gpu-out-of-memory/8f0828455c766f42");
-  const Finding& work_item = *by_rule.at("work-item-failed");  // groups in name order, digits blurred
-  CHECK(work_item.identity == "work-item-failed|attempts=#|root_cause=Timed out waiting for an update from the worker");
+  const Finding& work_item = *by_rule.at("work-item-failed");  // `identity: [attempts]`
+  CHECK(work_item.identity == "work-item-failed|attempts=#");
   CHECK(by_rule.at("worker-lost-contact")->identity == "worker-lost-contact");  // captures nothing
   for (const auto& f : d.findings) {
     INFO(f.rule_id);
     CHECK(f.fingerprint == fmt::format("{}/{:016x}", f.rule_id, stable_hash(f.identity)));
-    CHECK(f.legacy_fingerprint == fmt::format("{}/{:016x}", f.rule_id, legacy_std_hash(f.identity)));
+    // v2 and v1: every capture, digits blurred, in name order.
+    std::string v2 = f.rule_id;
+    for (const auto& [name, values] : f.captures) {
+      for (const auto& v : values) v2 += "|" + name + "=" + detail::blur_digits(v);
+    }
+    CHECK(f.fingerprint_v2 == fmt::format("{}/{:016x}", f.rule_id, stable_hash(v2)));
+    CHECK(f.legacy_fingerprint == fmt::format("{}/{:016x}", f.rule_id, legacy_std_hash(v2)));
   }
 }
 
@@ -108,7 +115,7 @@ TEST_CASE("a baseline written by gpudiag 0.1 still suppresses the same findings"
     if (accepted) CHECK(bool(b["suppressed"]));
   }
   // A note, not an error, with the fingerprints to write instead.
-  CHECK_THAT(r.err, Catch::StartsWith("gpudiag: note: " + baseline + " uses old (v1) fingerprints"));
+  CHECK_THAT(r.err, Catch::StartsWith("gpudiag: note: " + baseline + " uses old (v1 or v2) fingerprints"));
   CHECK_THAT(r.err, Catch::Contains("  line 4: gpu-out-of-memory/8f0828455c766f42 -> gpu-out-of-memory/"));
   CHECK_THAT(r.err, Catch::Contains("  line 11: work-item-failed/a283f63e2779b264 -> work-item-failed/"));
   CHECK(run_gpudiag({"gate", "--baseline", baseline, "--format", "sarif", kOomThenFailed}).exit_code == 0);

@@ -12,7 +12,7 @@
 #include "evidence_excerpt.h"
 #include "evidence_merge.h"
 #include "fact_test_runner.h"
-#include "gpudiag/stable_hash.h"
+#include "finding_identity.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -33,18 +33,6 @@ Tri test_all(const std::vector<FactTest>& tests, const JobFacts& facts, std::str
 bool any_known_true(const std::vector<FactTest>& tests, const JobFacts& facts) {
   const ValueLookup lookup = facts_lookup(facts);
   return std::any_of(tests.begin(), tests.end(), [&](const FactTest& t) { return run_test(t, lookup) == Tri::kTrue; });
-}
-
-std::string normalize_digits(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      if (out.empty() || out.back() != '#') out += '#';
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 struct LegResult {
@@ -283,13 +271,12 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     }
     f.fixes.push_back(std::move(ff));
   }
-  // Stable across runs of the same job family: the rule and what it captured, numbers blurred.
-  f.identity = info.id;
-  for (const auto& [name, values] : f.captures) {
-    for (const auto& v : values) f.identity += "|" + name + "=" + normalize_digits(v);
-  }
-  f.fingerprint = fmt::format("{}/{:016x}", info.id, stable_hash(f.identity));
-  f.legacy_fingerprint = fmt::format("{}/{:016x}", info.id, legacy_std_hash(f.identity));
+  // Stable across runs of the same job family: the rule and its identity captures, masked.
+  FindingIdentity id = finding_identity(info.id, f.captures, info.identity);
+  f.identity = std::move(id.identity);
+  f.fingerprint = std::move(id.fingerprint);
+  f.fingerprint_v2 = std::move(id.fingerprint_v2);
+  f.legacy_fingerprint = std::move(id.fingerprint_v1);
   return f;
 }
 

@@ -117,6 +117,7 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
     if (!s.when.empty()) out += fmt::format("  when {}\n", render_tests(s.when));
     if (!s.unless.empty()) out += fmt::format("  unless {}\n", render_tests(s.unless));
     if (!s.info.explains.empty()) out += fmt::format("  explains [{}]\n", fmt::join(s.info.explains, ", "));
+    if (s.info.identity) out += fmt::format("  identity [{}]\n", fmt::join(*s.info.identity, ", "));
     if (!s.corroborated_by.empty()) out += fmt::format("  corroborated_by [{}]\n", fmt::join(s.corroborated_by, ", "));
     for (const auto& fix : s.info.fixes) {
       out += fmt::format("  fix {} weight={}{} doc={}\n", fix.id, fix.weight,

@@ -385,6 +385,50 @@ void RuleReader::read_example_lists(const Node& n, std::vector<ExampleSpec>& exa
   }
 }
 
+void RuleReader::read_identity(const Node& n, RuleSpec& rule) {
+  if (!n.is_seq()) {
+    error(n.at, "rule-type", "`identity` is a list of named groups",
+          "e.g. `identity: [zone, gpu_type]`; `identity: []` for the rule id alone");
+    return;
+  }
+  rule.info.identity = string_list(n, "identity");
+}
+
+namespace {
+
+void collect_groups(const ConditionSpec& c, std::vector<std::string>& groups) {
+  if (c.kind == ConditionSpec::Kind::kRegex && c.compiled) {
+    for (const auto& [name, index] : c.compiled->NamedCapturingGroups()) {
+      if (std::find(groups.begin(), groups.end(), name) == groups.end()) groups.push_back(name);
+    }
+  }
+  for (const auto& child : c.children) collect_groups(child, groups);
+}
+
+}  // namespace
+
+void RuleReader::check_identity(const Node& root, const RuleSpec& rule) {
+  if (!rule.info.identity) return;
+  std::vector<std::string> groups;
+  for (const auto* c : {rule.match ? &*rule.match : nullptr, rule.weak ? &*rule.weak : nullptr,
+                        rule.after ? &rule.after->match : nullptr, rule.absent ? &rule.absent->match : nullptr,
+                        rule.absent && rule.absent->after ? &*rule.absent->after : nullptr}) {
+    if (c != nullptr) collect_groups(*c, groups);
+  }
+  const Node* list = root.get("identity");
+  for (size_t i = 0; i < rule.info.identity->size(); ++i) {
+    const std::string& name = (*rule.info.identity)[i];
+    if (std::find(groups.begin(), groups.end(), name) != groups.end()) continue;
+    const Position at = list != nullptr && i < list->items.size() ? list->items[i].at : root.at;
+    const std::string hint = suggestion(name, groups);
+    error(at, "rule-reference",
+          fmt::format("`identity` names `{}`, which is not a named group of the rule's patterns", name),
+          !hint.empty()    ? hint
+          : groups.empty() ? std::string("the rule's patterns capture nothing: write `identity: []`")
+                           : fmt::format("its named groups: {}", fmt::join(groups, ", ")));
+  }
+}
+
 std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (!root.is_map()) {
     error(root.at.line ? root.at : Position{1, 1}, "rule-file",
@@ -425,6 +469,7 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
     if (key.place != KeyPlace::kRule) continue;
     if (const Node* v = root.get(key.key)) key.read(*this, *v, rule);
   }
+  check_identity(root, rule);
   if (errors_ > 0) return std::nullopt;
   return rule;
 }

@@ -173,6 +173,9 @@ class RuleReader {
   void read_after(const Node& n, RuleSpec& rule);
   void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
+  void read_identity(const Node& n, RuleSpec& rule);
+  // Checks that every `identity:` name is a named group of the rule's patterns.
+  void check_identity(const Node& root, const RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
   // `examples:` of a rule, or (`extractor`) of a fact extractor, whose examples say what they yield.
   void read_example_lists(const Node& n, std::vector<ExampleSpec>& examples, bool extractor);

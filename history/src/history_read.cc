@@ -50,19 +50,19 @@ PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int6
     index[runs.int64(0)] = p.runs.size();
     p.runs.push_back(read_run(runs));
   }
-  // Findings recorded before schema version 3 carry a v1 fingerprint and no identity. A later run's
-  // finding with the same rule and v1 fingerprint is the same finding: its v2 fingerprint becomes
-  // theirs, so recurrence and new-versus-known continue across the upgrade.
+  // Each finding is stored under the fingerprint of its gpudiag (schema version ≤ 2: v1; 3: v2;
+  // 4: v3), with the older values beside it (`fingerprint_v2`, `fingerprint_v1`). A finding whose
+  // stored fingerprint is an older value of a later run's finding is that finding: it takes the
+  // newest fingerprint, so recurrence and new-versus-known continue across upgrades.
   struct Row {
     size_t run;
     RunFinding finding;
     std::string title;
-    bool before_v3;
   };
   std::vector<Row> rows;
-  std::map<PipelineRuns::Key, std::string> v2_of_v1;
+  std::map<PipelineRuns::Key, std::string> newer;  // (rule, older fingerprint) → the fingerprint a later row has
   Statement findings = db.prepare(R"sql(
-    SELECT f.run_id, f.rule_id, f.fingerprint, f.title, f.severity, f.fingerprint_v1, f.identity IS NULL
+    SELECT f.run_id, f.rule_id, f.fingerprint, f.title, f.severity, f.fingerprint_v1, f.fingerprint_v2
     FROM finding f JOIN run r ON r.id = f.run_id
     WHERE r.pipeline = ?1 AND (?2 = 0 OR r.id <= ?2) ORDER BY f.run_id, f.rank)sql");
   findings.bind(1, pipeline).bind(2, last_run);
@@ -70,32 +70,32 @@ PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int6
     const Impact severity = parse_impact(findings.text(4)).value_or(Impact::kWarning);
     Row row{index.at(findings.int64(0)),
             RunFinding{std::string(findings.text(1)), std::string(findings.text(2)), severity},
-            std::string(findings.text(3)), findings.int64(6) != 0};
-    if (!row.before_v3 && !findings.is_null(5)) {
-      v2_of_v1.try_emplace({row.finding.rule_id, std::string(findings.text(5))}, row.finding.fingerprint);
+            std::string(findings.text(3))};
+    for (const int column : {5, 6}) {
+      if (findings.is_null(column) || findings.text(column) == row.finding.fingerprint) continue;
+      newer[{row.finding.rule_id, std::string(findings.text(column))}] = row.finding.fingerprint;  // later runs win
     }
     rows.push_back(std::move(row));
   }
-  const auto key_of = [&](const std::string& rule_id, const std::string& fingerprint, bool before_v3) {
+  const auto key_of = [&](const std::string& rule_id, const std::string& fingerprint) {
     PipelineRuns::Key key{rule_id, fingerprint};
-    if (!before_v3) return key;
-    const auto v2 = v2_of_v1.find(key);
-    return v2 == v2_of_v1.end() ? key : PipelineRuns::Key{rule_id, v2->second};
+    for (int step = 0; step < 3; ++step) {  // v1 → v2 → v3 at most
+      const auto it = newer.find(key);
+      if (it == newer.end() || it->second == key.second) break;
+      key.second = it->second;
+    }
+    return key;
   };
   for (Row& row : rows) {
-    PipelineRuns::Seen& seen = p.findings[key_of(row.finding.rule_id, row.finding.fingerprint, row.before_v3)];
+    PipelineRuns::Seen& seen = p.findings[key_of(row.finding.rule_id, row.finding.fingerprint)];
     if (seen.runs.empty() || seen.runs.back() != row.run) seen.runs.push_back(row.run);
     seen.title = std::move(row.title);
     seen.severity = row.finding.severity;
     p.runs[row.run].findings.push_back(std::move(row.finding));
   }
-  Statement accepted = db.prepare(
-      "SELECT rule_id, fingerprint, fingerprint_v1 IS NOT NULL AND fingerprint_v1 = fingerprint FROM accepted "
-      "WHERE pipeline = ?1");
+  Statement accepted = db.prepare("SELECT rule_id, fingerprint FROM accepted WHERE pipeline = ?1");
   accepted.bind(1, pipeline);
-  while (accepted.step()) {
-    p.accepted.insert(key_of(std::string(accepted.text(0)), std::string(accepted.text(1)), accepted.int64(2) != 0));
-  }
+  while (accepted.step()) p.accepted.insert(key_of(std::string(accepted.text(0)), std::string(accepted.text(1))));
   return p;
 }
 

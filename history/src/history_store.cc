@@ -90,8 +90,8 @@ void insert_findings(const Database& db, const RankedReport& report, int64_t run
   const Analysis& d = *report.diagnosis;
   Statement finding = db.prepare(R"sql(
     INSERT INTO finding (run_id, rule_id, fingerprint, rank, title, family, severity, confidence, count,
-      first_seen, last_seen, workers, caused_by, fingerprint_v1, identity)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT DO NOTHING)sql");
+      first_seen, last_seen, workers, caused_by, fingerprint_v1, identity, fingerprint_v2)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT DO NOTHING)sql");
   Statement evidence = db.prepare(R"sql(
     INSERT INTO evidence (run_id, rule_id, fingerprint, seq, time, severity, log, worker, file, line, message)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT DO NOTHING)sql");
@@ -105,7 +105,7 @@ void insert_findings(const Database& db, const RankedReport& report, int64_t run
       finding.bind(13, report.findings[*rf.caused_by].finding->rule_id);
     else
       finding.bind_null(13);
-    finding.bind_or_null(14, f.legacy_fingerprint).bind(15, f.identity);
+    finding.bind_or_null(14, f.legacy_fingerprint).bind(15, f.identity).bind_or_null(16, f.fingerprint_v2);
     finding.run();
     for (size_t i = 0; i < f.evidence.size() && i < kEvidencePerFinding; ++i) {
       const LogRecord& r = f.evidence[i].entry.record();
@@ -211,8 +211,9 @@ Result<RunSummary> HistoryStore::accept(int64_t run_id, const std::string& reaso
     RunSummary run = detail::load_run(db, run_id);
     const std::string at = detail::db_time(detail::now());
     db.execute(R"sql(
-      INSERT OR REPLACE INTO accepted (pipeline, rule_id, fingerprint, run_id, accepted_at, reason, fingerprint_v1)
-      SELECT r.pipeline, f.rule_id, f.fingerprint, r.id, ?2, ?3, f.fingerprint_v1 FROM finding f
+      INSERT OR REPLACE INTO accepted (pipeline, rule_id, fingerprint, run_id, accepted_at, reason, fingerprint_v1,
+        fingerprint_v2)
+      SELECT r.pipeline, f.rule_id, f.fingerprint, r.id, ?2, ?3, f.fingerprint_v1, f.fingerprint_v2 FROM finding f
       JOIN run r ON r.id = f.run_id WHERE r.id = ?1)sql",
                run_id, at, reason);
     db.execute("UPDATE run SET accepted_at = ?2 WHERE id = ?1", run_id, at);

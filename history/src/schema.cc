@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 3> kMigrations{{
+constexpr std::array<Migration, 4> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -130,6 +130,20 @@ CREATE VIEW findings AS
   SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
          f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
          f.workers, f.caused_by, f.fingerprint_v1, f.identity
+  FROM finding f JOIN run r ON r.id = f.run_id;
+)sql"},
+    {4, "fingerprints v3 (identity captures, masked): each finding's v2 fingerprint beside the v3 one",
+     R"sql(
+ALTER TABLE finding ADD COLUMN fingerprint_v2 TEXT;
+UPDATE finding SET fingerprint_v2 = fingerprint WHERE identity IS NOT NULL;
+CREATE INDEX finding_by_fingerprint_v2 ON finding (rule_id, fingerprint_v2);
+ALTER TABLE accepted ADD COLUMN fingerprint_v2 TEXT;
+UPDATE accepted SET fingerprint_v2 = fingerprint WHERE fingerprint_v1 IS NULL OR fingerprint_v1 <> fingerprint;
+DROP VIEW findings;
+CREATE VIEW findings AS
+  SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
+         f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
+         f.workers, f.caused_by, f.fingerprint_v1, f.identity, f.fingerprint_v2
   FROM finding f JOIN run r ON r.id = f.run_id;
 )sql"},
 }};

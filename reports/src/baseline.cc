@@ -191,19 +191,23 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
     const bool expired = !entry.expires.empty() && today > std::string_view(entry.expires);
     review.entries.push_back({entry, expired ? BaselineState::kExpired : BaselineState::kUnused, {}, {}});
   }
-  // Today's fingerprints first, then the v1 aliases, so that when a file names one finding both
-  // ways the entry with today's fingerprint is the one that suppresses (the other shows as unused).
-  for (const bool v1 : {false, true}) {
+  // Today's fingerprints first, then the v2 and the v1 aliases, so that when a file names one
+  // finding several ways the entry with the newest fingerprint is the one that suppresses (the
+  // others show as unused).
+  for (const int version : {3, 2, 1}) {
     for (size_t i = 0; i < review.entries.size(); ++i) {
       BaselineEntryReview& r = review.entries[i];
       const BaselineEntry& entry = r.entry;
       const bool expired = r.state == BaselineState::kExpired;
       for (RankedFinding& rf : report.findings) {
         const Finding& f = *rf.finding;
-        if (f.rule_id != entry.rule_id || (v1 ? f.legacy_fingerprint : f.fingerprint) != entry.fingerprint) continue;
+        const std::string& fingerprint = version == 3   ? f.fingerprint
+                                         : version == 2 ? f.fingerprint_v2
+                                                        : f.legacy_fingerprint;
+        if (f.rule_id != entry.rule_id || fingerprint != entry.fingerprint) continue;
         r.matched.push_back(f.rule_id);
         if (rf.suppressed) continue;  // an earlier entry already accepts it
-        if (v1) r.current_fingerprint = f.fingerprint;
+        if (version != 3) r.current_fingerprint = f.fingerprint;
         rf.baseline_entry = i;
         rf.suppressed = !expired;
         if (!expired) {
@@ -238,7 +242,8 @@ std::string baseline_refresh_note(const BaselineReview& review) {
   }
   if (lines.empty()) return "";
   return fmt::format(
-      "gpudiag: note: {} uses old (v1) fingerprints, from before they moved to XXH3-64; they still match for now, "
+      "gpudiag: note: {} uses old (v1 or v2) fingerprints, from before `identity:` and masks (v3); they still match "
+      "for now, "
       "but write these instead (docs/upgrading.md):\n{}",
       review.file, fmt::join(lines, ""));
 }
@@ -250,7 +255,7 @@ bool counts_for_gate(const RankedFinding& rf, Impact threshold) {
 bool trips_gate(const RankedReport& report, Impact threshold) {
   // Several jobs: the gate trips when any job in scope trips (the top-level findings are the worst
   // job's, which is one of them).
-  if (!report.jobs.empty()) {
+  if (report.jobs.size() > 1) {
     return std::any_of(report.jobs.begin(), report.jobs.end(),
                        [&](const RankedReport& job) { return trips_gate(job, threshold); });
   }

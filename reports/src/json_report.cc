@@ -177,6 +177,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
     w.end_array();
     w.field("fingerprint", f.fingerprint).field("fingerprint_v1", f.legacy_fingerprint);
+    w.field("fingerprint_v2", f.fingerprint_v2);
     if (report.baseline) {
       w.key("baseline");
       if (rf.baseline_entry) {

@@ -177,9 +177,12 @@ RankedReport rank(const Analysis& d) {
                                       d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source,
                                       top_counts ? fmt::format(" (also: {})", top->finding->title) : "");
   } else {
-    report.verdict_line = fmt::format(
-        "{} — {}: {}", report.verdict == Verdict::kFailed ? "FAILED" : "WARNING",
-        d.job.outcome == JobOutcome::kSucceeded ? "the job succeeded, but" : "most likely cause", top->finding->title);
+    // A succeeded job is failed only by a rule whose failure hides behind the success.
+    const bool failed = report.verdict == Verdict::kFailed;
+    const char* lead = d.job.outcome != JobOutcome::kSucceeded ? "most likely cause"
+                       : failed                                ? "the job reported success, but"
+                                                               : "the job succeeded, but";
+    report.verdict_line = fmt::format("{} — {}: {}", failed ? "FAILED" : "WARNING", lead, top->finding->title);
   }
   for (const auto& job : d.jobs) report.jobs.push_back(rank(job));
   return report;

@@ -99,10 +99,12 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf) 
   return text;
 }
 
-// A baseline entry's fingerprint (absent results) is one text of unknown version: it goes under v2.
-void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view legacy) {
+// A baseline entry's fingerprint (absent results) is one text of unknown version: it goes under
+// today's key.
+void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view v2, std::string_view legacy) {
   w.key("partialFingerprints").begin_object();
   if (!legacy.empty()) w.field(kSarifLegacyFingerprintKey, legacy);
+  if (!v2.empty()) w.field(kSarifV2FingerprintKey, v2);
   w.field(kSarifFingerprintKey, fingerprint);
   w.end_object();
 }
@@ -130,7 +132,7 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
     for (size_t i = 1; i < f.evidence.size(); ++i) location(w, d, f.evidence[i], o, static_cast<int>(i));
     w.end_array();
   }
-  fingerprints(w, f.fingerprint, f.legacy_fingerprint);
+  fingerprints(w, f.fingerprint, f.fingerprint_v2, f.legacy_fingerprint);
   if (report.baseline) {
     w.field("baselineState", rf.baseline_entry ? "unchanged" : "new");
   } else if (rf.history) {
@@ -172,7 +174,7 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
     text_object(w, "message",
                 fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file, e.entry.line,
                             detail::stale_reason(e)));
-    fingerprints(w, e.entry.fingerprint, "");
+    fingerprints(w, e.entry.fingerprint, "", "");
     w.field("baselineState", "absent");
     w.end_object();
   }

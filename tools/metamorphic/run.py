@@ -135,7 +135,7 @@ def run_case(case, gpudiag, severities, tmp):
     evidence = set()
     for f in base["findings"]:
         evidence |= evidence_places(f)
-    ctx = {"severities": severities, "evidence": evidence, "case": case.name}
+    ctx = {"severities": severities, "evidence": evidence, "case": case.name, "job": case.job}
     for name, make in variants.INVARIANT:
         files = make(items, ctx)
         if files is None:
@@ -143,6 +143,19 @@ def run_case(case, gpudiag, severities, tmp):
         paths, _ = write_variant(os.path.join(tmp, case.name, name), files)
         got = signature(gpudiag.analyze(paths, case.job))
         results.append((name, None if got == want else describe_difference(want, got)))
+    # Another launch of the same pipeline: the same diagnosis, and the same fingerprints.
+    files = variants.another_launch(items, ctx)
+    if files is not None:
+        paths, _ = write_variant(os.path.join(tmp, case.name, "another-launch"), files)
+        got_report = gpudiag.analyze(paths, case.job)
+        got = signature(got_report)
+        failure = None if got == want else describe_difference(want, got)
+        if failure is None:
+            before = sorted((f["rule_id"], f["fingerprint"]) for f in base["findings"])
+            after = sorted((f["rule_id"], f["fingerprint"]) for f in got_report["findings"])
+            if before != after:
+                failure = f"fingerprints {[x for x in before if x not in after]} → {[x for x in after if x not in before]}"
+        results.append(("another-launch", failure))
     for finding in base["findings"]:
         if finding["via"] != "match" or not finding.get("evidence"):
             continue  # found from facts or from an absence: no entry to take away

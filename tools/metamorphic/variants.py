@@ -193,6 +193,57 @@ def ndjson_shards(items, ctx):
     return files
 
 
+# --- another launch ----------------------------------------------------------------------------------
+
+
+def another_launch(items, ctx):
+    """The same failure in another launch of the pipeline: other job id, worker VM names, SDK harness
+    ids, image digests, UUIDs and pids, each replaced the same way wherever it appears (so that
+    distinct values stay distinct). Findings keep their fingerprints (docs/json-schema.md,
+    "Fingerprints"). Not for a case with a job file, which names the job id."""
+    if ctx.get("job"):
+        return None
+    rnd = random.Random("launch:" + ctx["case"])
+    seen = {}
+
+    def fresh(kind, old, make):
+        if (kind, old) not in seen:
+            seen[(kind, old)] = make()
+        return seen[(kind, old)]
+
+    def digits(n):
+        return "".join(rnd.choice("0123456789") for _ in range(n))
+
+    def letters(n, alphabet="abcdefghijklmnopqrstuvwxyz0123456789"):
+        return "".join(rnd.choice(alphabet) for _ in range(n))
+
+    replacements = [
+        (r"\d{4}-\d\d-\d\d_\d\d_\d\d_\d\d-\d+",
+         lambda m: fresh("job", m.group(0), lambda: f"2031-02-03_04_05_06-1{digits(18)}")),
+        (r"-harness-[a-z0-9]{4}\b", lambda m: fresh("vm", m.group(0), lambda: "-harness-" + letters(4))),
+        (r"sha256:[0-9a-f]{64}", lambda m: fresh("digest", m.group(0), lambda: "sha256:" + letters(64, "0123456789abcdef"))),
+        (r"\bsdk-(\d+)-(\d+)\b", lambda m: f"sdk-{int(m.group(1)) + 5}-{int(m.group(2)) + 5}"),
+        (r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+         lambda m: fresh("uuid", m.group(0), lambda: "-".join(letters(n, "0123456789abcdef") for n in (8, 4, 4, 4, 12)))),
+        (r"\b(pid[ =:]+|[Kk]illed process )(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 1000}"),
+    ]
+    out, changed = [], 0
+    for i in items:
+        if i.entry is None:
+            out.append(i)
+            continue
+        text = dump(i.entry)
+        new = text
+        for pattern, replace in replacements:
+            new = re.sub(pattern, replace, new)
+        if new != text:
+            changed += 1
+            out.append(Item(json.loads(new), None, i.file, i.line))
+        else:
+            out.append(i)
+    return _one_file(out) if changed else None
+
+
 # Variants that must leave the diagnosis as it was, in the order they are reported.
 INVARIANT = [
     ("exception-into-message", exception_into_message),

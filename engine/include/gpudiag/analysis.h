@@ -84,10 +84,12 @@ struct Finding {
   std::vector<FindingFix> fixes;                             // in the rule's order; ranking happens in reports
   std::vector<std::string> explains;                         // symptom rule ids this cause explains
   // Stable across runs of the same job family: "RULE_ID/" + 16 hex digits of stable_hash(identity)
-  // (fingerprint v2, docs/json-schema.md). `identity` is the rule id and its captured values with
-  // digits blurred; `legacy_fingerprint` is the v1 value (std::hash of the same identity, gpudiag
-  // 0.1), which baselines and run histories written before still name.
+  // (fingerprint v3, docs/json-schema.md). `identity` is the rule id and its identity captures
+  // (`identity:`, default all), masked. `fingerprint_v2` (every capture, digits blurred) and
+  // `legacy_fingerprint` (v1: std::hash of the v2 identity, gpudiag 0.1) are what baselines and
+  // run histories written before name.
   std::string fingerprint;
+  std::string fingerprint_v2;
   std::string legacy_fingerprint;
   std::string identity;
 };

@@ -93,6 +93,8 @@ struct RuleInfo {
   std::string description;
   std::vector<std::string> explains;
   bool hides_failure = false;  // keeps its severity when the job succeeded (`hides_failure: true`)
+  // `identity:` — the captures the fingerprint hashes; nullopt: all of them, empty: the rule id alone.
+  std::optional<std::vector<std::string>> identity;
   std::vector<FixInfo> fixes;
   std::vector<std::string> sources;
   std::string file;  // the rule file it came from ("builtin:rules/…" for embedded ones)

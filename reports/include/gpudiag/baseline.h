@@ -6,9 +6,9 @@
 //
 // An entry names a rule id and a finding fingerprint (Finding::fingerprint), says why it is
 // accepted, and may expire. Expired entries no longer suppress; they and entries that match nothing
-// are stale, and every report shows them so the file is kept tidy. An entry written before
-// fingerprints moved to XXH3 names the finding's v1 fingerprint (Finding::legacy_fingerprint): it
-// still matches, and baseline_refresh_note() says how to bring the file up to date.
+// are stale, and every report shows them so the file is kept tidy. An entry written by an older
+// gpudiag names the finding's v2 (Finding::fingerprint_v2) or v1 (Finding::legacy_fingerprint)
+// fingerprint: it still matches, and baseline_refresh_note() says how to bring the file up to date.
 #pragma once
 
 #include <cstdint>

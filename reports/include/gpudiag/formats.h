@@ -69,9 +69,11 @@ std::string render_github(const RankedReport& report, const RenderOptions& optio
 inline constexpr std::string_view kJunitFormat = "gpudiag.junit/v1";
 inline constexpr std::string_view kSarifFormat = "gpudiag.sarif/v1";
 inline constexpr std::string_view kSarifVersion = "2.1.0";
-// The partialFingerprints keys: v2 carries Finding::fingerprint (XXH3-64), v1 the value gpudiag 0.1
-// wrote (Finding::legacy_fingerprint), so that code scanning keeps matching results across the upgrade.
-inline constexpr std::string_view kSarifFingerprintKey = "gpudiagFingerprint/v2";
+// The partialFingerprints keys: v3 carries Finding::fingerprint (identity captures, masked), v2 the
+// value before `identity:` and masks (Finding::fingerprint_v2), v1 the value gpudiag 0.1 wrote
+// (Finding::legacy_fingerprint), so that code scanning keeps matching results across the upgrades.
+inline constexpr std::string_view kSarifFingerprintKey = "gpudiagFingerprint/v3";
+inline constexpr std::string_view kSarifV2FingerprintKey = "gpudiagFingerprint/v2";
 inline constexpr std::string_view kSarifLegacyFingerprintKey = "gpudiagFingerprint/v1";
 
 // Escaping, one helper per format. All of them turn invalid UTF-8 into U+FFFD and show control
