@@ -59,6 +59,8 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
       ->capture_default_str();
   cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
       ->check(CLI::ExistingFile);
+  cmd.add_flag("--allow-empty", allow_empty,
+               "With a threshold (gate, --fail-on): an export without a Dataflow job exits 0 instead of 2");
   cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
   cmd.add_option("--max-entry-bytes", max_entry_bytes,
                  "A larger entry is matched as it streams and kept cropped (listed in the input's problems)")
@@ -82,6 +84,7 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.deterministic = deterministic;
   render.version = GPUDIAG_VERSION;
   render.fail_on = threshold();
+  render.allow_empty = allow_empty;
   render.color = format == OutputFormat::kText && !no_color && (color || to_terminal);
   return render;
 }
@@ -107,6 +110,13 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
   if (!diagnosis) {
     print_problem(diagnosis.error());
+    return std::nullopt;
+  }
+  // No input could be read at all: no report, for none could tell the truth about the job.
+  if (!diagnosis->input_errors.empty() && diagnosis->input_errors.size() >= o.inputs.size() &&
+      diagnosis->entries == 0) {
+    for (const auto& e : diagnosis->input_errors) print_input_error(e);
+    std::cerr << "gpudiag: no input could be read; no report was written\n";
     return std::nullopt;
   }
   return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store)};
@@ -156,7 +166,13 @@ int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedRepo
   }
   for (const auto& e : d.input_errors) print_input_error(e);
   if (!d.input_errors.empty()) return kExitError;
-  if (auto level = o.threshold(); level && trips_gate(report, *level)) return kExitGate;
+  const auto level = o.threshold();
+  if (level && report.verdict == Verdict::kEmpty && !o.allow_empty) {
+    std::cerr << "gpudiag: " << terminal_safe(report.verdict_line) << '\n'
+              << "  help: with a threshold an empty export exits 2; --allow-empty lets it pass\n";
+    return kExitError;
+  }
+  if (level && trips_gate(report, *level)) return kExitGate;
   return kExitOk;
 }
 

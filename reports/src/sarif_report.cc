@@ -195,7 +195,7 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
   for (const auto& e : d.input_errors) note("error", display_path(e.file, o.deterministic), e.line, e.message);
   for (const auto& in : d.inputs) {
     for (const auto& p : in.problems) {
-      note(p.skipped_entry ? "warning" : "note", display_path(in.path, o.deterministic), p.line,
+      note("warning", display_path(in.path, o.deterministic), p.line,  // docs/formats.md, Input problems
            p.skipped_entry ? "skipped: " + p.message : p.message);
     }
   }
@@ -252,6 +252,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   if (o.fail_on) {
     w.key("gate").begin_object();
     w.field("failOn", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
+    if (const std::string refused = gate_refusal(report, o.allow_empty); !refused.empty()) w.field("refused", refused);
     w.end_object();
   }
   w.end_object();
