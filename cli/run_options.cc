@@ -57,8 +57,11 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
       ->check(CLI::IsMember(fail_on_choices()))
       ->capture_default_str();
-  cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
-      ->check(CLI::ExistingFile);
+  cmd.add_option("--job", job_files,
+                 "Job description: gcloud dataflow jobs describe JOB --full --format=json, or the array gcloud "
+                 "dataflow jobs list --format=json prints; repeatable")
+      ->check(CLI::ExistingFile)
+      ->allow_extra_args(false);
   cmd.add_flag("--allow-empty", allow_empty,
                "With a threshold (gate, --fail-on): an export without a Dataflow job exits 0 instead of 2");
   cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
@@ -89,6 +92,36 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   return render;
 }
 
+namespace {
+
+// Every --job description must name a job of the export (docs/upgrading.md); prints why not.
+bool check_job_files(const RunOptions& o, const Analysis& d) {
+  std::vector<JobDescription> jobs;
+  for (const auto& path : o.job_files) {
+    auto described = read_job_descriptions(path);  // analyze() read them already: they parse
+    if (!described) {
+      print_problem(described.error());
+      return false;
+    }
+    jobs.insert(jobs.end(), described->begin(), described->end());
+  }
+  auto checked = check_job_descriptions(d, jobs);
+  if (!checked) {
+    print_problem(checked.error());
+    return false;
+  }
+  if (!checked->empty()) std::cerr << "gpudiag: note: " << terminal_safe(*checked) << '\n';
+  if (jobs.size() > 1) {
+    std::cerr << fmt::format(
+        "gpudiag: note: --job describes {} jobs; their facts are not applied (they would mix jobs), only their "
+        "ids are checked\n",
+        jobs.size());
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   auto pack = o.rules.load();
   if (!pack) return std::nullopt;
@@ -102,7 +135,7 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   }
   AnalysisOptions options;
   options.threads = o.threads;
-  options.job_file = o.job_file;
+  options.job_files = o.job_files;
   options.limits.max_entry_bytes = o.max_entry_bytes;
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
   if (progress) options.progress = show_progress;
@@ -119,12 +152,13 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     std::cerr << "gpudiag: no input could be read; no report was written\n";
     return std::nullopt;
   }
+  if (!check_job_files(o, *diagnosis)) return std::nullopt;
   return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
 std::vector<ProtectedFile> read_files(const RunOptions& o) {
   std::vector<ProtectedFile> files = input_files(o.inputs);
-  files.push_back({o.job_file, "the job file"});
+  for (const auto& job : o.job_files) files.push_back({job, "the job file"});
   return files;
 }
 

@@ -18,7 +18,7 @@ namespace gpudiag::cli {
 struct RunOptions {
   std::vector<std::string> inputs;
   std::string fail_on = "never";
-  std::string job_file;
+  std::vector<std::string> job_files;  // --job, repeatable
   bool allow_empty = false;            // with a threshold: an export without a Dataflow job exits 0, not 2
   unsigned threads = 0;
   uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
@@ -43,7 +43,7 @@ struct AnalysedRun {
 };
 
 // Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2 and no
-// report (also when no input could be read at all).
+// report: when no input could be read at all, or a --job file describes a job the export does not hold.
 std::optional<AnalysedRun> run_analysis(const RunOptions& o);
 
 // --db, --db-timeout, --pipeline and --new-only (history_options.cc).

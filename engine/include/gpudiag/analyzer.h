@@ -24,15 +24,44 @@ struct Progress {
 
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
-  std::string job_file;  // `gcloud dataflow jobs describe --full --format=json` output
+  // --job files: `gcloud dataflow jobs describe JOB --full --format=json` (one job) or `gcloud
+  // dataflow jobs list --format=json` (an array). Their facts are applied only when they describe
+  // one job in all: the facts of several would mix jobs.
+  std::vector<std::string> job_files;
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
 };
 
 // Reads every input (unreadable ones are listed in Analysis::input_errors, the rest are still
-// analysed). Fails only for a bad job file.
+// analysed). Fails only for a bad job file (read_job_descriptions says why, with its place).
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
                          const AnalysisOptions& options = {});
+
+// One job a --job file describes. `gcloud dataflow jobs describe JOB --full --format=json` prints one
+// JSON object; `gcloud dataflow jobs list --format=json` an array of them (each element a job).
+struct JobDescription {
+  std::string file;
+  uint64_t line = 0;    // where its object starts, 1-based
+  uint64_t column = 0;  // 1-based, in bytes
+  std::string id;
+  std::string name;
+  std::string project;        // projectId
+  std::string region;         // location
+  std::string current_state;  // currentState ("JOB_STATE_DONE", "JOB_STATE_FAILED" …), "" when not given
+  bool in_list = false;       // an element of an array (`jobs list`), not the file's one job
+};
+
+// The jobs a --job file describes, or why it cannot be used: malformed JSON, or a shape that is not
+// a job (each with file:line:column and how to get a good file).
+Result<std::vector<JobDescription>> read_job_descriptions(const std::string& path);
+Result<std::vector<JobDescription>> parse_job_descriptions(std::string_view text, const std::string& path);
+
+// After the analysis: a file's one job (`jobs describe`) must be a job of the export
+// (Analysis::job.id or job.other_ids), and of a file's list of jobs (`jobs list`, which names every
+// job of a region) at least one must be; else a Diagnostic (code job-mismatch) naming both ids. The
+// result is a note ("" when none): listed jobs the export does not hold, or, when the export holds
+// no job id at all, that nothing could be checked.
+Result<std::string> check_job_descriptions(const Analysis& analysis, const std::vector<JobDescription>& jobs);
 
 // Analyses records that come from elsewhere (a database of stored entries, examples, tests), one at
 // a time on the calling thread. Each record's `where` is kept as given; its input indexes
