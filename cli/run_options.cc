@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -148,7 +149,15 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   // No input could be read at all: no report, for none could tell the truth about the job.
   if (!diagnosis->input_errors.empty() && diagnosis->input_errors.size() >= o.inputs.size() &&
       diagnosis->entries == 0) {
-    for (const auto& e : diagnosis->input_errors) print_input_error(e);
+    for (const auto& e : diagnosis->input_errors) {
+      print_input_error(e);
+      // The runner reads workflow commands on stderr too: the annotation without a report.
+      if (o.github_errors) {
+        std::cerr << fmt::format("::error file={},title={}::{}\n", workflow_command_escape(e.file, true),
+                                 workflow_command_escape("gpudiag: input not read", true),
+                                 workflow_command_escape(e.message + "; no report was written"));
+      }
+    }
     std::cerr << "gpudiag: no input could be read; no report was written\n";
     return std::nullopt;
   }
@@ -270,7 +279,10 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
     }
     baseline = std::move(*parsed);
   }
-  auto analysis = run_analysis(run);
+  RunOptions with_plan = run;
+  with_plan.github_errors = std::any_of(
+      plan->begin(), plan->end(), [](const auto& p) { return p.first == "-" && p.second == OutputFormat::kGithub; });
+  auto analysis = run_analysis(with_plan);
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
   if (baseline) {

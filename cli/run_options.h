@@ -20,6 +20,7 @@ struct RunOptions {
   std::string fail_on = "never";
   std::vector<std::string> job_files;  // --job, repeatable
   bool allow_empty = false;            // with a threshold: an export without a Dataflow job exits 0, not 2
+  bool github_errors = false;          // stdout is --format github: an input no report covers is also an ::error
   unsigned threads = 0;
   uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
   bool deterministic = false;

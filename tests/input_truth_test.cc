@@ -47,6 +47,9 @@ TEST_CASE("a missing input: exit 2, no report on stdout or in -o files, never OK
   CHECK(report.out.empty());
   CHECK_FALSE(std::filesystem::exists(dir + "/new.html"));
   CHECK(test::read_file(dir + "/kept.json") == "earlier report\n");  // not replaced
+  // With --format github the runner still gets an annotation: on stderr, which it reads too.
+  const auto gh = run_gpudiag({"gate", "--format", "github", dir + "/no-such-export.json"});
+  CHECK_THAT(gh.err, Catch::Contains("::error file=" + dir + "/no-such-export.json,title=gpudiag%3A input not read::"));
   const auto analyze = run_gpudiag({"analyze", dir + "/no-such-export.json"});
   CHECK(analyze.exit_code == 2);
   CHECK(analyze.out.empty());
