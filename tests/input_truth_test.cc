@@ -81,6 +81,11 @@ TEST_CASE("an empty export is `empty`, not OK, and a threshold makes it exit 2 u
     CHECK(r.exit_code == 2);
     CHECK_FALSE(says_ok(r));
   }
+  CHECK_THAT(run_gpudiag({"gate", "--format", "github", empty}).out,
+             Catch::Contains("::error title=gpudiag%3A empty export::EMPTY — the export holds no log entries"));
+  CHECK_THAT(run_gpudiag({"gate", "--format", "sarif", empty}).out,
+             Catch::Contains("\"level\": \"warning\",\n              \"message\": {\n                \"text\": "
+                             "\"the input holds no entry of a Dataflow job\""));
   const auto junit = run_gpudiag({"gate", "--format", "junit", empty});
   CHECK_THAT(junit.out, Catch::Contains("<testcase name=\"input\" classname=\"input\" time=\"0\">\n      <failure "));
   CHECK_THAT(junit.out, Catch::Contains("type=\"empty-export\""));

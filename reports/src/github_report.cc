@@ -43,6 +43,10 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
     out += annotation("error", display_path(e.file, o.deterministic), e.line, "gpudiag: input not read",
                       fmt::format("{}; the report covers only what was read", e.message));
   }
+  if (o.fail_on && !o.allow_empty && report.verdict == Verdict::kEmpty) {  // the gate refuses it: exit 2
+    ++shown["error"];
+    out += annotation("error", "", 0, "gpudiag: empty export", report.verdict_line);
+  }
   size_t problems_left = 0;
   const auto input_warnings = [&] {
     for (const auto& in : d.inputs) {

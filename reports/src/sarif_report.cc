@@ -193,6 +193,11 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
     w.end_object();
   };
   for (const auto& e : d.input_errors) note("error", display_path(e.file, o.deterministic), e.line, e.message);
+  if (d.input_errors.empty() && !holds_dataflow_job(d)) {  // verdict `empty`: nothing was diagnosed
+    for (const auto& in : d.inputs) {
+      note("warning", display_path(in.path, o.deterministic), 0, "the input holds no entry of a Dataflow job");
+    }
+  }
   for (const auto& in : d.inputs) {
     for (const auto& p : in.problems) {
       note("warning", display_path(in.path, o.deterministic), p.line,  // docs/formats.md, Input problems
