@@ -230,3 +230,43 @@ TEST_CASE("job files: the array `gcloud dataflow jobs list` prints is accepted, 
   CHECK(run_gpudiag({"analyze", "--job", dir + "/own.json", "--job", dir + "/jobs.json", kHealthy}).exit_code == 0);
   CHECK(run_gpudiag({"analyze", "--job", dir + "/own.json", "--job", dir + "/others.json", kHealthy}).exit_code == 2);
 }
+
+TEST_CASE("job descriptions: parsed with their place, checked against the export's job ids", "[unit]") {
+  const auto list = parse_job_descriptions(R"([
+  {"id": "a", "name": "first", "currentState": "JOB_STATE_FAILED", "projectId": "p", "location": "us-east1"},
+  {"id": "b", "name": "second", "currentState": "JOB_STATE_DONE"}
+])",
+                                           "jobs.json");
+  REQUIRE(list.ok());
+  REQUIRE(list->size() == 2);
+  CHECK(((*list)[0].id == "a" && (*list)[0].current_state == "JOB_STATE_FAILED" && (*list)[0].line == 2 &&
+         (*list)[0].column == 3 && (*list)[0].project == "p" && (*list)[0].region == "us-east1" && (*list)[0].in_list));
+  CHECK(((*list)[1].id == "b" && (*list)[1].line == 3));
+  CHECK_FALSE(job_whose_facts_apply(*list).has_value());  // two jobs: whose facts would be ambiguous
+
+  const auto one = parse_job_descriptions(R"({"id": "b", "type": "JOB_TYPE_BATCH"})", "job.json");
+  REQUIRE(one.ok());
+  CHECK_FALSE(one->front().in_list);
+  std::vector<JobDescription> both = *one;
+  both.insert(both.end(), list->begin(), list->end());
+  CHECK(job_whose_facts_apply(both) == std::optional<size_t>{0});  // the describe file's job; the list is checked
+
+  Analysis d;
+  d.job.id = "b";
+  CHECK(check_job_descriptions(d, *one).value().empty());
+  CHECK(check_job_descriptions(d, *list).value() ==
+        "1 of the jobs the --job list describes is not in the export (ignored)");
+  d.job.id = "c";
+  const auto mismatch = check_job_descriptions(d, *one);
+  REQUIRE_FALSE(mismatch.ok());
+  CHECK(mismatch.error().code == "job-mismatch");
+  CHECK(to_string(mismatch.error()) == "job.json:1:1: the --job file describes job b, but the export holds job c");
+  d.job.id.clear();
+  CHECK_THAT(check_job_descriptions(d, *one).value(), Catch::StartsWith("the export holds no job id"));
+
+  const auto bad = parse_job_descriptions("[{\"id\": \"a\", \"name\": \"x\"},\n \"b\"]", "jobs.json");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(to_string(bad.error()) ==
+        "jobs.json:2:2: element 2 of the array is a string, not a Dataflow job description (a JSON object)");
+  CHECK(bad.error().help.find("gcloud dataflow jobs describe JOB --full --format=json") != std::string::npos);
+}

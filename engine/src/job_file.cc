@@ -419,7 +419,9 @@ Status apply_job_files(const std::vector<std::string>& paths, const FactCatalog&
     if (!parsed) return parsed.error();
     for (auto& job : *parsed) jobs.push_back(std::move(job));
   }
-  if (jobs.size() == 1) apply_job(jobs.front(), catalog, facts);
+  std::vector<JobDescription> described;
+  for (const auto& job : jobs) described.push_back(job.about);
+  if (const auto which = job_whose_facts_apply(described)) apply_job(jobs[*which], catalog, facts);
   return Ok{};
 }
 
@@ -439,6 +441,19 @@ Result<std::vector<JobDescription>> read_job_descriptions(const std::string& pat
   std::vector<JobDescription> out;
   for (auto& job : *parsed) out.push_back(std::move(job.about));
   return out;
+}
+
+std::optional<size_t> job_whose_facts_apply(const std::vector<JobDescription>& jobs) {
+  std::optional<size_t> described;  // the one job of a `jobs describe` file
+  size_t files = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].in_list) continue;
+    ++files;
+    described = i;
+  }
+  if (files == 1) return described;
+  if (files == 0 && jobs.size() == 1) return 0;
+  return std::nullopt;
 }
 
 Result<std::string> check_job_descriptions(const Analysis& analysis, const std::vector<JobDescription>& jobs) {

@@ -1,7 +1,8 @@
 // --job files: `gcloud dataflow jobs describe JOB --full --format=json` (one job object) or
 // `gcloud dataflow jobs list --format=json` (an array of them). Two steps: parse_job_file() checks
 // the shape (positions as file:line:column) and reads, per job described, its id, name, state and
-// the facts it gives; apply_job() writes those facts into the job model. Internal to engine; the
+// the facts it gives; apply_job() writes those facts into the job model (of one job only:
+// job_whose_facts_apply, analyzer.h). Internal to engine; the
 // public view is JobDescription (analyzer.h).
 //
 //   auto jobs = read_job_file("job.json");

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,8 @@ struct Progress {
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
   // --job files: `gcloud dataflow jobs describe JOB --full --format=json` (one job) or `gcloud
-  // dataflow jobs list --format=json` (an array). Their facts are applied only when they describe
-  // one job in all: the facts of several would mix jobs.
+  // dataflow jobs list --format=json` (an array). The facts of one job are applied
+  // (job_whose_facts_apply): those of several would mix jobs.
   std::vector<std::string> job_files;
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
@@ -55,6 +56,11 @@ struct JobDescription {
 // a job (each with file:line:column and how to get a good file).
 Result<std::vector<JobDescription>> read_job_descriptions(const std::string& path);
 Result<std::vector<JobDescription>> parse_job_descriptions(std::string_view text, const std::string& path);
+
+// Of the jobs the --job files describe (in order), the one whose facts analyze() applies: the one
+// job a `jobs describe` file gives when exactly one file does (a list beside it is only checked), or
+// the only job described at all; none when that is ambiguous.
+std::optional<size_t> job_whose_facts_apply(const std::vector<JobDescription>& jobs);
 
 // After the analysis: a file's one job (`jobs describe`) must be a job of the export
 // (Analysis::job.id or job.other_ids), and of a file's list of jobs (`jobs list`, which names every
