@@ -50,6 +50,11 @@ bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& re
                              terminal_safe(analysis.store->path()));
     return write();  // exit_code() still says 2
   }
+  if (report.verdict == Verdict::kEmpty) {  // no job to record it under, and nothing to compare later runs with
+    std::cerr << fmt::format("gpudiag: the run was not recorded in {}: the export holds no entry of a Dataflow job\n",
+                             terminal_safe(analysis.store->path()));
+    return write();
+  }
   const std::string pipeline = o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline;
   bool written = true;
   auto run = analysis.store->record_run(report, pipeline, [&](const RecordedRun& recorded) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -57,8 +58,13 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
       ->check(CLI::IsMember(fail_on_choices()))
       ->capture_default_str();
-  cmd.add_option("--job", job_file, "Job description: gcloud dataflow jobs describe JOB --full --format=json")
-      ->check(CLI::ExistingFile);
+  cmd.add_option("--job", job_files,
+                 "Job description: gcloud dataflow jobs describe JOB --full --format=json, or the array gcloud "
+                 "dataflow jobs list --format=json prints; repeatable")
+      ->check(CLI::ExistingFile)
+      ->allow_extra_args(false);
+  cmd.add_flag("--allow-empty", allow_empty,
+               "With a threshold (gate, --fail-on): an export without a Dataflow job exits 0 instead of 2");
   cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
   cmd.add_option("--max-entry-bytes", max_entry_bytes,
                  "A larger entry is matched as it streams and kept cropped (listed in the input's problems)")
@@ -82,9 +88,40 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.deterministic = deterministic;
   render.version = GPUDIAG_VERSION;
   render.fail_on = threshold();
+  render.allow_empty = allow_empty;
   render.color = format == OutputFormat::kText && !no_color && (color || to_terminal);
   return render;
 }
+
+namespace {
+
+// Every --job description must name a job of the export (docs/upgrading.md); prints why not.
+bool check_job_files(const RunOptions& o, const Analysis& d) {
+  std::vector<JobDescription> jobs;
+  for (const auto& path : o.job_files) {
+    auto described = read_job_descriptions(path);  // analyze() read them already: they parse
+    if (!described) {
+      print_problem(described.error());
+      return false;
+    }
+    jobs.insert(jobs.end(), described->begin(), described->end());
+  }
+  auto checked = check_job_descriptions(d, jobs);
+  if (!checked) {
+    print_problem(checked.error());
+    return false;
+  }
+  if (!checked->empty()) std::cerr << "gpudiag: note: " << terminal_safe(*checked) << '\n';
+  if (jobs.size() > 1 && !job_whose_facts_apply(jobs)) {
+    std::cerr << fmt::format(
+        "gpudiag: note: --job describes {} jobs; their facts are not applied (they would mix jobs), only their "
+        "ids are checked\n",
+        jobs.size());
+  }
+  return true;
+}
+
+}  // namespace
 
 std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   auto pack = o.rules.load();
@@ -99,7 +136,7 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   }
   AnalysisOptions options;
   options.threads = o.threads;
-  options.job_file = o.job_file;
+  options.job_files = o.job_files;
   options.limits.max_entry_bytes = o.max_entry_bytes;
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
   if (progress) options.progress = show_progress;
@@ -109,12 +146,28 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     print_problem(diagnosis.error());
     return std::nullopt;
   }
+  // No input could be read at all: no report, for none could tell the truth about the job.
+  if (!diagnosis->input_errors.empty() && diagnosis->input_errors.size() >= o.inputs.size() &&
+      diagnosis->entries == 0) {
+    for (const auto& e : diagnosis->input_errors) {
+      print_input_error(e);
+      // The runner reads workflow commands on stderr too: the annotation without a report.
+      if (o.github_errors) {
+        std::cerr << fmt::format("::error file={},title={}::{}\n", workflow_command_escape(e.file, true),
+                                 workflow_command_escape("gpudiag: input not read", true),
+                                 workflow_command_escape(e.message + "; no report was written"));
+      }
+    }
+    std::cerr << "gpudiag: no input could be read; no report was written\n";
+    return std::nullopt;
+  }
+  if (!check_job_files(o, *diagnosis)) return std::nullopt;
   return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store)};
 }
 
 std::vector<ProtectedFile> read_files(const RunOptions& o) {
   std::vector<ProtectedFile> files = input_files(o.inputs);
-  files.push_back({o.job_file, "the job file"});
+  for (const auto& job : o.job_files) files.push_back({job, "the job file"});
   return files;
 }
 
@@ -156,7 +209,13 @@ int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedRepo
   }
   for (const auto& e : d.input_errors) print_input_error(e);
   if (!d.input_errors.empty()) return kExitError;
-  if (auto level = o.threshold(); level && trips_gate(report, *level)) return kExitGate;
+  const auto level = o.threshold();
+  if (level && report.verdict == Verdict::kEmpty && !o.allow_empty) {
+    std::cerr << "gpudiag: " << terminal_safe(report.verdict_line) << '\n'
+              << "  help: with a threshold an empty export exits 2; --allow-empty lets it pass\n";
+    return kExitError;
+  }
+  if (level && trips_gate(report, *level)) return kExitGate;
   return kExitOk;
 }
 
@@ -220,7 +279,10 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
     }
     baseline = std::move(*parsed);
   }
-  auto analysis = run_analysis(run);
+  RunOptions with_plan = run;
+  with_plan.github_errors = std::any_of(
+      plan->begin(), plan->end(), [](const auto& p) { return p.first == "-" && p.second == OutputFormat::kGithub; });
+  auto analysis = run_analysis(with_plan);
   if (!analysis) return kExitError;
   RankedReport report = rank(analysis->diagnosis);
   if (baseline) {

@@ -18,7 +18,9 @@ namespace gpudiag::cli {
 struct RunOptions {
   std::vector<std::string> inputs;
   std::string fail_on = "never";
-  std::string job_file;
+  std::vector<std::string> job_files;  // --job, repeatable
+  bool allow_empty = false;            // with a threshold: an export without a Dataflow job exits 0, not 2
+  bool github_errors = false;          // stdout is --format github: an input no report covers is also an ::error
   unsigned threads = 0;
   uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
   bool deterministic = false;
@@ -41,7 +43,8 @@ struct AnalysedRun {
   std::optional<HistoryStore> store;  // --db, opened before the analysis
 };
 
-// Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2.
+// Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2 and no
+// report: when no input could be read at all, or a --job file describes a job the export does not hold.
 std::optional<AnalysedRun> run_analysis(const RunOptions& o);
 
 // --db, --db-timeout, --pipeline and --new-only (history_options.cc).
@@ -59,7 +62,8 @@ std::vector<ProtectedFile> read_files(const RunOptions& o);
 std::vector<ProtectedFile> protected_files(const RunOptions& o);
 
 // After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
-// code: 2 for an unreadable input, 1 when the gate trips, 0 otherwise.
+// code: 2 for an unreadable input or, with a threshold and without --allow-empty, an export without
+// a Dataflow job; 1 when the gate trips; 0 otherwise.
 int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedReport& report);
 
 // Outputs of report and gate. An -o path's format comes from its extension; --format names the

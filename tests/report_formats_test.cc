@@ -258,8 +258,10 @@ TEST_CASE("JUnit: a testcase per rule, failures at the threshold", "[unit][repor
   const RankedReport report = rank(d);
   const auto& rules = test::builtin_pack().rules();
   const std::string errors = render_junit(report, rules, RenderOptions{.deterministic = true});
-  CHECK(count(errors, "<testcase ") == rules.size());
-  CHECK_THAT(errors, Catch::Contains(fmt::format("tests=\"{}\" failures=\"3\"", rules.size())));
+  CHECK(count(errors, "<testcase ") == rules.size() + 1);  // and the input's own testcase, first
+  CHECK_THAT(errors, Catch::Contains(fmt::format("tests=\"{}\" failures=\"3\"", rules.size() + 1)));
+  CHECK_THAT(errors, Catch::Contains("<properties>") &&
+                         Catch::Contains(R"(<testcase name="input" classname="input" time="0"/>)"));
   CHECK_THAT(errors, Catch::Contains(R"(<testcase name="gpu-out-of-memory" classname="runtime" time="0">)"));
   CHECK_THAT(errors, Catch::Contains("Fix: Use 1-vCPU custom machine types"));
   const std::string warnings =

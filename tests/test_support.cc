@@ -106,7 +106,7 @@ Analysis analyze_case(const std::string& dir, unsigned threads) {
   if (labels["args"]) {
     const auto args = labels["args"].as<std::vector<std::string>>();
     for (size_t i = 0; i + 1 < args.size(); ++i) {
-      if (args[i] == "--job") options.job_file = dir + "/" + args[i + 1];
+      if (args[i] == "--job") options.job_files.push_back(dir + "/" + args[i + 1]);
     }
   }
   auto d = analyze(builtin_pack(), inputs, options);

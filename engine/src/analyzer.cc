@@ -102,10 +102,9 @@ class MatchingSink : public RecordSink {
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs, const AnalysisOptions& options) {
   Analysis d;
   ExportAccumulator acc(detail::compiled(pack), inputs, options.max_jobs);
-  if (!options.job_file.empty()) {
-    if (auto status = detail::apply_job_file(options.job_file, acc.pack.catalog, acc.given); !status) {
-      return status.error();
-    }
+  if (auto status = detail::apply_job_files(options.job_files, acc.pack.catalog, acc.given, &acc.given_by_job);
+      !status) {
+    return status.error();
   }
   unsigned threads = options.threads;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());

@@ -55,6 +55,7 @@ void ExportAccumulator::finish() {
   last_ = nullptr;
   for (auto& [id, acc] : jobs) {
     acc->facts.absorb(given);
+    if (auto it = given_by_job.find(id); it != given_by_job.end()) acc->facts.absorb(it->second);
     acc->finish();
   }
 }

@@ -34,6 +34,7 @@ class ExportAccumulator {
   const std::vector<std::string> input_paths;
   const size_t max_jobs;
   JobFacts given;  // facts from --job or the caller, stronger than any log line, for every job
+  std::map<std::string, JobFacts, std::less<>> given_by_job;  // … for the job of that id (--job files)
   // The jobs diagnosed, by id ("" = entries of no job). After finish(), "" is present only when
   // there were entries of no job beside several jobs, or of no job at all.
   std::map<std::string, std::unique_ptr<JobAccumulator>, std::less<>> jobs;

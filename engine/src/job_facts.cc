@@ -1,7 +1,6 @@
 #include "job_facts.h"
 
 #include <fmt/format.h>
-#include <re2/re2.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -298,92 +297,6 @@ void apply_options(const Options& options, const FactCatalog& catalog, JobFacts&
       facts.set("gpu_requested", "true", source, priority);
     }
   }
-}
-
-Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFacts& facts) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  auto err = parser.load(path).get(root);
-  const auto bad = [&](std::string message) {
-    return Diagnostic{.code = code_name(DiagnosticCode::kJobFile),
-                      .message = std::move(message),
-                      .file = path,
-                      .help = "pass the output of `gcloud dataflow jobs describe JOB --full --format=json`"};
-  };
-  if (err) return bad(fmt::format("cannot read the job description: {}", simdjson::error_message(err)));
-  if (!root.is_object()) return bad("the job description is not a JSON object");
-  const FactSource source{"job.json"};
-  const auto strings = [](simdjson::dom::element e) {
-    std::vector<std::string> out;
-    simdjson::dom::array arr;
-    if (e.get_array().get(arr)) return out;
-    for (auto item : arr) {
-      std::string_view s;
-      if (!item.get_string().get(s)) out.emplace_back(s);
-    }
-    return out;
-  };
-  Options options;
-  simdjson::dom::element env;
-  if (!root["environment"].get(env)) {
-    simdjson::dom::element e;
-    if (!env["serviceOptions"].get(e)) options["dataflow_service_options"] = PythonValue{"", strings(e), true};
-    if (!env["experiments"].get(e)) options["experiments"] = PythonValue{"", strings(e), true};
-    simdjson::dom::object sdk_options;
-    if (!env["sdkPipelineOptions"]["options"].get(sdk_options)) {
-      for (auto [key, value] : sdk_options) {
-        PythonValue v;
-        std::string_view s;
-        int64_t n;
-        bool b;
-        if (!value.get_string().get(s))
-          v.text = std::string(s);
-        else if (!value.get_int64().get(n))
-          v.text = std::to_string(n);
-        else if (!value.get_bool().get(b))
-          v.text = b ? "True" : "False";
-        else if (value.is_array()) {
-          v.items = strings(value);
-          v.is_list = true;
-        } else
-          continue;
-        // serviceOptions/experiments from the environment are the effective ones; keep them.
-        if (options.count(std::string(key)) == 0) options[std::string(key)] = std::move(v);
-      }
-    }
-    simdjson::dom::array pools;
-    if (!env["workerPools"].get(pools)) {
-      for (auto pool : pools) {
-        std::string_view machine;
-        int64_t disk = 0, workers = 0;
-        if (!pool["machineType"].get_string().get(machine) && !machine.empty()) {
-          options.emplace("machine_type", PythonValue{std::string(machine), {}, false});
-        }
-        if (!pool["diskSizeGb"].get_int64().get(disk) && disk > 0) {
-          options.emplace("disk_size_gb", PythonValue{std::to_string(disk), {}, false});
-        }
-        if (!pool["numWorkers"].get_int64().get(workers) && workers > 0) {
-          options.emplace("num_workers", PythonValue{std::to_string(workers), {}, false});
-        }
-      }
-    }
-  }
-  apply_options(options, catalog, facts, source, kJobFilePriority);
-  std::string_view type;
-  if (!root["type"].get_string().get(type)) {
-    facts.set("job_type", std::string(type), source, kJobFilePriority);
-    facts.set("streaming", type == "JOB_TYPE_STREAMING" ? "true" : "false", source, kJobFilePriority);
-  }
-  std::string_view version, display;
-  if (!root["jobMetadata"]["sdkVersion"]["version"].get_string().get(version)) {
-    facts.set("beam_version_launch", std::string(version), source, kJobFilePriority);
-  }
-  if (!root["jobMetadata"]["sdkVersion"]["versionDisplayName"].get_string().get(display)) {
-    static const RE2 python(R"(Python (\d\.\d+))");
-    std::string v;
-    if (RE2::PartialMatch(display, python, &v)) facts.set("python_version_launch", v, source, kJobFilePriority);
-  }
-  return Ok{};
 }
 
 // The length of the JSON object `text` starts with (strings and nesting respected), or all of it.

@@ -72,8 +72,13 @@ void apply_options(const Options& options, const FactCatalog& catalog, JobFacts&
                    int priority);
 // Facts from a worker_accelerator value: type:…;count:…;install-nvidia-driver[:v];use_nvidia_mps;provisioning_model:…
 void apply_accelerator(std::string_view accelerator, JobFacts& facts, const FactSource& source, int priority);
-// Facts from `gcloud dataflow jobs describe JOB --full --format=json`.
+// Facts from --job files (job_file.h): each is read and checked; the facts are applied when the
+// files describe one job in all (several would mix jobs' facts).
 Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFacts& facts);
+// With `by_job`, each described job's facts go to by_job[its id] (to be applied to that job of the
+// export); without, only job_whose_facts_apply's job is applied, to `facts`.
+Status apply_job_files(const std::vector<std::string>& paths, const FactCatalog& catalog, JobFacts& facts,
+                       std::map<std::string, JobFacts, std::less<>>* by_job = nullptr);
 
 // What extractors saw besides facts: phases and worker counts. Bounded: a phase is kept at most
 // kMaxPhasesPerKind times (the first in input order), worker counts kMaxWorkerCounts times; the

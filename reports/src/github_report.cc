@@ -5,6 +5,7 @@
 // in properties also %3A and %2C), so no log line can start or end a command.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "gpudiag/formats.h"
@@ -35,6 +36,32 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   std::map<std::string_view, size_t> shown;
   std::vector<std::string> left_out;
   size_t suppressed = 0;
+  // Input problems as docs/formats.md defines them: an input not read is an ::error on the input
+  // (first: it is what matters most), skipped or cropped entries ::warnings at their line.
+  for (const auto& e : d.input_errors) {
+    ++shown["error"];
+    out += annotation("error", display_path(e.file, o.deterministic), e.line, "gpudiag: input not read",
+                      fmt::format("{}; the report covers only what was read", e.message));
+  }
+  if (o.fail_on && !o.allow_empty && report.verdict == Verdict::kEmpty) {  // the gate refuses it: exit 2
+    ++shown["error"];
+    out += annotation("error", "", 0, "gpudiag: empty export", report.verdict_line);
+  }
+  size_t problems_left = 0;
+  const auto input_warnings = [&] {
+    for (const auto& in : d.inputs) {
+      problems_left += in.problems_total - std::min<uint64_t>(in.problems_total, in.problems.size());
+      for (const auto& p : in.problems) {
+        if (shown["warning"] >= kPerLevel) {
+          ++problems_left;
+          continue;
+        }
+        ++shown["warning"];
+        out += annotation("warning", display_path(in.path, o.deterministic), p.line,
+                          p.skipped_entry ? "gpudiag: entry skipped" : "gpudiag: input problem", p.message);
+      }
+    }
+  };
   for (const auto& rf : report.findings) {
     const Finding& f = *rf.finding;
     if (rf.suppressed) {
@@ -74,6 +101,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
                         fmt::format("{} {}: {}", e.entry.rule_id, e.entry.fingerprint, detail::stale_reason(e)));
     }
   }
+  input_warnings();
   if (!left_out.empty()) {
     out += annotation(
         "notice", "", 0, "gpudiag: more findings",
@@ -81,9 +109,13 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
                     "(gpudiag gate --format md >> \"$GITHUB_STEP_SUMMARY\").",
                     left_out.size(), kPerLevel, fmt::join(left_out, ", ")));
   }
+  if (problems_left > 0) {
+    out += fmt::format("gpudiag: {} more not annotated (the JSON report lists them)\n",
+                       detail::plural(problems_left, "input problem", "input problems"));
+  }
   if (suppressed > 0)
     out += fmt::format("gpudiag: {} suppressed by the baseline\n", detail::plural(suppressed, "finding", "findings"));
-  if (o.fail_on) out += fmt::format("gpudiag: gate {}\n", terminal_safe(detail::gate_line(report, *o.fail_on)));
+  if (o.fail_on) out += fmt::format("gpudiag: gate {}\n", terminal_safe(detail::gate_line(report, o)));
   return out;
 }
 

@@ -41,7 +41,9 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1p
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 18px;margin:8px 0 16px;font-size:14px}
 dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .verdict{border-left:6px solid var(--ok);background:#dafbe1;border-radius:6px;padding:12px 16px;font-size:17px;font-weight:600}
-.verdict.failed{border-color:var(--error);background:#ffebe9}.verdict.warning{border-color:var(--warning);background:#fff8c5}
+.verdict.failed,.verdict.incomplete{border-color:var(--error);background:#ffebe9}.verdict.warning,.verdict.empty{border-color:var(--warning);background:#fff8c5}
+.unread{border:2px solid var(--error);background:#ffebe9;border-radius:6px;padding:10px 16px;margin:12px 0 0}
+.unread ul{margin:4px 0}
 .verdict p{margin:4px 0 0;font-size:14px;font-weight:400}
 nav{margin:16px 0 0;font-size:14px}nav a{margin-right:14px}
 .sev-critical{--sev:var(--critical)}.sev-error{--sev:var(--error)}.sev-warning{--sev:var(--warning)}.sev-info{--sev:var(--info)}
@@ -127,8 +129,26 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   if (!report.fixes.empty() && !report.fixes.front().demoted) {
     out += fmt::format("<p>First thing to try: {}</p>", esc(report.fixes.front().action));
   }
-  if (o.fail_on) out += fmt::format("<p>Gate: {}</p>", esc(detail::gate_line(report, *o.fail_on)));
+  if (o.fail_on) out += fmt::format("<p>Gate: {}</p>", esc(detail::gate_line(report, o)));
   out += "</div>";
+  // Input problems as docs/formats.md defines them: an input not read is an error box, skipped or
+  // cropped entries a note (each listed under "Inconclusive and skipped").
+  if (!d.input_errors.empty()) {
+    out += fmt::format(R"(<div class="unread" role="alert"><strong>{} could not be read</strong>; this report )"
+                       R"(covers only what was read.<ul>)",
+                       plural(d.input_errors.size(), "input", "inputs"));
+    for (const auto& e : d.input_errors) {
+      out += fmt::format("<li><code>{}</code>: {}</li>", esc(display_path(e.file, o.deterministic)), esc(e.message));
+    }
+    out += "</ul></div>";
+  }
+  uint64_t problems = 0;
+  for (const auto& in : d.inputs) problems += in.problems_total;
+  if (problems > 0) {
+    out += fmt::format(R"(<p class="note">{} in the input ({} skipped): see <a href="#skipped">what was )"
+                       R"(skipped</a>.</p>)",
+                       plural(problems, "problem", "problems"), plural(d.skipped, "entry", "entries"));
+  }
   out +=
       R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
       R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";

@@ -222,6 +222,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   if (o.fail_on) {
     w.key("gate").begin_object();
     w.field("fail_on", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
+    if (const std::string refused = gate_refusal(report, o.allow_empty); !refused.empty()) w.field("refused", refused);
     w.end_object();
   }
   if (report.baseline) write_baseline(w, *report.baseline, o);

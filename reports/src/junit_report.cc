@@ -56,6 +56,45 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
   return body;
 }
 
+// The "input" testcase (docs/formats.md, Input problems): an error when an input could not be read,
+// a failure when the gate refuses an empty export or when entries were skipped or cropped, else a pass.
+std::string input_case(const RankedReport& report, const RenderOptions& o, size_t& failures, size_t& errors) {
+  const Analysis& d = *report.diagnosis;
+  std::string body;
+  for (const auto& e : d.input_errors) {
+    body += fmt::format("{}: input not read: {}\n", display_path(e.file, o.deterministic), e.message);
+  }
+  uint64_t problems = 0;
+  for (const auto& in : d.inputs) {
+    problems += in.problems_total;
+    for (const auto& p : in.problems) {
+      body += fmt::format("{}:{}: {}{}\n", display_path(in.path, o.deterministic), p.line,
+                          p.skipped_entry ? "skipped: " : "", p.message);
+    }
+  }
+  std::string out = R"(    <testcase name="input" classname="input" time="0")";
+  if (!d.input_errors.empty()) {
+    ++errors;
+    return out + fmt::format(">\n      <error message=\"{}\" type=\"input-not-read\">{}</error>\n    </testcase>\n",
+                             attr(fmt::format("{} could not be read; the report covers only what was read",
+                                              plural(d.input_errors.size(), "input", "inputs"))),
+                             xml_escape(body));
+  }
+  if (o.fail_on && report.verdict == Verdict::kEmpty && !o.allow_empty) {
+    ++failures;
+    return out + fmt::format(">\n      <failure message=\"{}\" type=\"empty-export\">{}</failure>\n    </testcase>\n",
+                             attr(report.verdict_line), xml_escape(body));
+  }
+  if (problems > 0) {
+    ++failures;
+    return out + fmt::format(">\n      <failure message=\"{}\" type=\"input-problems\">{}</failure>\n    </testcase>\n",
+                             attr(fmt::format("{} in the input ({} skipped)", plural(problems, "problem", "problems"),
+                                              plural(d.skipped, "entry", "entries"))),
+                             xml_escape(body));
+  }
+  return out + "/>\n";
+}
+
 }  // namespace
 
 std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
@@ -64,8 +103,8 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   std::map<std::string_view, const RankedFinding*> fired;
   for (const auto& rf : report.findings) fired.emplace(rf.finding->rule_id, &rf);
 
-  size_t failures = 0, skipped = 0;
-  std::string cases;
+  size_t failures = 0, skipped = 0, errors = 0;
+  std::string cases = input_case(report, o, failures, errors);
   for (const auto& rule : rules) {
     cases += fmt::format(R"(    <testcase name="{}" classname="{}" time="0")", attr(rule.id), attr(rule.family));
     const auto it = fired.find(rule.id);
@@ -97,7 +136,7 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
                             rf.finding->rule_id, rf.suppressed ? " — suppressed by the baseline" : "",
                             rf.history ? " — " + history_note(*rf.history) : "");
   }
-  if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, *o.fail_on));
+  if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, o));
   std::string err_text;
   for (const auto& e : d.input_errors)
     err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
@@ -120,10 +159,10 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   if (!d.job.name.empty() || !d.job.id.empty()) name += " " + (d.job.name.empty() ? d.job.id : d.job.name);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
-      "<testsuite name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "<testsuite name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "skipped=\"{}\" time=\"0\">\n",
-      attr(name), stamp, attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size(), failures,
-      skipped);
+      attr(name), stamp, attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size() + 1,
+      failures, errors, skipped);
   out += "  <properties>\n";
   const auto property = [&](std::string_view key, std::string_view value) {
     if (!value.empty()) out += fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", key, attr(value));

@@ -173,9 +173,9 @@ std::string skipped_section(const Analysis& d, const RenderOptions& o) {
 
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
   const Analysis& d = *report.diagnosis;
-  const std::string_view icon = report.verdict == Verdict::kFailed    ? "❌"
-                                : report.verdict == Verdict::kWarning ? "⚠️"
-                                                                      : "✅";
+  const std::string_view icon = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete ? "❌"
+                                : report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty   ? "⚠️"
+                                                                                                             : "✅";
   std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_escape(report.verdict_line));
   std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);
   if (!d.job.name.empty()) job += " **" + markdown_escape(d.job.name) + "**";
@@ -185,10 +185,26 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
       fmt::format("{}  \n{} from {}: {} analysed, {} skipped, {} · {}\n\n", job, plural(d.entries, "entry", "entries"),
                   plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped,
                   plural(d.duplicates, "duplicate", "duplicates"), markdown_escape(time_span(d.start, d.end)));
+  // Input problems as docs/formats.md defines them: an input not read is an error box (a GitHub
+  // alert), skipped or cropped entries a note; both are listed under "Input problems".
+  if (!d.input_errors.empty()) {
+    head += fmt::format("> [!CAUTION]\n> **{} could not be read**; this summary covers only what was read.\n",
+                        plural(d.input_errors.size(), "input", "inputs"));
+    for (const auto& e : d.input_errors) {
+      head += fmt::format("> - {}: {}\n", markdown_code_span(display_path(e.file, o.deterministic)),
+                          markdown_escape(e.message));
+    }
+    head += "\n";
+  }
+  uint64_t problems = 0;
+  for (const auto& in : d.inputs) problems += in.problems_total;
+  if (problems > 0) {
+    head += fmt::format("> [!NOTE]\n> {} in the input ({} skipped), listed under Input problems.\n\n",
+                        plural(problems, "problem", "problems"), plural(d.skipped, "entry", "entries"));
+  }
   if (o.fail_on) {
-    const bool tripped = trips_gate(report, *o.fail_on);
-    head +=
-        fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, *o.fail_on)));
+    const bool tripped = trips_gate(report, *o.fail_on) || !gate_refusal(report, o.allow_empty).empty();
+    head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, o)));
   }
 
   // Everything but evidence is always shown; evidence fills what room is left, best finding first.

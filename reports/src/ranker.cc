@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -68,7 +69,53 @@ std::vector<FindingFix> order_fixes(const Finding& f, std::vector<std::string>& 
   return fixes;
 }
 
+// Short names of logs only Dataflow writes (dataflow.googleapis.com/…); kubelet, docker and system
+// are left out: other resources write logs of those names too.
+constexpr std::array<std::string_view, 10> kDataflowLogs{
+    "job-message", "worker",           "harness",   "harness-startup", "worker-startup",
+    "shuffler",    "shuffler-startup", "vm-health", "vm-monitor",      "launcher"};
+
+std::string empty_verdict_line(const Analysis& d) {
+  constexpr std::string_view kWhy =
+      "`gcloud logging read` looks back one day unless given --freshness (default 1d), or the filter matched "
+      "nothing (a job id or resource.type typo)";
+  if (d.entries == 0) {
+    for (const auto& in : d.inputs) {  // a damaged input (a corrupt gzip) says so, not the filter
+      if (in.problems.empty() || in.shape != ExportShape::kUnknown) continue;
+      return fmt::format("EMPTY — no log entry could be read ({}); if the export step worked, {}",
+                         in.problems.front().message, kWhy);
+    }
+    return fmt::format("EMPTY — the export holds no log entries: {}", kWhy);
+  }
+  if (d.analysed == 0) {
+    return fmt::format("EMPTY — none of the {} entries could be analysed (see the input problems)", d.entries);
+  }
+  return fmt::format(
+      "EMPTY — none of the {} entries belongs to a Dataflow job (no job_id label, no Dataflow log): the filter "
+      "selected other resources; resource.type=\"dataflow_step\" AND resource.labels.job_id=\"JOB\" selects one job",
+      d.analysed);
+}
+
 }  // namespace
+
+bool holds_dataflow_job(const Analysis& d) {
+  if (d.analysed == 0 && d.job.entries == 0) return false;  // a job's own Analysis counts its entries
+  if (!d.job.id.empty() || !d.job.other_ids.empty()) return true;
+  return std::any_of(d.logs_seen.begin(), d.logs_seen.end(), [](const std::string& log) {
+    return std::find(kDataflowLogs.begin(), kDataflowLogs.end(), log) != kDataflowLogs.end();
+  });
+}
+
+std::string gate_refusal(const RankedReport& report, bool allow_empty) {
+  const Analysis& d = *report.diagnosis;
+  if (!d.input_errors.empty()) {
+    return fmt::format("{} could not be read", d.input_errors.size() == 1 ? "an input" : "inputs");
+  }
+  if (report.verdict == Verdict::kEmpty && !allow_empty) {
+    return "the export holds no entry of a Dataflow job (--allow-empty lets an empty export pass)";
+  }
+  return "";
+}
 
 RankedReport rank(const Analysis& d) {
   RankedReport report;
@@ -163,26 +210,40 @@ RankedReport rank(const Analysis& d) {
   }
 
   // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
-  // failed is failed even when no rule knows why.
+  // failed is failed even when no rule knows why. An input that could not be read or an export
+  // without a Dataflow job is never "ok" (docs/formats.md, Input problems).
   const size_t notes = d.inconclusive.size();
   const std::string inconclusive =
       notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
+  const size_t unread = d.input_errors.size();
+  const std::string unread_note = unread == 0 ? ""
+                                              : fmt::format("{} of {} input{} could not be read", unread,
+                                                            d.inputs.size(), d.inputs.size() == 1 ? "" : "s");
+  const std::string unread_suffix = unread == 0 ? "" : fmt::format(" ({})", unread_note);
   report.verdict = verdict_of(d);
   const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
   const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
-  if (report.verdict == Verdict::kOk) {
-    report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
-  } else if (report.verdict == Verdict::kFailed && (!top_counts || top->finding->severity < Impact::kError)) {
-    report.verdict_line = fmt::format("FAILED — the job failed ({}); no rule in the pack explains it{}",
+  if (report.verdict == Verdict::kFailed && (!top_counts || top->finding->severity < Impact::kError)) {
+    report.verdict_line = fmt::format("FAILED — the job failed ({}); no rule in the pack explains it{}{}",
                                       d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source,
-                                      top_counts ? fmt::format(" (also: {})", top->finding->title) : "");
-  } else {
+                                      top_counts ? fmt::format(" (also: {})", top->finding->title) : "", unread_suffix);
+  } else if (report.verdict != Verdict::kOk) {
     // A succeeded job is failed only by a rule whose failure hides behind the success.
     const bool failed = report.verdict == Verdict::kFailed;
     const char* lead = d.job.outcome != JobOutcome::kSucceeded ? "most likely cause"
                        : failed                                ? "the job reported success, but"
                                                                : "the job succeeded, but";
-    report.verdict_line = fmt::format("{} — {}: {}", failed ? "FAILED" : "WARNING", lead, top->finding->title);
+    report.verdict_line =
+        fmt::format("{} — {}: {}{}", failed ? "FAILED" : "WARNING", lead, top->finding->title, unread_suffix);
+  } else if (unread > 0) {
+    report.verdict = Verdict::kIncomplete;
+    report.verdict_line = fmt::format("INCOMPLETE — {}; what was read shows no known problem", unread_note);
+  } else if (!holds_dataflow_job(d)) {
+    report.verdict = Verdict::kEmpty;
+    report.verdict_line = empty_verdict_line(d);
+  } else {
+    report.verdict = Verdict::kOk;
+    report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
   }
   for (const auto& job : d.jobs) report.jobs.push_back(rank(job));
   return report;

@@ -187,7 +187,11 @@ std::string safe_url(std::string_view url) {
   return std::string(url);
 }
 
-std::string gate_line(const RankedReport& report, Impact threshold) {
+std::string gate_line(const RankedReport& report, const RenderOptions& options) {
+  const Impact threshold = *options.fail_on;
+  if (const std::string refused = gate_refusal(report, options.allow_empty); !refused.empty()) {
+    return fmt::format("refused: {}", refused);
+  }
   std::vector<std::string> failing;
   for (const auto& rf : report.findings) {
     if (counts_for_gate(rf, threshold)) failing.push_back(rf.finding->rule_id);

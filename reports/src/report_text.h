@@ -53,7 +53,7 @@ std::string_view ci_level(Impact i, std::string_view note);
 std::string safe_url(std::string_view url);
 
 // The gate's outcome in one line: "tripped: 2 findings at or above error (a, b)" or "passed: …".
-std::string gate_line(const RankedReport& report, Impact threshold);
+std::string gate_line(const RankedReport& report, const RenderOptions& options);  // options.fail_on is set
 // Why a baseline entry is stale, one sentence ("" for one that suppresses).
 std::string stale_reason(const BaselineEntryReview& entry);
 }  // namespace gpudiag::detail

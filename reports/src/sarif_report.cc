@@ -195,9 +195,14 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
     w.end_object();
   };
   for (const auto& e : d.input_errors) note("error", display_path(e.file, o.deterministic), e.line, e.message);
+  if (d.input_errors.empty() && !holds_dataflow_job(d)) {  // verdict `empty`: nothing was diagnosed
+    for (const auto& in : d.inputs) {
+      note("warning", display_path(in.path, o.deterministic), 0, "the input holds no entry of a Dataflow job");
+    }
+  }
   for (const auto& in : d.inputs) {
     for (const auto& p : in.problems) {
-      note(p.skipped_entry ? "warning" : "note", display_path(in.path, o.deterministic), p.line,
+      note("warning", display_path(in.path, o.deterministic), p.line,  // docs/formats.md, Input problems
            p.skipped_entry ? "skipped: " + p.message : p.message);
     }
   }
@@ -254,6 +259,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   if (o.fail_on) {
     w.key("gate").begin_object();
     w.field("failOn", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
+    if (const std::string refused = gate_refusal(report, o.allow_empty); !refused.empty()) w.field("refused", refused);
     w.end_object();
   }
   w.end_object();

@@ -153,11 +153,17 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
                      d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
   out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
   const std::string verdict_line = terminal_safe(report.verdict_line);
-  const std::string verdict = report.verdict == Verdict::kFailed    ? st.wrap("1;31", verdict_line)
-                              : report.verdict == Verdict::kWarning ? st.wrap("1;33", verdict_line)
-                                                                    : st.wrap("1;32", verdict_line);
+  const bool red = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete;
+  const bool yellow = report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty;
+  const std::string verdict = red      ? st.wrap("1;31", verdict_line)
+                              : yellow ? st.wrap("1;33", verdict_line)
+                                       : st.wrap("1;32", verdict_line);
   out += fmt::format("  verdict: {}\n", verdict);
-  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, *o.fail_on));
+  for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)
+    out += fmt::format("  {}: {}: {}\n", st.wrap("1;31", "input not read"),
+                       terminal_safe(display_path(e.file, o.deterministic)), terminal_safe(e.message));
+  }
+  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, o));
   if (report.history) {
     out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
   }

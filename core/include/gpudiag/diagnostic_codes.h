@@ -27,6 +27,7 @@ enum class DiagnosticCode : uint8_t {
   kGzipTooLarge,
   kGzipBomb,
   kJobFile,
+  kJobMismatch,
   kRuleYaml,
   kRuleEmbedded,
   kRuleFile,
@@ -86,9 +87,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 61> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 62> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 61>{{
+  return std::array<DiagnosticCodeInfo, 62>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -101,6 +102,7 @@ inline constexpr std::array<DiagnosticCodeInfo, 61> kDiagnosticCodes = [] {
       {DiagnosticCode::kGzipTooLarge, "gzip-too-large", kInput, "a gzip input decompresses past the size limit"},
       {DiagnosticCode::kGzipBomb, "gzip-bomb", kInput, "a gzip input expands past the ratio limit"},
       {DiagnosticCode::kJobFile, "job-file", kJob, "the --job file (gcloud dataflow jobs describe) cannot be used"},
+      {DiagnosticCode::kJobMismatch, "job-mismatch", kJob, "a --job file describes a job that is not in the export"},
       {DiagnosticCode::kRuleYaml, "rule-yaml", kRules, "a rule file is not valid YAML"},
       {DiagnosticCode::kRuleEmbedded, "rule-embedded", kRules,
        "the built-in rule pack embedded at build time is damaged"},

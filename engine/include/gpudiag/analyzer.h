@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,10 @@ inline constexpr size_t kDefaultMaxJobs = 1'024;
 
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
-  std::string job_file;  // `gcloud dataflow jobs describe --full --format=json` output
+  // --job files: `gcloud dataflow jobs describe JOB --full --format=json` (one job) or `gcloud
+  // dataflow jobs list --format=json` (an array). The facts of one job are applied
+  // (job_whose_facts_apply): those of several would mix jobs.
+  std::vector<std::string> job_files;
   JobSelection select;
   size_t max_jobs = kDefaultMaxJobs;
   ReadLimits limits;
@@ -43,9 +47,40 @@ struct AnalysisOptions {
 };
 
 // Reads every input (unreadable ones are listed in Analysis::input_errors, the rest are still
-// analysed). Fails only for a bad job file.
+// analysed). Fails only for a bad job file (read_job_descriptions says why, with its place).
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
                          const AnalysisOptions& options = {});
+
+// One job a --job file describes. `gcloud dataflow jobs describe JOB --full --format=json` prints one
+// JSON object; `gcloud dataflow jobs list --format=json` an array of them (each element a job).
+struct JobDescription {
+  std::string file;
+  uint64_t line = 0;    // where its object starts, 1-based
+  uint64_t column = 0;  // 1-based, in bytes
+  std::string id;
+  std::string name;
+  std::string project;        // projectId
+  std::string region;         // location
+  std::string current_state;  // currentState ("JOB_STATE_DONE", "JOB_STATE_FAILED" …), "" when not given
+  bool in_list = false;       // an element of an array (`jobs list`), not the file's one job
+};
+
+// The jobs a --job file describes, or why it cannot be used: malformed JSON, or a shape that is not
+// a job (each with file:line:column and how to get a good file).
+Result<std::vector<JobDescription>> read_job_descriptions(const std::string& path);
+Result<std::vector<JobDescription>> parse_job_descriptions(std::string_view text, const std::string& path);
+
+// Of the jobs the --job files describe (in order), the one whose facts analyze() applies: the one
+// job a `jobs describe` file gives when exactly one file does (a list beside it is only checked), or
+// the only job described at all; none when that is ambiguous.
+std::optional<size_t> job_whose_facts_apply(const std::vector<JobDescription>& jobs);
+
+// After the analysis: a file's one job (`jobs describe`) must be a job of the export
+// (Analysis::job.id or job.other_ids), and of a file's list of jobs (`jobs list`, which names every
+// job of a region) at least one must be; else a Diagnostic (code job-mismatch) naming both ids. The
+// result is a note ("" when none): listed jobs the export does not hold, or, when the export holds
+// no job id at all, that nothing could be checked.
+Result<std::string> check_job_descriptions(const Analysis& analysis, const std::vector<JobDescription>& jobs);
 
 // Analyses records that come from elsewhere (a database of stored entries, examples, tests), one at
 // a time on the calling thread. Each record's `where` is kept as given; its input indexes

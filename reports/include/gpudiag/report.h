@@ -93,8 +93,13 @@ struct RankedReport {
   std::vector<RankedReport> jobs;
 };
 
-// Orders findings and fixes. The Analysis must outlive the report.
+// Orders findings and fixes, and gives the verdict. The Analysis must outlive the report.
 RankedReport rank(const Analysis& diagnosis);
+
+// Whether any analysed entry belongs to a Dataflow job: it carries a job id (resource.labels.job_id,
+// the dataflow.googleapis.com/job_id label) or sits in a log only Dataflow writes (job-message,
+// worker, harness …). An export without one gets the verdict `empty`.
+bool holds_dataflow_job(const Analysis& diagnosis);
 
 // The run a report was recorded as, in one line (report.history must be set): "run #10 of pipeline
 // nightly (10 runs recorded): 1 new finding, 1 known".
@@ -109,6 +114,10 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
 // known to the run history when the gate trips only on new findings (gate --new-only).
 bool counts_for_gate(const RankedFinding& finding, Impact threshold);
 bool trips_gate(const RankedReport& report, Impact threshold);
+// Why the gate refuses this input whatever the findings (exit code 2): an input that could not be
+// read, or — unless `allow_empty` (--allow-empty) — an export without a Dataflow job (verdict
+// `empty`). "" when it does not.
+std::string gate_refusal(const RankedReport& report, bool allow_empty);
 
 struct RenderOptions {
   bool color = false;                  // ANSI colours (text only; callers enable it on a TTY)
@@ -118,6 +127,7 @@ struct RenderOptions {
   std::optional<Impact> fail_on;       // the gate's threshold when there is one: reports say whether it
                                        // tripped; JUnit fails testcases at or above it (error when unset)
   size_t markdown_max_bytes = 60'000;  // Markdown: fits a PR comment (65,536 characters)
+  bool allow_empty = false;            // with fail_on: an export without a Dataflow job passes (--allow-empty)
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).
