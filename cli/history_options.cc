@@ -55,14 +55,33 @@ bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& re
                              terminal_safe(analysis.store->path()));
     return write();
   }
-  const std::string pipeline = o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline;
+  // One run per job, each under its own pipeline: --pipeline names one, so it needs one job in scope.
+  if (!o.history.pipeline.empty() && d.jobs.size() > 1) {
+    std::cerr << fmt::format(
+        "gpudiag: --pipeline {} names one pipeline, but the export holds {} jobs in scope: select one with "
+        "--job-id (or --job-name), or leave --pipeline out to record each job under its own name\n",
+        terminal_safe(o.history.pipeline), d.jobs.size());
+    return false;
+  }
+  std::vector<std::pair<const RankedReport*, std::string>> runs;
+  if (report.jobs.size() > 1) {
+    for (const RankedReport& job : report.jobs) runs.emplace_back(&job, pipeline_key(job.diagnosis->job.name));
+  } else {
+    runs.emplace_back(&report, o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline);
+  }
   bool written = true;
-  auto run = analysis.store->record_run(report, pipeline, [&](const RecordedRun& recorded) {
-    annotate(report, recorded, o.history.new_only);
+  auto recorded = analysis.store->record_runs(runs, [&](const std::vector<RecordedRun>& done) {
+    if (report.jobs.size() > 1) {
+      for (size_t i = 0; i < done.size(); ++i) annotate(report.jobs[i], done[i], o.history.new_only);
+      annotate(report, done.front(), o.history.new_only);  // the top level is the worst job, the first
+    } else {
+      annotate(report, done.front(), o.history.new_only);
+      if (report.jobs.size() == 1) annotate(report.jobs.front(), done.front(), o.history.new_only);
+    }
     return written = write();
   });
-  if (!run) {
-    print_problem(run.error());
+  if (!recorded) {
+    print_problem(recorded.error());
     return false;
   }
   return written;

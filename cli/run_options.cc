@@ -63,6 +63,11 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
                  "dataflow jobs list --format=json prints; repeatable")
       ->check(CLI::ExistingFile)
       ->allow_extra_args(false);
+  cmd.add_option("--job-id", job_ids, "Diagnose and report only this job of the export; repeatable");
+  cmd.add_option("--job-name", job_name, "Diagnose and report only the jobs whose name matches this glob");
+  cmd.add_option("--max-jobs", max_jobs, "Keep full state for this many jobs; later ones are counted, not diagnosed")
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000}))
+      ->capture_default_str();
   cmd.add_flag("--allow-empty", allow_empty,
                "With a threshold (gate, --fail-on): an export without a Dataflow job exits 0 instead of 2");
   cmd.add_option("-j,--threads", threads, "Threads (default: the cores available)")->check(CLI::Range(0u, 256u));
@@ -137,6 +142,8 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   AnalysisOptions options;
   options.threads = o.threads;
   options.job_files = o.job_files;
+  options.select = JobSelection{o.job_ids, o.job_name};
+  options.max_jobs = o.max_jobs;
   options.limits.max_entry_bytes = o.max_entry_bytes;
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
   if (progress) options.progress = show_progress;

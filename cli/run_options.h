@@ -19,8 +19,11 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string fail_on = "never";
   std::vector<std::string> job_files;  // --job, repeatable
-  bool allow_empty = false;            // with a threshold: an export without a Dataflow job exits 0, not 2
-  bool github_errors = false;          // stdout is --format github: an input no report covers is also an ::error
+  std::vector<std::string> job_ids;    // --job-id, repeatable: the jobs in scope (default: all)
+  std::string job_name;                // --job-name GLOB
+  size_t max_jobs = kDefaultMaxJobs;
+  bool allow_empty = false;    // with a threshold: an export without a Dataflow job exits 0, not 2
+  bool github_errors = false;  // stdout is --format github: an input no report covers is also an ::error
   unsigned threads = 0;
   uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
   bool deterministic = false;

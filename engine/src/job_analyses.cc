@@ -53,6 +53,10 @@ void analyse_jobs(const ExportAccumulator& acc, const JobSelection& select, Anal
       continue;
     }
     Analysis a;
+    for (const auto& in : out.inputs) {  // where evidence is shown from; problems are the export's
+      a.inputs.push_back(InputSummary{.path = in.path, .shape = in.shape, .gzip = in.gzip});
+    }
+    a.entries = a.analysed = job->entries;  // the job's own totals (duplicates are told apart export-wide only)
     evaluate_rules(*job, a);
     apply_outcome(acc.pack, a);
     out.jobs.push_back(std::move(a));

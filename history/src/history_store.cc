@@ -159,31 +159,53 @@ Result<HistoryStore> HistoryStore::open(const std::string& path, const StoreOpti
   });
 }
 
+namespace {
+
+// One run of a pipeline, inside the caller's transaction: replaces an earlier recording of the same
+// job, then says what each finding's history is.
+RecordedRun record_one(const Database& db, const RankedReport& report, const std::string& pipeline) {
+  const Analysis& d = *report.diagnosis;
+  RecordedRun out;
+  out.pipeline = pipeline;
+  int64_t replace_id = 0;
+  if (!d.job.id.empty()) {
+    replace_id =
+        db.single_int("SELECT coalesce(max(id), 0) FROM run WHERE pipeline = ?1 AND job_id = ?2", pipeline, d.job.id);
+  }
+  if (replace_id != 0) {
+    db.execute("DELETE FROM finding WHERE run_id = ?1", replace_id);
+    out.replaced = true;
+  }
+  out.id = insert_run(db, report, pipeline, replace_id);
+  insert_findings(db, report, out.id);
+  const detail::PipelineRuns runs = detail::load_pipeline(db, pipeline, out.id);
+  out.runs_recorded = runs.runs.size();
+  for (const RankedFinding& rf : report.findings) {
+    out.findings.push_back(
+        detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<RecordedRun> HistoryStore::record_run(const RankedReport& report, const std::string& pipeline,
                                              const std::function<bool(const RecordedRun&)>& before_commit) {
-  return detail::guarded([&]() -> RecordedRun {
+  auto runs = record_runs({{&report, pipeline}}, [&](const std::vector<RecordedRun>& recorded) {
+    return !before_commit || before_commit(recorded.front());
+  });
+  if (!runs) return runs.error();
+  return std::move(runs->front());
+}
+
+Result<std::vector<RecordedRun>> HistoryStore::record_runs(
+    const std::vector<std::pair<const RankedReport*, std::string>>& runs,
+    const std::function<bool(const std::vector<RecordedRun>&)>& before_commit) {
+  return detail::guarded([&]() -> std::vector<RecordedRun> {
     const Database& db = impl_->db;
-    const Analysis& d = *report.diagnosis;
     Transaction tx(db);
-    RecordedRun out;
-    out.pipeline = pipeline;
-    int64_t replace_id = 0;
-    if (!d.job.id.empty()) {
-      replace_id =
-          db.single_int("SELECT coalesce(max(id), 0) FROM run WHERE pipeline = ?1 AND job_id = ?2", pipeline, d.job.id);
-    }
-    if (replace_id != 0) {
-      db.execute("DELETE FROM finding WHERE run_id = ?1", replace_id);
-      out.replaced = true;
-    }
-    out.id = insert_run(db, report, pipeline, replace_id);
-    insert_findings(db, report, out.id);
-    const detail::PipelineRuns runs = detail::load_pipeline(db, pipeline, out.id);
-    out.runs_recorded = runs.runs.size();
-    for (const RankedFinding& rf : report.findings) {
-      out.findings.push_back(
-          detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
-    }
+    std::vector<RecordedRun> out;
+    for (const auto& [report, pipeline] : runs) out.push_back(record_one(db, *report, pipeline));
     if (before_commit && !before_commit(out)) {
       throw detail::DbError{.diagnostic =
                                 Diagnostic{.code = code_name(DiagnosticCode::kHistoryNotRecorded),

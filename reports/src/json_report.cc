@@ -38,6 +38,7 @@ void write_evidence(JsonWriter& w, const Evidence& e, const Analysis& d, const R
   if (!r.sdk_worker.empty()) w.field("sdk_worker", r.sdk_worker);
   if (!e.matched_line.empty()) w.field("matched_line", crop_middle(e.matched_line, 1000));
   w.array_field("also_in", e.also_in);
+  w.field("job_id", r.job_id);
   w.end_object();
 }
 
@@ -60,6 +61,160 @@ void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions&
   w.end_object();
 }
 
+void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
+  const Analysis& d = *r.diagnosis;
+  w.key("findings").begin_array();
+  for (const auto& rf : r.findings) {
+    const Finding& f = *rf.finding;
+    w.begin_object();
+    w.field("rank", rf.rank);
+    w.field("rule_id", f.rule_id);
+    w.field("title", f.title);
+    w.field("family", f.family);
+    w.field("severity", impact_name(f.severity));
+    if (f.severity_before_outcome) w.field("severity_before_outcome", impact_name(*f.severity_before_outcome));
+    w.field("confidence", f.confidence);
+    if (!f.confidence_note.empty()) w.field("confidence_note", f.confidence_note);
+    w.field("description", f.description);
+    w.field("via", f.via);
+    w.field("count", f.count);
+    write_time(w, "first_seen", f.first_seen);
+    write_time(w, "last_seen", f.last_seen);
+    w.array_field("workers", f.workers);
+    w.field("workers_total", f.workers_total);
+    w.key("captures").begin_object();
+    for (const auto& [name, values] : f.captures) w.array_field(name, values);
+    w.end_object();
+    w.key("evidence").begin_array();
+    for (const auto& e : f.evidence) write_evidence(w, e, d, o);
+    w.end_array();
+    w.key("fixes").begin_array();
+    for (size_t i = 0; i < rf.fixes.size(); ++i) {
+      const auto& fix = rf.fixes[i];
+      w.begin_object();
+      w.field("rank", static_cast<int>(i) + 1);
+      w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
+      w.field("demoted", fix.demoted);
+      if (fix.demoted) w.field("demoted_because", fix.demoted_because);
+      w.field("rank_reason", rf.fix_reasons[i]);
+      write_doc(w, fix.doc);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("caused_by");
+    if (rf.caused_by)
+      w.value(r.findings[*rf.caused_by].finding->rule_id);
+    else
+      w.null();
+    w.key("symptoms").begin_array();
+    for (size_t s : rf.symptoms) w.value(r.findings[s].finding->rule_id);
+    w.end_array();
+    w.field("fingerprint", f.fingerprint).field("fingerprint_v1", f.legacy_fingerprint);
+    w.field("fingerprint_v2", f.fingerprint_v2);
+    if (r.baseline) {
+      w.key("baseline");
+      if (rf.baseline_entry) {
+        const BaselineEntry& e = r.baseline->entries[*rf.baseline_entry].entry;
+        w.begin_object();
+        w.field("suppressed", rf.suppressed).field("line", e.line).field("reason", e.reason);
+        if (!e.expires.empty()) w.field("expires", e.expires);
+        w.end_object();
+      } else {
+        w.null();
+      }
+    }
+    if (rf.history) {
+      w.key("history");
+      detail::write_finding_history(w, *rf.history);
+    }
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_fixes(JsonWriter& w, const RankedReport& r) {
+  w.key("fixes").begin_array();
+  for (const auto& fix : r.fixes) {
+    w.begin_object();
+    w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
+    w.array_field("why", fix.reasons);
+    w.array_field("for", fix.for_rules);
+    w.field("demoted", fix.demoted);
+    w.field("rank_reason", fix.rank_reason);
+    write_doc(w, fix.doc);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_inconclusive(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
+  const Analysis& d = *r.diagnosis;
+  w.key("inconclusive").begin_array();
+  for (const auto& i : d.inconclusive) {
+    w.begin_object();
+    w.field("rule_id", i.rule_id).field("title", i.title).field("reason", i.reason);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_facts(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
+  const Analysis& d = *r.diagnosis;
+  w.key("facts").begin_array();
+  for (const auto& f : d.facts) {
+    w.begin_object();
+    w.field("name", f.name).field("value", f.value).field("source", f.source);
+    if (!f.extractor.empty()) w.field("extractor", f.extractor);
+    w.key("sources").begin_array();
+    for (const auto& s : f.sources) {
+      w.begin_object().field("what", s.what);
+      if (!s.extractor.empty()) w.field("extractor", s.extractor);
+      w.field("value", s.value);
+      if (s.input >= 0) w.field("input", s.input).field("line", s.line);
+      w.end_object();
+    }
+    w.end_array();
+    w.field("sources_total", f.sources_total);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_run_history(JsonWriter& w, const ReportHistory& h) {
+  w.key("history").begin_object();
+  w.field("pipeline", h.pipeline).field("run", h.run);
+  w.field("runs_recorded", h.runs_recorded).field("new_only", h.new_only);
+  w.end_object();
+}
+
+// One job of several (gpudiag.report/v1 `jobs[]`): what the top level says of the worst one.
+void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
+  const Analysis& d = *r.diagnosis;
+  w.begin_object();
+  w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
+  w.field("outcome", job_outcome_name(d.job.outcome));
+  if (!d.job.outcome_source.empty()) w.field("outcome_source", d.job.outcome_source);
+  w.field("verdict", verdict_name(r.verdict));
+  w.field("summary", r.verdict_line);
+  write_time(w, "start", d.start);
+  write_time(w, "end", d.end);
+  w.key("totals").begin_object().field("entries", d.job.entries).end_object();
+  write_findings(w, r, o);
+  write_fixes(w, r);
+  write_inconclusive(w, r, o);
+  w.key("unexplained").begin_array().end_array();  // the unexplained-errors groups (a later addition)
+  if (r.history) write_run_history(w, *r.history);
+  write_facts(w, r, o);
+  w.end_object();
+}
+
+void write_job_counts(JsonWriter& w, std::string_view key, const std::vector<JobCount>& jobs) {
+  w.key(key).begin_array();
+  for (const auto& c : jobs)
+    w.begin_object().field("id", c.id).field("name", c.name).field("entries", c.entries).end_object();
+  w.end_array();
+}
+
 }  // namespace
 
 std::string render_json(const RankedReport& report, const RenderOptions& o) {
@@ -80,6 +235,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
   w.array_field("other_ids", d.job.other_ids);
+  w.field("outcome", job_outcome_name(d.job.outcome));
   write_time(w, "start", d.start);
   write_time(w, "end", d.end);
   w.end_object();
@@ -131,94 +287,9 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   }
   w.end_array();
 
-  w.key("findings").begin_array();
-  for (const auto& rf : report.findings) {
-    const Finding& f = *rf.finding;
-    w.begin_object();
-    w.field("rank", rf.rank);
-    w.field("rule_id", f.rule_id);
-    w.field("title", f.title);
-    w.field("family", f.family);
-    w.field("severity", impact_name(f.severity));
-    w.field("confidence", f.confidence);
-    if (!f.confidence_note.empty()) w.field("confidence_note", f.confidence_note);
-    w.field("description", f.description);
-    w.field("via", f.via);
-    w.field("count", f.count);
-    write_time(w, "first_seen", f.first_seen);
-    write_time(w, "last_seen", f.last_seen);
-    w.array_field("workers", f.workers);
-    w.field("workers_total", f.workers_total);
-    w.key("captures").begin_object();
-    for (const auto& [name, values] : f.captures) w.array_field(name, values);
-    w.end_object();
-    w.key("evidence").begin_array();
-    for (const auto& e : f.evidence) write_evidence(w, e, d, o);
-    w.end_array();
-    w.key("fixes").begin_array();
-    for (size_t i = 0; i < rf.fixes.size(); ++i) {
-      const auto& fix = rf.fixes[i];
-      w.begin_object();
-      w.field("rank", static_cast<int>(i) + 1);
-      w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
-      w.field("demoted", fix.demoted);
-      if (fix.demoted) w.field("demoted_because", fix.demoted_because);
-      w.field("rank_reason", rf.fix_reasons[i]);
-      write_doc(w, fix.doc);
-      w.end_object();
-    }
-    w.end_array();
-    w.key("caused_by");
-    if (rf.caused_by)
-      w.value(report.findings[*rf.caused_by].finding->rule_id);
-    else
-      w.null();
-    w.key("symptoms").begin_array();
-    for (size_t s : rf.symptoms) w.value(report.findings[s].finding->rule_id);
-    w.end_array();
-    w.field("fingerprint", f.fingerprint).field("fingerprint_v1", f.legacy_fingerprint);
-    w.field("fingerprint_v2", f.fingerprint_v2);
-    if (report.baseline) {
-      w.key("baseline");
-      if (rf.baseline_entry) {
-        const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
-        w.begin_object();
-        w.field("suppressed", rf.suppressed).field("line", e.line).field("reason", e.reason);
-        if (!e.expires.empty()) w.field("expires", e.expires);
-        w.end_object();
-      } else {
-        w.null();
-      }
-    }
-    if (rf.history) {
-      w.key("history");
-      detail::write_finding_history(w, *rf.history);
-    }
-    w.end_object();
-  }
-  w.end_array();
-
-  w.key("fixes").begin_array();
-  for (const auto& fix : report.fixes) {
-    w.begin_object();
-    w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
-    w.array_field("why", fix.reasons);
-    w.array_field("for", fix.for_rules);
-    w.field("demoted", fix.demoted);
-    w.field("rank_reason", fix.rank_reason);
-    write_doc(w, fix.doc);
-    w.end_object();
-  }
-  w.end_array();
-
-  w.key("inconclusive").begin_array();
-  for (const auto& i : d.inconclusive) {
-    w.begin_object();
-    w.field("rule_id", i.rule_id).field("title", i.title).field("reason", i.reason);
-    w.end_object();
-  }
-  w.end_array();
-
+  write_findings(w, report, o);
+  write_fixes(w, report);
+  write_inconclusive(w, report, o);
   if (o.fail_on) {
     w.key("gate").begin_object();
     w.field("fail_on", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
@@ -226,31 +297,14 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
     w.end_object();
   }
   if (report.baseline) write_baseline(w, *report.baseline, o);
-  if (report.history) {
-    w.key("history").begin_object();
-    w.field("pipeline", report.history->pipeline).field("run", report.history->run);
-    w.field("runs_recorded", report.history->runs_recorded).field("new_only", report.history->new_only);
-    w.end_object();
-  }
+  if (report.history) write_run_history(w, *report.history);
 
-  w.key("facts").begin_array();
-  for (const auto& f : d.facts) {
-    w.begin_object();
-    w.field("name", f.name).field("value", f.value).field("source", f.source);
-    if (!f.extractor.empty()) w.field("extractor", f.extractor);
-    w.key("sources").begin_array();
-    for (const auto& s : f.sources) {
-      w.begin_object().field("what", s.what);
-      if (!s.extractor.empty()) w.field("extractor", s.extractor);
-      w.field("value", s.value);
-      if (s.input >= 0) w.field("input", s.input).field("line", s.line);
-      w.end_object();
-    }
-    w.end_array();
-    w.field("sources_total", f.sources_total);
-    w.end_object();
-  }
+  write_facts(w, report, o);
+  w.key("jobs").begin_array();
+  for (const auto& job : report.jobs) write_job(w, job, o);
   w.end_array();
+  write_job_counts(w, "not_diagnosed", d.not_diagnosed);
+  write_job_counts(w, "not_selected", d.not_selected);
   w.end_object();
   return w.take();
 }

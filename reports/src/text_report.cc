@@ -1,8 +1,11 @@
 // The terminal report: the verdict first, then findings (causes with their symptoms indented
 // beneath), evidence lines, the job-wide fixes, inconclusive checks and what was skipped.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 #include "gpudiag/report.h"
 #include "gpudiag/utf8.h"
@@ -130,44 +133,9 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   }
 }
 
-}  // namespace
-
-std::string render_text(const RankedReport& report, const RenderOptions& o) {
+// One job's findings, fixes and inconclusive checks.
+void render_job_body(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
   const Analysis& d = *report.diagnosis;
-  const Style st{o.color};
-  std::string out;
-  const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", terminal_safe(d.job.id));
-  std::string where;
-  if (!d.job.name.empty()) where += fmt::format(" ({})", terminal_safe(d.job.name));
-  if (!d.job.region.empty()) where += fmt::format(" in {}", terminal_safe(d.job.region));
-  if (!d.job.project.empty()) where += fmt::format(", project {}", terminal_safe(d.job.project));
-  out +=
-      fmt::format("{}{}{}\n", st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version)), job, where);
-  if (!d.job.other_ids.empty()) {
-    out += fmt::format("  the export also holds {}; findings cover all of them\n",
-                       plural(d.job.other_ids.size(), "other job", "other jobs"));
-  }
-  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n", plural(d.entries, "entry", "entries"),
-                     plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped, d.duplicates,
-                     d.duplicates == 1 ? "" : "s",
-                     d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
-  out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
-  const std::string verdict_line = terminal_safe(report.verdict_line);
-  const bool red = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete;
-  const bool yellow = report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty;
-  const std::string verdict = red      ? st.wrap("1;31", verdict_line)
-                              : yellow ? st.wrap("1;33", verdict_line)
-                                       : st.wrap("1;32", verdict_line);
-  out += fmt::format("  verdict: {}\n", verdict);
-  for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)
-    out += fmt::format("  {}: {}: {}\n", st.wrap("1;31", "input not read"),
-                       terminal_safe(display_path(e.file, o.deterministic)), terminal_safe(e.message));
-  }
-  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, o));
-  if (report.history) {
-    out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
-  }
-
   if (!report.findings.empty()) {
     out +=
         fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
@@ -208,6 +176,124 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
     for (const auto& i : d.inconclusive) {
       out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, terminal_safe(i.reason));
     }
+  }
+}
+
+std::string verdict_text(const RankedReport& report, const Style& st) {
+  const std::string verdict_line = terminal_safe(report.verdict_line);
+  const bool red = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete;
+  const bool yellow = report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty;
+  return red ? st.wrap("1;31", verdict_line) : yellow ? st.wrap("1;33", verdict_line) : st.wrap("1;32", verdict_line);
+}
+
+std::string job_label(const JobInfo& job) {
+  std::string out = job.id.empty() ? "entries of no job" : fmt::format("job {}", terminal_safe(job.id));
+  if (!job.name.empty()) out += fmt::format(" ({})", terminal_safe(job.name));
+  return out;
+}
+
+// Several jobs: one line per job, worst first, then the jobs that are not ok in full.
+void render_jobs(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
+  const Analysis& d = *report.diagnosis;
+  out += fmt::format("\n{}\n", st.bold(fmt::format("Jobs ({}), worst first", report.jobs.size())));
+  size_t name_width = 4;
+  for (const auto& job : report.jobs) name_width = std::max(name_width, job.diagnosis->job.name.size());
+  name_width = std::min<size_t>(name_width, 40);
+  for (const auto& job : report.jobs) {
+    const JobInfo& info = job.diagnosis->job;
+    std::string verdict{verdict_name(job.verdict)};
+    for (char& c : verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    std::string cause;
+    if (job.verdict != Verdict::kOk && !job.findings.empty()) cause = job.findings.front().finding->title;
+    if (job.verdict == Verdict::kFailed &&
+        (job.findings.empty() || job.findings.front().finding->severity < Impact::kError)) {
+      cause = "no rule in the pack explains it";
+    }
+    out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", st.bold(verdict),
+                       terminal_safe(crop_middle(info.name, 40)), name_width,
+                       info.id.empty() ? "(no job id)" : terminal_safe(info.id), job_outcome_name(info.outcome),
+                       plural(info.entries, "entry", "entries"), terminal_safe(cause));
+  }
+  for (const auto& c : d.not_diagnosed) {
+    out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", "-", terminal_safe(crop_middle(c.name, 40)),
+                       name_width, terminal_safe(c.id), "", plural(c.entries, "entry", "entries"),
+                       "not diagnosed: over --max-jobs");
+  }
+  if (d.not_diagnosed_unlisted > 0) {
+    out += fmt::format("  … and {} of further jobs, not diagnosed (over --max-jobs)\n",
+                       plural(d.not_diagnosed_unlisted, "entry", "entries"));
+  }
+  if (!d.not_selected.empty()) {
+    uint64_t entries = 0;
+    for (const auto& c : d.not_selected) entries += c.entries;
+    out += fmt::format("  {} with {} not selected (--job-id, --job-name)\n",
+                       plural(d.not_selected.size(), "job", "jobs"), plural(entries, "entry", "entries"));
+  }
+  for (const auto& job : report.jobs) {
+    if (job.verdict == Verdict::kOk) continue;
+    const Analysis& jd = *job.diagnosis;
+    std::string where;
+    if (!jd.job.region.empty()) where += fmt::format(" in {}", terminal_safe(jd.job.region));
+    out += fmt::format("\n{}\n", st.bold(fmt::format("━━ {}{}", job_label(jd.job), where)));
+    out += fmt::format("  {}, outcome {}{}, time span: {}\n", plural(jd.job.entries, "entry", "entries"),
+                       job_outcome_name(jd.job.outcome),
+                       jd.job.outcome_source.empty() ? "" : fmt::format(" ({})", terminal_safe(jd.job.outcome_source)),
+                       time_span(jd.start, jd.end));
+    out += fmt::format("  verdict: {}\n", verdict_text(job, st));
+    if (job.history) out += fmt::format("  history: {}\n", terminal_safe(history_summary(job)));
+    render_job_body(out, job, o, st);
+  }
+}
+
+}  // namespace
+
+std::string render_text(const RankedReport& report, const RenderOptions& o) {
+  const Analysis& d = *report.diagnosis;
+  const Style st{o.color};
+  std::string out;
+  const bool several = report.jobs.size() > 1;
+  std::string where;
+  if (!d.job.name.empty()) where += fmt::format(" ({})", terminal_safe(d.job.name));
+  if (!d.job.region.empty()) where += fmt::format(" in {}", terminal_safe(d.job.region));
+  if (!d.job.project.empty()) where += fmt::format(", project {}", terminal_safe(d.job.project));
+  const std::string tool = st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version));
+  if (several) {  // the worst job is named first: it is what the reader came for
+    out += fmt::format("{}{} jobs; the worst: job {}{}\n", tool, report.jobs.size(), terminal_safe(d.job.id), where);
+  } else {
+    const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", terminal_safe(d.job.id));
+    out += fmt::format("{}{}{}\n", tool, job, where);
+  }
+  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n", plural(d.entries, "entry", "entries"),
+                     plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped, d.duplicates,
+                     d.duplicates == 1 ? "" : "s",
+                     d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
+  if (several) {
+    std::map<Verdict, size_t> by_verdict;
+    for (const auto& job : report.jobs) ++by_verdict[job.verdict];
+    std::vector<std::string> counts;
+    for (const Verdict v : {Verdict::kFailed, Verdict::kWarning, Verdict::kOk}) {
+      if (by_verdict[v] > 0) counts.push_back(fmt::format("{} {}", by_verdict[v], verdict_name(v)));
+    }
+    out += fmt::format("  jobs: {}\n", fmt::join(counts, ", "));
+    out += fmt::format("  verdict: {} (job {})\n", verdict_text(report, st),
+                       terminal_safe(d.job.name.empty() ? d.job.id : d.job.name));
+  } else {
+    out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
+    out += fmt::format("  verdict: {}\n", verdict_text(report, st));
+  }
+  for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)
+    out += fmt::format("  {}: {}: {}\n", st.wrap("1;31", "input not read"),
+                       terminal_safe(display_path(e.file, o.deterministic)), terminal_safe(e.message));
+  }
+  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, o));
+  if (report.history && !several) {
+    out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
+  }
+
+  if (several) {
+    render_jobs(out, report, o, st);
+  } else {
+    render_job_body(out, report, o, st);
   }
   if (report.baseline) {
     const BaselineReview& b = *report.baseline;

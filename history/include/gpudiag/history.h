@@ -115,6 +115,11 @@ class HistoryStore {
   // false nothing is recorded, so no run is in the history whose reports were never written.
   Result<RecordedRun> record_run(const RankedReport& report, const std::string& pipeline,
                                  const std::function<bool(const RecordedRun&)>& before_commit = {});
+  // Several runs in one transaction, each under its own pipeline (the jobs of one export): all
+  // of them are recorded, or none.
+  Result<std::vector<RecordedRun>> record_runs(
+      const std::vector<std::pair<const RankedReport*, std::string>>& runs,
+      const std::function<bool(const std::vector<RecordedRun>&)>& before_commit = {});
 
   // Every pipeline's runs and findings (or one pipeline's, or none when it has no runs).
   Result<std::vector<PipelineHistory>> history(const std::string& pipeline = "");
