@@ -223,10 +223,17 @@ RankedReport rank(const Analysis& d) {
   report.verdict = verdict_of(d);
   const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
   const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
-  if (report.verdict == Verdict::kFailed && (!top_counts || top->finding->severity < Impact::kError)) {
-    report.verdict_line = fmt::format("FAILED — the job failed ({}); no rule in the pack explains it{}{}",
-                                      d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source,
-                                      top_counts ? fmt::format(" (also: {})", top->finding->title) : "", unread_suffix);
+  // A failure no cause rule explains says so rather than naming a symptom ("The Dataflow job
+  // failed") as its cause.
+  const bool explained =
+      top_counts && top->finding->severity >= Impact::kError && top->finding->family_role != FamilyRole::kSymptom;
+  if (report.verdict == Verdict::kFailed && !explained) {
+    const std::string symptom = top_counts ? fmt::format(" (symptom: {})", top->finding->title) : "";
+    report.verdict_line =
+        d.job.outcome == JobOutcome::kFailed
+            ? fmt::format("FAILED — the job failed ({}) and no rule in the pack explains it{}{}",
+                          d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source, symptom, unread_suffix)
+            : fmt::format("FAILED — no rule in the pack explains the failure{}{}", symptom, unread_suffix);
   } else if (report.verdict != Verdict::kOk) {
     // A succeeded job is failed only by a rule whose failure hides behind the success.
     const bool failed = report.verdict == Verdict::kFailed;

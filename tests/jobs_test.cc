@@ -1,0 +1,188 @@
+// Jobs are the unit (issue 14): each job of an export gets its own facts, findings, outcome and
+// verdict; entries of no job join the export's only job; --max-jobs, --job-id and --job-name bound
+// and select; a succeeded job's findings are risks; history records one run per job.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "gpudiag/analyzer.h"
+#include "gpudiag/report.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+constexpr const char* kOom =
+    "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB (GPU 0; 5.70 GiB total capacity; 2.97 GiB "
+    "already allocated; 340.50 MiB free; 3.57 GiB reserved in total by PyTorch)";
+
+// One LogEntry of job `job` ("" = no job labels at all), named "name-<job>".
+std::string entry(const std::string& time, const std::string& log, const std::string& message, const std::string& job,
+                  const std::string& severity = "INFO") {
+  std::string line = test::log_entry_line(time, log, message, severity, log == "job-message" ? "" : "w-" + job);
+  const std::string labels =
+      R"(,"resource":{"type":"dataflow_step","labels":{"job_id":"2024-01-01_00_00_00-1","region":"us-central1"}})";
+  const auto at = line.find(labels);
+  REQUIRE(at != std::string::npos);
+  line.replace(
+      at, labels.size(),
+      job.empty()
+          ? ""
+          : fmt::format(
+                R"(,"resource":{{"type":"dataflow_step","labels":{{"job_id":"{}","job_name":"name-{}","region":"us-central1"}}}})",
+                job, job));
+  return line;
+}
+
+Analysis analyze_jobs(const std::string& text, AnalysisOptions options = {}) {
+  const std::string path = test::temp_dir() + "/export.ndjson";
+  test::write_file(path, text);
+  options.threads = 1;
+  auto d = analyze(test::builtin_pack(), {path}, options);
+  REQUIRE(d.ok());
+  return std::move(*d);
+}
+
+const Analysis& job(const Analysis& d, const std::string& id) {
+  const auto it = std::find_if(d.jobs.begin(), d.jobs.end(), [&](const Analysis& j) { return j.job.id == id; });
+  INFO("job " << id);
+  REQUIRE(it != d.jobs.end());
+  return *it;
+}
+
+bool fired(const Analysis& d, const std::string& rule) {
+  return std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.rule_id == rule; });
+}
+
+// A failed GPU job (an OOM, then the job's failure) beside a healthy job with more entries.
+std::string failed_beside_healthy() {
+  std::string text = entry("2024-01-01T00:00:01Z", "worker", kOom, "j-gpu", "ERROR");
+  text += entry("2024-01-01T00:00:02Z", "job-message", "Workflow failed. Causes: S01:Read+Process failed.", "j-gpu",
+                "ERROR");
+  for (int i = 0; i < 5; ++i) {
+    text += entry(fmt::format("2024-01-01T00:00:{:02}Z", 10 + i), "worker", "Processing bundle", "j-cpu");
+  }
+  text += entry("2024-01-01T00:00:30Z", "job-message", "Worker pool stopped.", "j-cpu");
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("each job of an export has its own findings and outcome and verdict and the worst is at the top", "[unit]") {
+  const Analysis d = analyze_jobs(failed_beside_healthy());
+  REQUIRE(d.jobs.size() == 2);
+  CHECK(d.jobs.front().job.id == "j-gpu");  // worst first, although the healthy job has more entries
+  CHECK(d.job.id == "j-gpu");
+  CHECK(fired(job(d, "j-gpu"), "gpu-out-of-memory"));
+  CHECK(job(d, "j-gpu").job.outcome == JobOutcome::kFailed);
+  CHECK(verdict_of(job(d, "j-gpu")) == Verdict::kFailed);
+  CHECK(job(d, "j-cpu").findings.empty());
+  CHECK(job(d, "j-cpu").job.outcome == JobOutcome::kSucceeded);
+  CHECK(verdict_of(job(d, "j-cpu")) == Verdict::kOk);
+  CHECK(job(d, "j-cpu").job.entries == 6);
+  CHECK(job(d, "j-gpu").job.entries == 2);
+  // The evidence names its job.
+  CHECK(job(d, "j-gpu").findings.front().evidence.front().entry->job_id == "j-gpu");
+}
+
+TEST_CASE("entries of no job join the export's only job and stay apart beside several", "[unit]") {
+  const std::string no_job_oom = entry("2024-01-01T00:00:05Z", "worker", kOom, "", "ERROR");
+  SECTION("one job") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "worker", "Processing bundle", "j-1") + no_job_oom);
+    REQUIRE(d.jobs.size() == 1);
+    CHECK(d.job.id == "j-1");
+    CHECK(fired(d, "gpu-out-of-memory"));
+    CHECK(d.job.entries == 2);
+  }
+  SECTION("two jobs") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "worker", "Processing bundle", "j-1") +
+                                    entry("2024-01-01T00:00:02Z", "worker", "Processing bundle", "j-2") + no_job_oom);
+    REQUIRE(d.jobs.size() == 3);
+    CHECK(fired(job(d, ""), "gpu-out-of-memory"));
+    CHECK_FALSE(fired(job(d, "j-1"), "gpu-out-of-memory"));
+    CHECK_FALSE(fired(job(d, "j-2"), "gpu-out-of-memory"));
+  }
+}
+
+TEST_CASE("past the max-jobs cap jobs are counted and not diagnosed and never dropped silently", "[unit]") {
+  std::string text;
+  for (int j = 0; j < 5; ++j) {
+    for (int i = 0; i <= j; ++i) {
+      text += entry(fmt::format("2024-01-01T00:0{}:{:02}Z", j, i), "worker", kOom, fmt::format("j-{}", j), "ERROR");
+    }
+  }
+  AnalysisOptions options;
+  options.max_jobs = 2;
+  const Analysis d = analyze_jobs(text, options);
+  CHECK(d.jobs.size() == 2);
+  REQUIRE(d.not_diagnosed.size() == 3);
+  uint64_t counted = 0;
+  for (const auto& c : d.not_diagnosed) counted += c.entries;
+  CHECK(counted == 3 + 4 + 5);
+  std::string problems;
+  for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
+  CHECK_THAT(problems, Catch::Contains("more than 2 jobs (--max-jobs): 12 entries of 3 further jobs"));
+}
+
+TEST_CASE("job selection by id and by name glob diagnoses those jobs and lists the others", "[unit]") {
+  AnalysisOptions by_id;
+  by_id.select.ids = {"j-cpu"};
+  const Analysis d = analyze_jobs(failed_beside_healthy(), by_id);
+  REQUIRE(d.jobs.size() == 1);
+  CHECK(d.job.id == "j-cpu");
+  CHECK(d.findings.empty());
+  REQUIRE(d.not_selected.size() == 1);
+  CHECK(d.not_selected.front().id == "j-gpu");
+
+  AnalysisOptions by_name;
+  by_name.select.name_glob = "name-j-g*";
+  const Analysis g = analyze_jobs(failed_beside_healthy(), by_name);
+  REQUIRE(g.jobs.size() == 1);
+  CHECK(g.job.id == "j-gpu");
+}
+
+TEST_CASE("a succeeded job's findings are risks at most at warning and a failed job no rule knows is failed",
+          "[unit]") {
+  SECTION("succeeded") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "worker", kOom, "j-1", "ERROR") +
+                                    entry("2024-01-01T00:00:09Z", "job-message", "Worker pool stopped.", "j-1"));
+    CHECK(d.job.outcome == JobOutcome::kSucceeded);
+    REQUIRE(fired(d, "gpu-out-of-memory"));
+    const Finding& oom = d.findings.front();
+    CHECK(oom.severity == Impact::kWarning);
+    REQUIRE(oom.severity_before_outcome);
+    CHECK(*oom.severity_before_outcome == Impact::kError);
+    const RankedReport report = rank(d);
+    CHECK(report.verdict == Verdict::kWarning);
+    CHECK_THAT(report.verdict_line, Catch::StartsWith("WARNING — the job succeeded, but: GPU ran out of memory"));
+    CHECK_FALSE(trips_gate(report, Impact::kError));
+  }
+  SECTION("failed, no rule knows why") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "job-message",
+                                          "Workflow failed. Causes: The job graph is too large.", "j-1", "ERROR"));
+    CHECK(d.job.outcome == JobOutcome::kFailed);
+    const RankedReport report = rank(d);
+    CHECK(report.verdict == Verdict::kFailed);
+    CHECK_THAT(report.verdict_line, Catch::Contains("no rule in the pack explains it"));
+  }
+}
+
+TEST_CASE("history records one run per job and --pipeline with several jobs in scope is a usage error", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string path = dir + "/export.ndjson", db = dir + "/runs.db";
+  test::write_file(path, failed_beside_healthy());
+  const auto refused = test::run_gpudiag({"analyze", path, "--db", db, "--pipeline", "nightly"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("--job-id"));
+  const auto one = test::run_gpudiag({"analyze", path, "--db", db, "--pipeline", "nightly", "--job-id", "j-gpu"});
+  CHECK(one.exit_code == 0);
+  const auto each = test::run_gpudiag({"analyze", path, "--db", dir + "/each.db"});
+  CHECK(each.exit_code == 0);
+  const auto history = test::run_gpudiag({"history", "--db", dir + "/each.db"});
+  CHECK_THAT(history.out, Catch::Contains("pipeline name-j-gpu") && Catch::Contains("pipeline name-j-cpu"));
+  // The gate trips when any job in scope trips, and only on the jobs in scope.
+  CHECK(test::run_gpudiag({"gate", path}).exit_code == 1);
+  CHECK(test::run_gpudiag({"gate", path, "--job-id", "j-cpu"}).exit_code == 0);
+}
