@@ -3,7 +3,8 @@
 // anywhere); the only links are in-page anchors and documentation <a href>s, which are not fetched.
 // Order: header and verdict, the timeline and the job's story, findings (symptoms folded under
 // their cause) with evidence and its neighbouring entries, which worker saw what, fixes, and what was
-// inconclusive or skipped.
+// inconclusive or skipped. With several jobs, a jobs table follows the header, the sections above
+// describe the worst job, and each other failed or warning job gets a section of its own at the end.
 #include <fmt/format.h>
 
 #include <algorithm>

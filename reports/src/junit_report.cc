@@ -2,7 +2,9 @@
 // rule of the pack with classname = the rule's family. A rule that fired at or above the gate's
 // threshold fails its testcase, with the evidence and the best fix in the body; a finding the
 // baseline accepts and a disabled rule are skipped; everything else passes. The timestamp is the
-// job's first entry, so the document is the same on every run over the same export.
+// job's first entry, so the document is the same on every run over the same export. With several
+// jobs: <testsuites>, a suite per failed or warning job and one summary suite for the rest
+// (docs/formats.md, Several jobs).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -222,7 +224,13 @@ std::string summary_suite(const RankedReport& top, const std::vector<size_t>& fu
     listed_out +=
         fmt::format("{} not selected (--job-id, --job-name)\n", plural(all.not_selected.size(), "job", "jobs"));
   }
-  const std::string stamp = all.start == kNoTime ? "1970-01-01T00:00:00" : format_rfc3339(all.start).substr(0, 19);
+  Timestamp start = kNoTime;  // the earliest entry of the jobs it sums up
+  for (size_t i = 0; i < top.jobs.size(); ++i) {
+    const Timestamp t = top.jobs[i].diagnosis->start;
+    if (std::find(full.begin(), full.end(), i) == full.end() && t != kNoTime && (start == kNoTime || t < start))
+      start = t;
+  }
+  const std::string stamp = start == kNoTime ? "1970-01-01T00:00:00" : format_rfc3339(start).substr(0, 19);
   std::string out = fmt::format(
       "<testsuite id=\"{}\" package=\"gpudiag\" name=\"gpudiag: {} without findings\" timestamp=\"{}\" "
       "hostname=\"dataflow\" tests=\"{}\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n",

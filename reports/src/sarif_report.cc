@@ -3,7 +3,9 @@
 // entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs
 // of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a
 // baseline, results carry baselineState and accepted ones an external suppression; baseline entries
-// that matched nothing come back as "absent" results.
+// that matched nothing come back as "absent" results. With several jobs: a run per failed or warning
+// job (automationDetails.id gpudiag/PIPELINE/JOB), the healthy ones summed up in the first run's
+// properties (docs/formats.md, Several jobs).
 #include <fmt/format.h>
 
 #include <algorithm>
