@@ -9,6 +9,7 @@
 #include <map>
 
 #include "gpudiag/formats.h"
+#include "job_views.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -62,36 +63,54 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       }
     }
   };
-  for (const auto& rf : report.findings) {
-    const Finding& f = *rf.finding;
-    if (rf.suppressed) {
-      ++suppressed;
-      continue;
+  // With several jobs, every job shown in full annotates its own findings, each message naming its
+  // job; a one-job export reads as before.
+  const auto annotate = [&](const RankedReport& job, const std::string& who) {
+    for (const auto& rf : job.findings) {
+      const Finding& f = *rf.finding;
+      if (rf.suppressed) {
+        ++suppressed;
+        continue;
+      }
+      const std::string_view level = command(f.severity);
+      if (shown[level] == kPerLevel) {
+        left_out.push_back(who.empty() ? f.rule_id : fmt::format("{} ({})", f.rule_id, job.diagnosis->job.id));
+        continue;
+      }
+      ++shown[level];
+      std::string message =
+          fmt::format("{}#{} {} ({}), confidence {:.0f}%", who, rf.rank, f.title, f.rule_id, f.confidence * 100);
+      if (rf.caused_by) message += fmt::format("; a symptom of #{}", job.findings[*rf.caused_by].rank);
+      if (rf.history) message += fmt::format("; {}", history_note(*rf.history));
+      message +=
+          fmt::format("\n{}", f.via == "facts" ? "found from the job's configuration"
+                                               : fmt::format("{}, {}", detail::plural(f.count, "entry", "entries"),
+                                                             detail::time_span(f.first_seen, f.last_seen)));
+      std::string file;
+      uint64_t line = 0;
+      if (!f.evidence.empty()) {
+        const LogRecord& r = f.evidence.front().entry.record();
+        file = detail::input_path(d, r, o.deterministic);
+        line = r.where.line;
+        message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
+      }
+      if (!rf.fixes.empty())
+        message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
+      out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
     }
-    const std::string_view level = command(f.severity);
-    if (shown[level] == kPerLevel) {
-      left_out.push_back(f.rule_id);
-      continue;
+  };
+  if (detail::several_jobs(report)) {
+    for (size_t i : detail::full_jobs(report)) {
+      const RankedReport& job = report.jobs[i];
+      annotate(job, detail::job_label(job.diagnosis->job) + ": ");
     }
-    ++shown[level];
-    std::string message =
-        fmt::format("#{} {} ({}), confidence {:.0f}%", rf.rank, f.title, f.rule_id, f.confidence * 100);
-    if (rf.caused_by) message += fmt::format("; a symptom of #{}", report.findings[*rf.caused_by].rank);
-    if (rf.history) message += fmt::format("; {}", history_note(*rf.history));
-    message += fmt::format("\n{}", f.via == "facts" ? "found from the job's configuration"
-                                                    : fmt::format("{}, {}", detail::plural(f.count, "entry", "entries"),
-                                                                  detail::time_span(f.first_seen, f.last_seen)));
-    std::string file;
-    uint64_t line = 0;
-    if (!f.evidence.empty()) {
-      const LogRecord& r = f.evidence.front().entry.record();
-      file = detail::input_path(d, r, o.deterministic);
-      line = r.where.line;
-      message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
+    size_t healthy = report.jobs.size() - detail::full_jobs(report).size();
+    if (healthy > 0) {
+      out += fmt::format("gpudiag: {} without a finding worth annotating (ok)\n",
+                         detail::plural(healthy, "other job", "other jobs"));
     }
-    if (!rf.fixes.empty())
-      message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
-    out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
+  } else {
+    annotate(report, "");
   }
   if (report.baseline) {
     for (const auto& e : report.baseline->entries) {

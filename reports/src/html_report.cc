@@ -3,7 +3,8 @@
 // anywhere); the only links are in-page anchors and documentation <a href>s, which are not fetched.
 // Order: header and verdict, the timeline and the job's story, findings (symptoms folded under
 // their cause) with evidence and its neighbouring entries, which worker saw what, fixes, and what was
-// inconclusive or skipped.
+// inconclusive or skipped. With several jobs, a jobs table follows the header, the sections above
+// describe the worst job, and each other failed or warning job gets a section of its own at the end.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "gpudiag/formats.h"
 #include "html_timeline.h"
+#include "job_views.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -112,7 +114,10 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   row("Region", esc(d.job.region));
   row("Project", esc(d.job.project));
   if (!d.job.other_ids.empty()) {
-    row("Other jobs", fmt::format("{} more in the export; findings cover all of them", d.job.other_ids.size()));
+    row("Other jobs",
+        detail::several_jobs(report)
+            ? fmt::format(R"({} more in the export: see <a href="#jobs">the jobs</a>)", d.job.other_ids.size())
+            : fmt::format("{} more in the export; findings cover all of them", d.job.other_ids.size()));
   }
   row("Time span", esc(time_span(d.start, d.end)));
   std::string inputs;
@@ -149,14 +154,17 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
                        R"(skipped</a>.</p>)",
                        plural(problems, "problem", "problems"), plural(d.skipped, "entry", "entries"));
   }
+  if (detail::several_jobs(report)) out += R"(<nav><a href="#jobs">Jobs</a></nav>)";
   out +=
       R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
       R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";
 }
 
-void timeline(std::string& out, const RankedReport& report) {
-  out += R"(<section id="timeline-section"><h2>Timeline</h2>)";
-  const std::string svg = detail::timeline_svg(report);
+// `prefix` goes before every id and in-page link: "" for the report's first job, "j2-" … for the
+// sections of the other jobs of a several-job report.
+void timeline(std::string& out, const RankedReport& report, std::string_view prefix = "") {
+  out += fmt::format(R"(<section id="{}timeline-section"><h2>Timeline</h2>)", prefix);
+  const std::string svg = detail::timeline_svg(report, prefix);
   if (svg.empty()) {
     out += R"(<p class="muted">The export has no timestamps, so there is no timeline.</p></section>)";
     return;
@@ -174,8 +182,8 @@ void timeline(std::string& out, const RankedReport& report) {
     const std::string when = e.at == kNoTime ? "—" : format_rfc3339(e.at).substr(11, 8) + "Z";
     if (e.finding_rank > 0) {
       out += fmt::format(
-          R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
-          impact_name(e.severity), when, e.finding_rank, esc(e.label), esc(e.detail));
+          R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#{}f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
+          impact_name(e.severity), when, prefix, e.finding_rank, esc(e.label), esc(e.detail));
     } else {
       out +=
           fmt::format(R"(<li><time class="mono">{}</time><span>{} <span class="muted small">— {}</span></span></li>)",
@@ -261,18 +269,20 @@ std::string finding_facts(const Finding& f) {
   return s;
 }
 
-void finding(std::string& out, const RankedReport& report, size_t index, const RenderOptions& o) {
+void finding(std::string& out, const RankedReport& report, size_t index, const RenderOptions& o,
+             std::string_view prefix = "") {
   const RankedFinding& rf = report.findings[index];
   const Finding& f = *rf.finding;
-  out += fmt::format(R"(<article class="finding sev-{}{}{}" id="f-{}">)", impact_name(f.severity),
-                     rf.depth > 0 ? " symptom" : "", rf.suppressed ? " suppressed" : "", rf.rank);
+  out += fmt::format(R"(<article class="finding sev-{}{}{}" id="{}f-{}">)", impact_name(f.severity),
+                     rf.depth > 0 ? " symptom" : "", rf.suppressed ? " suppressed" : "", prefix, rf.rank);
   out += fmt::format(R"(<h3>{}. <span class="badge">{}</span> {}</h3>)", rf.rank, upper(impact_name(f.severity)),
                      esc(f.title));
   out += fmt::format(
       R"(<div class="facts"><code>{}</code> · confidence {:.0f}%{} · {}{}</div>)", esc(f.rule_id), f.confidence * 100,
       f.confidence_note.empty() ? "" : fmt::format(" ({})", esc(f.confidence_note)), esc(finding_facts(f)),
-      rf.caused_by ? fmt::format(R"( · a symptom of <a href="#f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank)
-                   : "");
+      rf.caused_by
+          ? fmt::format(R"( · a symptom of <a href="#{1}f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank, prefix)
+          : "");
   if (rf.baseline_entry) {
     const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
     out +=
@@ -305,15 +315,15 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
   if (!rf.symptoms.empty() && rf.depth == 0) {
     out += fmt::format(R"(<p class="small"><strong>Symptoms of this cause ({}):</strong></p>)", rf.symptoms.size());
   }
-  for (size_t s : rf.symptoms) finding(out, report, s, o);
+  for (size_t s : rf.symptoms) finding(out, report, s, o, prefix);
   out += "</article>";
 }
 
-void findings(std::string& out, const RankedReport& report, const RenderOptions& o) {
-  out += R"(<section id="findings"><h2>Findings, most likely cause first</h2>)";
+void findings(std::string& out, const RankedReport& report, const RenderOptions& o, std::string_view prefix = "") {
+  out += fmt::format(R"(<section id="{}findings"><h2>Findings, most likely cause first</h2>)", prefix);
   if (report.findings.empty()) out += R"(<p class="muted">No rule fired: no known problem in this export.</p>)";
   for (size_t i = 0; i < report.findings.size(); ++i) {
-    if (report.findings[i].depth == 0) finding(out, report, i, o);
+    if (report.findings[i].depth == 0) finding(out, report, i, o, prefix);
   }
   out += "</section>";
 }
@@ -353,8 +363,8 @@ void workers(std::string& out, const RankedReport& report) {
       R"(<p class="small muted">Columns are findings by rank; findings from job messages or configuration name no worker.</p></section>)";
 }
 
-void fixes(std::string& out, const RankedReport& report) {
-  out += R"(<section id="fixes"><h2>Fixes, best first</h2>)";
+void fixes(std::string& out, const RankedReport& report, std::string_view prefix = "") {
+  out += fmt::format(R"(<section id="{}fixes"><h2>Fixes, best first</h2>)", prefix);
   if (report.fixes.empty())
     out += R"(<p class="muted">Nothing to fix.</p>)";
   else
@@ -422,6 +432,72 @@ void skipped(std::string& out, const RankedReport& report, const RenderOptions& 
   out += "</section>";
 }
 
+constexpr size_t kJobRows = 200;  // rows of the jobs table; the JSON report lists every job
+
+// With several jobs: the jobs table (worst first), each row linking to the job's section when it
+// has one; healthy jobs are only their row.
+void jobs_table(std::string& out, const RankedReport& report) {
+  const Analysis& d = *report.diagnosis;
+  out +=
+      fmt::format(R"(<section id="jobs"><h2>Jobs ({})</h2><table class="jobs"><thead><tr><th>Job id</th>)"
+                  "<th>Name</th><th>Outcome</th><th>Verdict</th><th>Top cause</th><th>Entries</th></tr></thead><tbody>",
+                  report.jobs.size());
+  for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
+    const RankedReport& job = report.jobs[i];
+    const JobInfo& j = job.diagnosis->job;
+    const std::string id = "<code>" + esc(j.id.empty() ? "(no id)" : j.id) + "</code>";
+    const std::string cause = detail::top_cause(job);
+    out += fmt::format(R"(<tr class="job-{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
+                       verdict_name(job.verdict),
+                       i == 0                       ? fmt::format(R"(<a href="#verdict">{}</a>)", id)
+                       : detail::shown_in_full(job) ? fmt::format(R"(<a href="#j{}-job">{}</a>)", i + 1, id)
+                                                    : id,
+                       esc(j.name), job_outcome_name(j.outcome), verdict_name(job.verdict),
+                       cause.empty() ? "—" : esc(cause), j.entries);
+  }
+  out += "</tbody></table>";
+  if (report.jobs.size() > kJobRows) {
+    out += fmt::format(R"(<p class="small muted">… and {} (the JSON report lists them).</p>)",
+                       plural(report.jobs.size() - kJobRows, "more job", "more jobs"));
+  }
+  if (!d.not_diagnosed.empty()) {
+    out += fmt::format(R"(<p class="small muted">{} not diagnosed (over --max-jobs).</p>)",
+                       plural(d.not_diagnosed.size(), "job", "jobs"));
+  }
+  if (!d.not_selected.empty()) {
+    out += fmt::format(R"(<p class="small muted">{} not selected (--job-id, --job-name).</p>)",
+                       plural(d.not_selected.size(), "job", "jobs"));
+  }
+  out += R"(<p class="small muted">The sections below the table's first row describe its job; each other job )"
+         R"(whose verdict is not ok has a section of its own after them.</p></section>)";
+}
+
+// Another job whose verdict is not ok, in full: its verdict, timeline, findings and fixes.
+void job_section(std::string& out, const RankedReport& job, size_t number, const RenderOptions& o) {
+  const std::string prefix = fmt::format("j{}-", number);
+  const JobInfo& j = job.diagnosis->job;
+  out += fmt::format(R"(<section class="job" id="{}job"><h2>{}</h2>)", prefix, esc(detail::job_label(j)));
+  out += fmt::format(R"(<dl class="meta"><dt>Outcome</dt><dd>{}</dd><dt>Time span</dt><dd>{}</dd></dl>)",
+                     job_outcome_name(j.outcome), esc(time_span(job.diagnosis->start, job.diagnosis->end)));
+  out += fmt::format(R"(<div class="verdict {}">{})", verdict_name(job.verdict), esc(job.verdict_line));
+  if (!job.fixes.empty() && !job.fixes.front().demoted) {
+    out += fmt::format("<p>First thing to try: {}</p>", esc(job.fixes.front().action));
+  }
+  out += "</div>";
+  timeline(out, job, prefix);
+  findings(out, job, o, prefix);
+  fixes(out, job, prefix);
+  out += "</section>";
+}
+
+// Only in a several-job report: the other jobs' timelines have ids of their own.
+constexpr std::string_view kJobsStyle = R"css(
+svg[id$="timeline"]{width:100%;height:auto;display:block;border:1px solid var(--line);border-radius:6px;background:#fff}
+section.job{border-top:3px solid var(--line);margin-top:40px}
+tr.job-failed td:nth-child(4),tr.job-incomplete td:nth-child(4){color:var(--error);font-weight:600}
+tr.job-warning td:nth-child(4){color:var(--warning);font-weight:600}
+)css";
+
 }  // namespace
 
 std::string render_html(const RankedReport& report, const RenderOptions& o) {
@@ -433,10 +509,16 @@ std::string render_html(const RankedReport& report, const RenderOptions& o) {
 <meta name="referrer" content="no-referrer">
 <meta name="generator" content="gpudiag">
 )";
-  out += fmt::format("<title>{} — gpudiag post-mortem</title>\n<style>{}</style>\n</head><body><main>\n",
-                     esc(d.job.name.empty() ? d.job.id : d.job.name), kStyle);
+  const bool several = detail::several_jobs(report);
+  out += fmt::format("<title>{} — gpudiag post-mortem</title>\n<style>{}</style>\n{}</head><body><main>\n",
+                     esc(d.job.name.empty() ? d.job.id : d.job.name), kStyle,
+                     several ? fmt::format("<style>{}</style>\n", kJobsStyle) : "");
   header(out, report, o);
   out += '\n';
+  if (several) {
+    jobs_table(out, report);
+    out += '\n';
+  }
   timeline(out, report);
   out += '\n';
   findings(out, report, o);
@@ -446,6 +528,14 @@ std::string render_html(const RankedReport& report, const RenderOptions& o) {
   fixes(out, report);
   out += '\n';
   skipped(out, report, o);
+  if (several) {
+    for (size_t i : detail::full_jobs(report)) {
+      if (i == 0) continue;  // the worst job: the sections above
+      out += '\n';
+      const auto view = detail::job_view(report, i);
+      job_section(out, view->report, i + 1, o);
+    }
+  }
   // Version and rule-pack hash are left out of deterministic output, so goldens survive releases.
   out += fmt::format(
       "\n<footer>gpudiag{}</footer>\n</main></body></html>\n",

@@ -158,14 +158,14 @@ void worker_lane(std::string& out, const Analysis& d, const Scale& sc) {
   out += fmt::format(R"(<path class="workers" d="{}"><title>worker count from the job messages</title></path>)", path);
 }
 
-void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc) {
+void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc, std::string_view prefix) {
   for (size_t i = 0; i < report.findings.size(); ++i) {
     const RankedFinding& rf = report.findings[i];
     const Finding& f = *rf.finding;
     const double y = kLanesY + static_cast<double>(i) * kLaneH;
     const std::string sev = severity_class(f.severity);
     const std::string label = crop_middle(fmt::format("{}#{} {}", rf.depth > 0 ? "↳ " : "", rf.rank, f.rule_id), 34);
-    out += fmt::format(R"(<a href="#f-{}"><text class="lane-label{}" x="{}" y="{}">{}</text></a>)", rf.rank,
+    out += fmt::format(R"(<a href="#{}f-{}"><text class="lane-label{}" x="{}" y="{}">{}</text></a>)", prefix, rf.rank,
                        rf.suppressed ? " suppressed" : "", 8 + rf.depth * 10, y + 4, html_escape(label));
     out += fmt::format(R"(<line class="lane" x1="{0}" y1="{1}" x2="{2}" y2="{1}"/>)", kGutter, y, kWidth - kRight);
     const std::string tip =
@@ -177,7 +177,7 @@ void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc
     }
     const double x0 = sc.x(f.first_seen);
     const double x1 = f.last_seen == kNoTime ? x0 : sc.x(f.last_seen);
-    out += fmt::format(R"(<a href="#f-{}" class="{}"><title>{}</title>)", rf.rank, sev, tip);
+    out += fmt::format(R"(<a href="#{}f-{}" class="{}"><title>{}</title>)", prefix, rf.rank, sev, tip);
     out += fmt::format(R"(<rect class="span" x="{}" y="{}" width="{}" height="6" rx="3"/>)", fmt_x(x0), y - 3,
                        fmt_x(std::max(x1 - x0, 6.0)));
     out += fmt::format(R"(<circle class="pin" cx="{}" cy="{}" r="9"/>)", fmt_x(x0), y);
@@ -228,23 +228,24 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
   return events;
 }
 
-std::string timeline_svg(const RankedReport& report) {
+std::string timeline_svg(const RankedReport& report, std::string_view prefix) {
   const Analysis& d = *report.diagnosis;
   if (d.start == kNoTime) return "";
   Scale sc{d.start, std::max(d.end, d.start + 60 * kSecond)};
   const double height = kLanesY + static_cast<double>(report.findings.size()) * kLaneH + 6;
   std::string out = fmt::format(
-      R"(<svg id="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" role="img" aria-labelledby="timeline-title">)",
-      kWidth, fmt_x(height));
-  out += fmt::format(R"(<title id="timeline-title">Timeline of job {}: phases, worker count and findings, {}</title>)",
-                     html_escape(d.job.id), html_escape(time_span(d.start, d.end)));
+      R"(<svg id="{0}timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {1} {2}" role="img" aria-labelledby="{0}timeline-title">)",
+      prefix, kWidth, fmt_x(height));
+  out +=
+      fmt::format(R"(<title id="{}timeline-title">Timeline of job {}: phases, worker count and findings, {}</title>)",
+                  prefix, html_escape(d.job.id), html_escape(time_span(d.start, d.end)));
   axis(out, sc, height - 6);
   phase_band(out, report, sc);
   worker_lane(out, d, sc);
   if (!report.findings.empty()) {
     out += fmt::format(R"(<text class="lane-head" x="8" y="{}">Findings, first seen</text>)", kLanesY - 22);
   }
-  finding_lanes(out, report, sc);
+  finding_lanes(out, report, sc, prefix);
   return out + "</svg>";
 }
 

@@ -24,7 +24,9 @@ struct StoryEvent {
 std::vector<StoryEvent> story_events(const RankedReport& report);
 
 // The <svg> element (escaped, self-contained), or "" when the export has no timestamps.
-std::string timeline_svg(const RankedReport& report);
+// `prefix` goes before every id and in-page link ("" for the report's first job, "j2-" for another
+// job's section of a several-job report).
+std::string timeline_svg(const RankedReport& report, std::string_view prefix = "");
 
 // "workers-started" → "workers started".
 std::string phase_label(std::string_view phase);

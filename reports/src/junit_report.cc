@@ -2,7 +2,9 @@
 // rule of the pack with classname = the rule's family. A rule that fired at or above the gate's
 // threshold fails its testcase, with the evidence and the best fix in the body; a finding the
 // baseline accepts and a disabled rule are skipped; everything else passes. The timestamp is the
-// job's first entry, so the document is the same on every run over the same export.
+// job's first entry, so the document is the same on every run over the same export. With several
+// jobs: <testsuites>, a suite per failed or warning job and one summary suite for the rest
+// (docs/formats.md, Several jobs).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,6 +12,7 @@
 #include <map>
 
 #include "gpudiag/formats.h"
+#include "job_views.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -95,16 +98,18 @@ std::string input_case(const RankedReport& report, const RenderOptions& o, size_
   return out + "/>\n";
 }
 
-}  // namespace
-
-std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
+// One <testsuite>: the job of `report` (the whole report for a one-job export, a JobView's report
+// for one of several). `top` is the whole report: the "input" testcase and the input problems are
+// the export's, in the first suite only. `suite_id`: the suite's position in a <testsuites>.
+std::string suite(const RankedReport& report, const RankedReport& top, const std::vector<RuleInfo>& rules,
+                  const RenderOptions& o, bool first, std::optional<size_t> suite_id) {
   const Analysis& d = *report.diagnosis;
   const Impact threshold = o.fail_on.value_or(Impact::kError);
   std::map<std::string_view, const RankedFinding*> fired;
   for (const auto& rf : report.findings) fired.emplace(rf.finding->rule_id, &rf);
 
   size_t failures = 0, skipped = 0, errors = 0;
-  std::string cases = input_case(report, o, failures, errors);
+  std::string cases = first ? input_case(top, o, failures, errors) : "";
   for (const auto& rule : rules) {
     cases += fmt::format(R"(    <testcase name="{}" classname="{}" time="0")", attr(rule.id), attr(rule.family));
     const auto it = fired.find(rule.id);
@@ -138,12 +143,15 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   }
   if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, o));
   std::string err_text;
-  for (const auto& e : d.input_errors)
-    err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
-  for (const auto& in : d.inputs) {
-    for (const auto& p : in.problems) {
-      err_text += fmt::format("{}:{}: {}{}\n", display_path(in.path, o.deterministic), p.line,
-                              p.skipped_entry ? "skipped: " : "", p.message);
+  const Analysis& all = *top.diagnosis;
+  if (first) {
+    for (const auto& e : all.input_errors)
+      err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
+    for (const auto& in : all.inputs) {
+      for (const auto& p : in.problems) {
+        err_text += fmt::format("{}:{}: {}{}\n", display_path(in.path, o.deterministic), p.line,
+                                p.skipped_entry ? "skipped: " : "", p.message);
+      }
     }
   }
   if (report.baseline) {
@@ -157,12 +165,14 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   const std::string stamp = d.start == kNoTime ? "1970-01-01T00:00:00" : format_rfc3339(d.start).substr(0, 19);
   std::string name = "gpudiag";
   if (!d.job.name.empty() || !d.job.id.empty()) name += " " + (d.job.name.empty() ? d.job.id : d.job.name);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  if (suite_id) name = "gpudiag " + detail::job_label(d.job);
+  std::string out;
   out += fmt::format(
-      "<testsuite name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
+      "<testsuite{} name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "skipped=\"{}\" time=\"0\">\n",
-      attr(name), stamp, attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size() + 1,
-      failures, errors, skipped);
+      suite_id ? fmt::format(" id=\"{}\" package=\"gpudiag\"", *suite_id) : "", attr(name), stamp,
+      attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size() + (first ? 1 : 0), failures,
+      errors, skipped);
   out += "  <properties>\n";
   const auto property = [&](std::string_view key, std::string_view value) {
     if (!value.empty()) out += fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", key, attr(value));
@@ -176,11 +186,80 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   property("job.name", d.job.name);
   property("job.project", d.job.project);
   property("job.region", d.job.region);
+  if (suite_id) property("job.outcome", job_outcome_name(d.job.outcome));
   out += "  </properties>\n";
   out += cases;
   out += fmt::format("  <system-out>{}</system-out>\n  <system-err>{}</system-err>\n</testsuite>\n",
                      xml_escape(out_text), xml_escape(err_text));
   return out;
+}
+
+// The jobs without a suite of their own (their verdict is ok), in one suite: a passing testcase per
+// job, the first kListedJobs of them, so that the document stays bounded whatever the export holds.
+constexpr size_t kListedJobs = 100;
+
+std::string summary_suite(const RankedReport& top, const std::vector<size_t>& full, size_t suite_id) {
+  const Analysis& all = *top.diagnosis;
+  std::string cases, listed_out;
+  size_t tests = 0, rest = 0;
+  for (size_t i = 0; i < top.jobs.size(); ++i) {
+    if (std::find(full.begin(), full.end(), i) != full.end()) continue;
+    const RankedReport& job = top.jobs[i];
+    const JobInfo& info = job.diagnosis->job;
+    if (tests == kListedJobs) {
+      ++rest;
+      continue;
+    }
+    ++tests;
+    cases += fmt::format("    <testcase name=\"{}\" classname=\"job\" time=\"0\"/>\n", attr(detail::job_label(info)));
+    listed_out += fmt::format("{}: {}, {}, {}\n", detail::job_label(info), job_outcome_name(info.outcome),
+                              verdict_name(job.verdict), plural(info.entries, "entry", "entries"));
+  }
+  if (rest > 0)
+    listed_out += fmt::format("… and {} (the JSON report lists them)\n", plural(rest, "more job", "more jobs"));
+  if (!all.not_diagnosed.empty()) {
+    listed_out += fmt::format("{} not diagnosed (over --max-jobs)\n", plural(all.not_diagnosed.size(), "job", "jobs"));
+  }
+  if (!all.not_selected.empty()) {
+    listed_out +=
+        fmt::format("{} not selected (--job-id, --job-name)\n", plural(all.not_selected.size(), "job", "jobs"));
+  }
+  Timestamp start = kNoTime;  // the earliest entry of the jobs it sums up
+  for (size_t i = 0; i < top.jobs.size(); ++i) {
+    const Timestamp t = top.jobs[i].diagnosis->start;
+    if (std::find(full.begin(), full.end(), i) == full.end() && t != kNoTime && (start == kNoTime || t < start))
+      start = t;
+  }
+  const std::string stamp = start == kNoTime ? "1970-01-01T00:00:00" : format_rfc3339(start).substr(0, 19);
+  std::string out = fmt::format(
+      "<testsuite id=\"{}\" package=\"gpudiag\" name=\"gpudiag: {} without findings\" timestamp=\"{}\" "
+      "hostname=\"dataflow\" tests=\"{}\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n",
+      suite_id, plural(top.jobs.size() - full.size(), "other job", "other jobs"), stamp, tests);
+  out += fmt::format("  <properties>\n    <property name=\"gpudiag.format\" value=\"{}\"/>\n  </properties>\n",
+                     kJunitFormat);
+  out += cases;
+  out +=
+      fmt::format("  <system-out>{}</system-out>\n  <system-err></system-err>\n</testsuite>\n", xml_escape(listed_out));
+  return out;
+}
+
+}  // namespace
+
+std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  if (!detail::several_jobs(report)) return out + suite(report, report, rules, o, true, std::nullopt);
+  // Several jobs: a suite per job whose verdict is not ok (at least the worst job), the "input"
+  // testcase once in the first, and one summary suite for the rest.
+  out += "<testsuites>\n";
+  const auto full = detail::full_jobs(report);
+  size_t id = 0;
+  for (size_t i : full) {
+    const auto view = detail::job_view(report, i);
+    out += suite(view->report, report, rules, o, id == 0, id);
+    ++id;
+  }
+  if (full.size() < report.jobs.size()) out += summary_suite(report, full, id);
+  return out + "</testsuites>\n";
 }
 
 }  // namespace gpudiag

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "gpudiag/formats.h"
+#include "job_views.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -169,13 +170,66 @@ std::string skipped_section(const Analysis& d, const RenderOptions& o) {
   return out;
 }
 
+std::string_view verdict_icon(Verdict v) {
+  return v == Verdict::kFailed || v == Verdict::kIncomplete ? "❌"
+         : v == Verdict::kWarning || v == Verdict::kEmpty   ? "⚠️"
+                                                            : "✅";
+}
+
+std::string job_span(const JobInfo& j) {
+  std::string job = j.id.empty() ? "job unknown" : "job " + markdown_code_span(j.id);
+  if (!j.name.empty()) job += " **" + markdown_escape(j.name) + "**";
+  return job;
+}
+
+constexpr size_t kJobRows = 50;  // rows of the jobs table; the JSON report lists every job
+
+// With several jobs: one row per job, worst first (id, name, outcome, verdict, top cause, entries).
+std::string jobs_table(const RankedReport& report) {
+  const Analysis& d = *report.diagnosis;
+  std::string out = fmt::format(
+      "### Jobs ({})\n\n| Job | Name | Outcome | Verdict | Top cause | Entries |\n"
+      "|---|---|---|---|---|---:|\n",
+      report.jobs.size());
+  for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
+    const RankedReport& job = report.jobs[i];
+    const JobInfo& j = job.diagnosis->job;
+    const std::string cause = detail::top_cause(job);
+    out += fmt::format("| {} | {} | {} | {} {} | {} | {} |\n", j.id.empty() ? "—" : markdown_code_span(j.id),
+                       markdown_escape(j.name), job_outcome_name(j.outcome), verdict_icon(job.verdict),
+                       verdict_name(job.verdict), cause.empty() ? "—" : markdown_escape(cause), j.entries);
+  }
+  out += "\n";
+  if (report.jobs.size() > kJobRows) {
+    out += fmt::format("… and {} (the JSON report lists them).\n\n",
+                       plural(report.jobs.size() - kJobRows, "more job", "more jobs"));
+  }
+  if (!d.not_diagnosed.empty()) {
+    out += fmt::format("{} not diagnosed (over --max-jobs).\n\n", plural(d.not_diagnosed.size(), "job", "jobs"));
+  }
+  if (!d.not_selected.empty()) {
+    out += fmt::format("{} not selected (--job-id, --job-name).\n\n", plural(d.not_selected.size(), "job", "jobs"));
+  }
+  return out;
+}
+
+// Another job shown in full (not the worst, whose findings lead the summary): its root causes and
+// their best fixes; evidence stays in the HTML and JSON reports.
+std::string job_section(const RankedReport& job) {
+  std::string out = fmt::format("### {} {}: {}\n\n", verdict_icon(job.verdict), job_span(job.diagnosis->job),
+                                markdown_escape(job.verdict_line));
+  for (size_t i = 0; i < job.findings.size(); ++i) {
+    if (job.findings[i].depth > 0) continue;
+    out += finding_head(job, i) + finding_fix(job.findings[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
   const Analysis& d = *report.diagnosis;
-  const std::string_view icon = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete ? "❌"
-                                : report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty   ? "⚠️"
-                                                                                                             : "✅";
+  const std::string_view icon = verdict_icon(report.verdict);
   std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_escape(report.verdict_line));
   std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);
   if (!d.job.name.empty()) job += " **" + markdown_escape(d.job.name) + "**";
@@ -206,6 +260,8 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     const bool tripped = trips_gate(report, *o.fail_on) || !gate_refusal(report, o.allow_empty).empty();
     head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, o)));
   }
+  const bool several = detail::several_jobs(report);
+  if (several) head += jobs_table(report);
 
   // Everything but evidence is always shown; evidence fills what room is left, best finding first.
   struct Root {
@@ -220,14 +276,19 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   const std::string footer = fmt::format(
       "---\n<sub>gpudiag{}</sub>\n",
       o.deterministic ? "" : fmt::format(" {} · rule pack {}", o.version, markdown_escape(d.rule_pack_hash)));
-  const std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+  std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+  if (several) {
+    for (size_t i : detail::full_jobs(report)) {
+      if (i > 0) tail += job_section(report.jobs[i]);
+    }
+  }
   size_t fixed = head.size() + tail.size() + footer.size() + 200;
   for (const auto& r : roots) fixed += r.head.size() + r.fix.size();
   size_t room = o.markdown_max_bytes > fixed ? o.markdown_max_bytes - fixed : 0;
 
   std::string out = head;
   if (!roots.empty()) {
-    out += fmt::format("### Root causes, most likely first ({})\n\n",
+    out += fmt::format("### Root causes{}, most likely first ({})\n\n", several ? " in " + job_span(d.job) : "",
                        plural(report.findings.size(), "finding", "findings"));
   }
   bool cut = false;

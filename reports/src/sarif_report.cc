@@ -3,7 +3,9 @@
 // entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs
 // of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a
 // baseline, results carry baselineState and accepted ones an external suppression; baseline entries
-// that matched nothing come back as "absent" results.
+// that matched nothing come back as "absent" results. With several jobs: a run per failed or warning
+// job (automationDetails.id gpudiag/PIPELINE/JOB), the healthy ones summed up in the first run's
+// properties (docs/formats.md, Several jobs).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "finding_history.h"
 #include "gpudiag/formats.h"
 #include "gpudiag/json_writer.h"
+#include "job_views.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -84,9 +87,9 @@ void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
   w.end_object();
 }
 
-std::string result_message(const RankedReport& report, const RankedFinding& rf) {
+std::string result_message(const RankedReport& report, const RankedFinding& rf, std::string_view who) {
   const Finding& f = *rf.finding;
-  std::string text = fmt::format("{}. {}", f.title,
+  std::string text = fmt::format("{}{}. {}", who, f.title,
                                  f.via == "facts" ? "Found from the job's configuration."
                                                   : fmt::format("{}, {}.", detail::plural(f.count, "entry", "entries"),
                                                                 detail::time_span(f.first_seen, f.last_seen)));
@@ -110,14 +113,14 @@ void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view 
 }
 
 void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
-            const std::map<std::string_view, size_t>& index, const RenderOptions& o) {
+            const std::map<std::string_view, size_t>& index, const RenderOptions& o, std::string_view who) {
   const Analysis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   w.begin_object();
   w.field("ruleId", f.rule_id);
   if (auto it = index.find(f.rule_id); it != index.end()) w.field("ruleIndex", static_cast<uint64_t>(it->second));
   w.field("level", level(f.severity));
-  text_object(w, "message", result_message(report, rf));
+  text_object(w, "message", result_message(report, rf, who));
   w.key("locations").begin_array();
   if (!f.evidence.empty()) {
     location(w, d, f.evidence.front(), o, std::nullopt);
@@ -180,10 +183,17 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
   }
 }
 
-void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
+// `notifications`: whether this run carries the input problems (the first run does; they are the
+// export's, so a document of several runs states them once).
+void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o, bool notifications = true) {
   w.key("invocations").begin_array().begin_object();
   w.field("executionSuccessful", d.input_errors.empty());
   w.key("toolExecutionNotifications").begin_array();
+  if (!notifications) {
+    w.end_array();
+    w.end_object().end_array();
+    return;
+  }
   const auto note = [&](std::string_view lvl, const std::string& path, uint64_t line, const std::string& message) {
     w.begin_object();
     w.field("level", lvl);
@@ -210,19 +220,15 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o) {
   w.end_object().end_array();
 }
 
-}  // namespace
-
-std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
+// One run: the job of `report` (the whole report for a one-job export, a JobView's report for one of
+// several). `export_report` is the whole report, for what only it knows (the gate, the other jobs).
+void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_report,
+         const std::vector<RuleInfo>& rules, const std::map<std::string_view, size_t>& index, const RenderOptions& o,
+         bool first) {
   const Analysis& d = *report.diagnosis;
-  std::map<std::string_view, size_t> index;
-  for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
-
-  JsonWriter w;
+  const bool several = detail::several_jobs(export_report);
+  const std::string who = several ? detail::job_label(d.job) + ": " : "";
   w.begin_object();
-  w.field("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
-  w.field("version", kSarifVersion);
-  w.key("runs").begin_array().begin_object();
-
   w.key("tool").begin_object().key("driver").begin_object();
   w.field("name", "gpudiag");
   if (!o.deterministic) w.field("version", o.version).field("semanticVersion", o.version);
@@ -231,10 +237,14 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   w.end_array();
   w.end_object().end_object();
 
-  if (!d.job.name.empty()) {
+  if (several) {  // a run per job: code scanning keeps each job's results apart (category/run id)
+    w.key("automationDetails").begin_object();
+    w.field("id", fmt::format("gpudiag/{}/{}", detail::pipeline_key(report, export_report), d.job.id));
+    w.end_object();
+  } else if (!d.job.name.empty()) {
     w.key("automationDetails").begin_object().field("id", fmt::format("gpudiag/{}/", d.job.name)).end_object();
   }
-  invocation(w, d, o);
+  invocation(w, *export_report.diagnosis, o, first);
   w.key("artifacts").begin_array();
   for (const auto& in : d.inputs) {
     w.begin_object();
@@ -245,7 +255,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   w.end_array();
 
   w.key("results").begin_array();
-  for (const auto& rf : report.findings) result(w, report, rf, index, o);
+  for (const auto& rf : report.findings) result(w, report, rf, index, o, who);
   if (report.baseline) absent_results(w, *report.baseline, index);
   w.end_array();
 
@@ -255,16 +265,62 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   w.field("verdict", verdict_name(report.verdict)).field("summary", report.verdict_line);
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
+  if (several) w.field("outcome", job_outcome_name(d.job.outcome));
   w.end_object();
-  if (o.fail_on) {
+  if (o.fail_on && first) {
     w.key("gate").begin_object();
-    w.field("failOn", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));
-    if (const std::string refused = gate_refusal(report, o.allow_empty); !refused.empty()) w.field("refused", refused);
+    w.field("failOn", impact_name(*o.fail_on)).field("tripped", trips_gate(export_report, *o.fail_on));
+    if (const std::string refused = gate_refusal(export_report, o.allow_empty); !refused.empty())
+      w.field("refused", refused);
     w.end_object();
   }
+  if (several && first) {
+    // The jobs without a run of their own (their verdict is ok): one summary, so that the document
+    // stays bounded whatever the export holds.
+    const Analysis& all = *export_report.diagnosis;
+    w.field("jobsTotal", static_cast<uint64_t>(export_report.jobs.size()));
+    w.key("otherJobs").begin_array();
+    const auto full = detail::full_jobs(export_report);
+    for (size_t i = 0; i < export_report.jobs.size(); ++i) {
+      if (std::find(full.begin(), full.end(), i) != full.end()) continue;
+      const RankedReport& job = export_report.jobs[i];
+      const JobInfo& info = job.diagnosis->job;
+      w.begin_object();
+      w.field("id", info.id).field("name", info.name).field("outcome", job_outcome_name(info.outcome));
+      w.field("verdict", verdict_name(job.verdict)).field("entries", info.entries);
+      w.end_object();
+    }
+    w.end_array();
+    if (!all.not_diagnosed.empty()) w.field("jobsNotDiagnosed", static_cast<uint64_t>(all.not_diagnosed.size()));
+    if (!all.not_selected.empty()) w.field("jobsNotSelected", static_cast<uint64_t>(all.not_selected.size()));
+  }
   w.end_object();
+  w.end_object();
+}
 
-  w.end_object().end_array();
+}  // namespace
+
+std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>& rules, const RenderOptions& o) {
+  std::map<std::string_view, size_t> index;
+  for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
+
+  JsonWriter w;
+  w.begin_object();
+  w.field("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
+  w.field("version", kSarifVersion);
+  w.key("runs").begin_array();
+  if (detail::several_jobs(report)) {
+    // A run per job whose verdict is not ok (at least the worst job), in report order.
+    bool first = true;
+    for (size_t i : detail::full_jobs(report)) {
+      const auto view = detail::job_view(report, i);
+      run(w, view->report, report, rules, index, o, first);
+      first = false;
+    }
+  } else {
+    run(w, report, report, rules, index, o, true);
+  }
+  w.end_array();
   w.end_object();
   return w.take();
 }

@@ -1,0 +1,47 @@
+#include "job_views.h"
+
+#include <fmt/format.h>
+
+namespace gpudiag::detail {
+
+std::unique_ptr<JobView> job_view(const RankedReport& top, size_t i) {
+  auto view = std::make_unique<JobView>();
+  const RankedReport& job = top.jobs.at(i);
+  view->analysis = *job.diagnosis;
+  view->analysis.inputs = top.diagnosis->inputs;
+  view->report = job;
+  view->report.diagnosis = &view->analysis;
+  if (!view->report.history && i == 0) view->report.history = top.history;
+  return view;
+}
+
+bool shown_in_full(const RankedReport& job) { return job.verdict != Verdict::kOk; }
+
+std::vector<size_t> full_jobs(const RankedReport& top) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < top.jobs.size(); ++i) {
+    if (i == 0 || shown_in_full(top.jobs[i])) out.push_back(i);
+  }
+  return out;
+}
+
+std::string job_label(const JobInfo& job) {
+  if (job.id.empty()) return job.name.empty() ? "job (no id)" : fmt::format("job {}", job.name);
+  return job.name.empty() ? fmt::format("job {}", job.id) : fmt::format("job {} ({})", job.name, job.id);
+}
+
+std::string pipeline_key(const RankedReport& job, const RankedReport& top) {
+  if (job.history && !job.history->pipeline.empty()) return job.history->pipeline;
+  const JobInfo& info = job.diagnosis->job;
+  if (top.history && !top.history->pipeline.empty() && top.diagnosis->job.id == info.id) return top.history->pipeline;
+  return info.name.empty() ? info.id : info.name;
+}
+
+std::string top_cause(const RankedReport& job) {
+  for (const auto& rf : job.findings) {
+    if (rf.depth == 0) return rf.finding->title;
+  }
+  return "";
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,38 @@
+// Several jobs in one export (issue 14): what the post-mortem and CI formats share. A job's own
+// RankedReport (RankedReport::jobs) points at the job's own Analysis, which holds no inputs; a
+// JobView is a copy of it whose inputs are the export's, so that evidence paths resolve. Internal
+// to reports.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpudiag/report.h"
+
+namespace gpudiag::detail {
+
+// Whether the report covers several jobs (formats only add to their one-job output then).
+inline bool several_jobs(const RankedReport& report) { return report.jobs.size() > 1; }
+
+struct JobView {
+  Analysis analysis;    // the job's Analysis, with the export's inputs
+  RankedReport report;  // the job's report, `diagnosis` pointing at `analysis`
+};
+// The view of job `i` of `top` (top.jobs[i]); not movable once made, hence the pointer.
+std::unique_ptr<JobView> job_view(const RankedReport& top, size_t i);
+
+// Whether a job is shown in full (its verdict is not ok); the healthy ones get one line or row.
+bool shown_in_full(const RankedReport& job);
+// The jobs shown in full, by index into top.jobs, worst first; always at least the first (worst).
+std::vector<size_t> full_jobs(const RankedReport& top);
+
+// "job NAME (ID)", "job ID" or "job (no id)", raw text.
+std::string job_label(const JobInfo& job);
+// The key a job is recorded under: the run history's pipeline when the report has one, else the
+// job's name (else its id).
+std::string pipeline_key(const RankedReport& job, const RankedReport& top);
+// The title of the job's top root cause, "" when none.
+std::string top_cause(const RankedReport& job);
+
+}  // namespace gpudiag::detail
