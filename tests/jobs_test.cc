@@ -107,23 +107,45 @@ TEST_CASE("entries of no job join the export's only job and stay apart beside se
 }
 
 TEST_CASE("past the max-jobs cap jobs are counted and not diagnosed and never dropped silently", "[unit]") {
-  std::string text;
-  for (int j = 0; j < 5; ++j) {
-    for (int i = 0; i <= j; ++i) {
-      text += entry(fmt::format("2024-01-01T00:0{}:{:02}Z", j, i), "worker", kOom, fmt::format("j-{}", j), "ERROR");
-    }
-  }
+  // Five jobs of ~1.2 MB each, so that the record stream merges them in several batches.
+  const std::string pad(900, 'x');
+  const auto job_entries = [&](int j, int i) {
+    return entry(fmt::format("2024-01-01T0{}:{:02}:{:02}Z", j, i / 60 % 60, i % 60), "worker",
+                 i == 7 ? std::string(kOom) : "Processing bundle " + pad, fmt::format("j-{}", j),
+                 i == 7 ? "ERROR" : "INFO");
+  };
+  constexpr int kJobs = 5, kEntries = 1200;
   AnalysisOptions options;
   options.max_jobs = 2;
-  const Analysis d = analyze_jobs(text, options);
-  CHECK(d.jobs.size() == 2);
-  REQUIRE(d.not_diagnosed.size() == 3);
-  uint64_t counted = 0;
-  for (const auto& c : d.not_diagnosed) counted += c.entries;
-  CHECK(counted == 3 + 4 + 5);
-  std::string problems;
-  for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
-  CHECK_THAT(problems, Catch::Contains("more than 2 jobs (--max-jobs): 12 entries of 3 further jobs"));
+  SECTION("grouped by job: each job is diagnosed as soon as the next ones begin") {
+    std::string text;
+    for (int j = 0; j < kJobs; ++j) {
+      for (int i = 0; i < kEntries; ++i) text += job_entries(j, i);
+    }
+    const Analysis d = analyze_jobs(text, options);
+    REQUIRE(d.jobs.size() == kJobs);
+    for (const auto& job : d.jobs) {
+      INFO(job.job.id);
+      CHECK(fired(job, "gpu-out-of-memory"));
+      CHECK(job.job.entries == kEntries);
+    }
+    CHECK(d.not_diagnosed.empty());
+  }
+  SECTION("interleaved: what comes after a job was diagnosed is counted") {
+    std::string text;
+    for (int i = 0; i < kEntries; ++i) {
+      for (int j = 0; j < kJobs; ++j) text += job_entries(j, i);
+    }
+    const Analysis d = analyze_jobs(text, options);
+    uint64_t diagnosed = 0, counted = 0;
+    for (const auto& job : d.jobs) diagnosed += job.job.entries;
+    for (const auto& c : d.not_diagnosed) counted += c.entries;
+    CHECK(diagnosed + counted == uint64_t{kJobs} * kEntries);  // never dropped silently
+    CHECK_FALSE(d.not_diagnosed.empty());
+    std::string problems;
+    for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
+    CHECK_THAT(problems, Catch::Contains("the input is not grouped by job"));
+  }
 }
 
 TEST_CASE("job selection by id and by name glob diagnoses those jobs and lists the others", "[unit]") {

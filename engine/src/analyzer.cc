@@ -102,6 +102,8 @@ class MatchingSink : public RecordSink {
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs, const AnalysisOptions& options) {
   Analysis d;
   ExportAccumulator acc(detail::compiled(pack), inputs, options.max_jobs);
+  detail::JobAnalyses jobs(detail::compiled(pack), options.select);
+  acc.on_finish_early = [&](const detail::JobAccumulator& job) { jobs.add(job, true); };
   if (auto status = detail::apply_job_files(options.job_files, acc.pack.catalog, acc.given, &acc.given_by_job);
       !status) {
     return status.error();
@@ -167,7 +169,7 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   }
   d.duplicates_windowed = read.duplicates_windowed;
   d.inputs = std::move(summaries);
-  detail::analyse_jobs(acc, options.select, d);
+  jobs.finish(acc, d);
   return d;
 }
 

@@ -11,15 +11,58 @@ JobAccumulator* ExportAccumulator::job(const std::string& id) {
   if (last_ != nullptr && last_->job_id == id) return last_;
   auto it = jobs.find(id);
   if (it == jobs.end()) {
+    if (!id.empty() && finished_ids_.count(id) > 0) return nullptr;  // came back after it was finished
     // The unattributed entries always get an accumulator: they may be the export's only job's.
-    if (jobs.size() >= max_jobs + (jobs.count("") ? 1 : 0) && !id.empty()) return nullptr;
+    if (jobs.size() >= max_jobs + (jobs.count("") ? 1 : 0) && !id.empty()) {
+      if (!on_finish_early) return nullptr;
+      finish_least_recent();
+    }
     it = jobs.emplace(id, std::make_unique<JobAccumulator>(pack, input_paths, id)).first;
   }
   last_ = it->second.get();
+  last_->last_batch = batch_;
   return last_;
 }
 
+void ExportAccumulator::finish_job(JobAccumulator& acc) {
+  acc.facts.absorb(given);
+  if (auto it = given_by_job.find(acc.job_id); it != given_by_job.end()) acc.facts.absorb(it->second);
+  acc.finish();
+}
+
+void ExportAccumulator::finish_least_recent() {
+  auto oldest = jobs.end();
+  for (auto it = jobs.begin(); it != jobs.end(); ++it) {
+    if (it->first.empty()) continue;  // the unattributed entries wait for the end
+    if (oldest == jobs.end() || it->second->last_batch < oldest->second->last_batch) oldest = it;
+  }
+  if (oldest == jobs.end()) return;
+  finish_job(*oldest->second);
+  on_finish_early(*oldest->second);
+  if (finished_ids_.size() < kMaxListedUndiagnosed) finished_ids_.insert(oldest->first);
+  ++finished_early;
+  if (last_ == oldest->second.get()) last_ = nullptr;
+  jobs.erase(oldest);
+}
+
+void ExportAccumulator::count_elsewhere(const std::string& id, const JobSeen& what) {
+  auto& counted = finished_ids_.count(id) > 0 ? resumed : over_cap;
+  auto it = counted.find(id);
+  if (it == counted.end() && counted.size() < kMaxListedUndiagnosed) {
+    it = counted.emplace(id, JobCount{id, what.job_name, 0}).first;
+  }
+  if (it != counted.end()) {
+    it->second.entries += what.entries;
+  } else {
+    over_cap_unlisted += what.entries;
+  }
+}
+
 void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<bool(size_t entry)>& is_duplicate) {
+  ++batch_;
+  // Every job of the batch first, so that finishing a job early to make room never takes one that
+  // this batch still adds to.
+  for (auto& [id, what] : seen.jobs) job(id);
   for (auto& hit : seen.hits) {
     if (hit.signal < 0) continue;  // superseded within its chunk
     if (is_duplicate(hit.entry_index)) continue;
@@ -28,16 +71,8 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
   for (auto& [id, what] : seen.jobs) {
     if (JobAccumulator* acc = job(id)) {
       acc->add_seen(std::move(what));
-      continue;
-    }
-    auto it = over_cap.find(id);
-    if (it == over_cap.end() && over_cap.size() < kMaxListedUndiagnosed) {
-      it = over_cap.emplace(id, JobCount{id, what.job_name, 0}).first;
-    }
-    if (it != over_cap.end()) {
-      it->second.entries += what.entries;
     } else {
-      over_cap_unlisted += what.entries;
+      count_elsewhere(id, what);
     }
   }
 }
@@ -45,7 +80,7 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
 void ExportAccumulator::finish() {
   // Entries of no job (a launcher's lines, an export without labels) belong to the export's only job.
   auto none = jobs.find("");
-  if (none != jobs.end() && jobs.size() == 2) {
+  if (none != jobs.end() && jobs.size() == 2 && finished_early == 0) {
     JobAccumulator& only = *(none == jobs.begin() ? std::next(jobs.begin()) : jobs.begin())->second;
     only.absorb(std::move(*none->second));
     jobs.erase(none);
@@ -53,11 +88,7 @@ void ExportAccumulator::finish() {
     jobs.erase(none);
   }
   last_ = nullptr;
-  for (auto& [id, acc] : jobs) {
-    acc->facts.absorb(given);
-    if (auto it = given_by_job.find(id); it != given_by_job.end()) acc->facts.absorb(it->second);
-    acc->finish();
-  }
+  for (auto& [id, acc] : jobs) finish_job(*acc);
 }
 
 std::vector<std::string> ExportAccumulator::caps_reached() const {
@@ -73,6 +104,20 @@ std::vector<std::string> ExportAccumulator::caps_reached() const {
     notes.push_back(
         fmt::format("more than {} jobs (--max-jobs): {} entries of {}{} further jobs are counted, not diagnosed",
                     max_jobs, entries, over_cap.size(), over_cap_unlisted > 0 ? "+" : ""));
+  }
+  if (finished_early > 0) {
+    notes.push_back(
+        fmt::format("more than {} jobs at once (--max-jobs): {} jobs were diagnosed as soon as the "
+                    "next ones began, the healthy ones kept as a summary",
+                    max_jobs, finished_early));
+  }
+  if (!resumed.empty()) {
+    uint64_t entries = 0;
+    for (const auto& [id, c] : resumed) entries += c.entries;
+    notes.push_back(
+        fmt::format("{} entries of {} jobs came after those jobs had been diagnosed (the input is not "
+                    "grouped by job): counted, not diagnosed; a larger --max-jobs keeps them",
+                    entries, resumed.size()));
   }
   return notes;
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ class ExportAccumulator {
   static constexpr size_t kMaxListedUndiagnosed = 10'000;
 
   ExportAccumulator(const CompiledRulePack& pack, std::vector<std::string> input_paths, size_t max_jobs);
+
+  // Called with a job whose accumulator is given up to make room: when `max_jobs` jobs hold state and
+  // a new one starts, the one seen least recently is finished (given facts applied, finish() called)
+  // and handed here, so an export grouped by job streams through whatever its number of jobs. Unset:
+  // jobs past the cap are counted only (over_cap).
+  std::function<void(JobAccumulator& finished)> on_finish_early;
 
   // Merges what matching found in one batch, batches in input order. Hits on entries that
   // `is_duplicate` says were seen before are dropped.
@@ -40,10 +47,21 @@ class ExportAccumulator {
   std::map<std::string, std::unique_ptr<JobAccumulator>, std::less<>> jobs;
   std::map<std::string, JobCount, std::less<>> over_cap;  // jobs past max_jobs: counted only
   uint64_t over_cap_unlisted = 0;                         // … entries of those past kMaxListedUndiagnosed
+  // Jobs finished early whose entries came back later (the input is not grouped by job): their
+  // later entries are counted here, not diagnosed.
+  std::map<std::string, JobCount, std::less<>> resumed;
+  size_t finished_early = 0;
 
  private:
-  // The job's accumulator, or nullptr past the cap (its entries are then counted in over_cap).
+  // The job's accumulator, or nullptr past the cap or for a job finished early (its entries are
+  // then counted in over_cap or resumed).
   JobAccumulator* job(const std::string& id);
+  void finish_job(JobAccumulator& acc);
+  void count_elsewhere(const std::string& id, const JobSeen& what);
+  void finish_least_recent();
+
+  std::set<std::string, std::less<>> finished_ids_;  // finished early (bounded by kMaxListedUndiagnosed)
+  uint64_t batch_ = 0;                               // batches merged so far, for "seen least recently"
 
   std::map<int, DecodeCache> decoded_;  // extractor signal → its decoder's last value (shared by jobs)
   JobAccumulator* last_ = nullptr;      // the last hit's job (entries come in runs of one job)

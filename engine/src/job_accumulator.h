@@ -107,6 +107,7 @@ class JobAccumulator {
   const std::vector<std::string>& input_paths;
   std::string job_id;  // "" for the unattributed entries
   uint64_t entries = 0;
+  uint64_t last_batch = 0;            // the last batch that held the job's entries (set by ExportAccumulator)
   std::map<int, SignalHits> signals;  // only the signals that were hit: a job costs what it shows
   std::vector<std::string> worker_names{""};
   std::map<std::string, uint32_t, std::less<>> worker_ids;

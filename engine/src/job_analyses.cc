@@ -46,24 +46,38 @@ auto badness(const Analysis& job) {
 
 }  // namespace
 
-void analyse_jobs(const ExportAccumulator& acc, const JobSelection& select, Analysis& out) {
-  for (const auto& [id, job] : acc.jobs) {
-    if (!selected(select, *job)) {
-      out.not_selected.push_back(JobCount{id, job->job_name, job->entries});
-      continue;
-    }
-    Analysis a;
+void JobAnalyses::add(const JobAccumulator& job, bool early) {
+  if (!selected(select_, job)) {
+    not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
+    return;
+  }
+  Analysis a;
+  a.entries = a.analysed = job.entries;  // the job's own totals (duplicates are told apart export-wide only)
+  evaluate_rules(job, a);
+  apply_outcome(pack_, a);
+  if (early && verdict_of(a) == Verdict::kOk) {
+    a.facts.clear();
+    a.phases.clear();
+    a.worker_counts.clear();
+    a.inconclusive.clear();
+    a.logs_seen.clear();
+  }
+  jobs_.push_back(std::move(a));
+}
+
+void JobAnalyses::finish(const ExportAccumulator& acc, Analysis& out) {
+  for (const auto& [id, job] : acc.jobs) add(*job, false);
+  out.jobs = std::move(jobs_);
+  out.not_selected = std::move(not_selected_);
+  for (auto& a : out.jobs) {
     for (const auto& in : out.inputs) {  // where evidence is shown from; problems are the export's
       a.inputs.push_back(InputSummary{.path = in.path, .shape = in.shape, .gzip = in.gzip});
     }
-    a.entries = a.analysed = job->entries;  // the job's own totals (duplicates are told apart export-wide only)
-    evaluate_rules(*job, a);
-    apply_outcome(acc.pack, a);
-    out.jobs.push_back(std::move(a));
   }
   std::stable_sort(out.jobs.begin(), out.jobs.end(),
                    [](const Analysis& a, const Analysis& b) { return badness(a) < badness(b); });
   for (const auto& [id, c] : acc.over_cap) out.not_diagnosed.push_back(c);
+  for (const auto& [id, c] : acc.resumed) out.not_diagnosed.push_back(c);
   out.not_diagnosed_unlisted = acc.over_cap_unlisted;
   out.rule_pack_hash = acc.pack.hash;
   if (out.jobs.empty()) return;

@@ -9,8 +9,24 @@
 
 namespace gpudiag::detail {
 
-// Fills `out`'s job fields, `jobs`, `not_diagnosed` and `not_selected`; the caller fills the input
-// totals. Call after acc.finish().
-void analyse_jobs(const ExportAccumulator& acc, const JobSelection& select, Analysis& out);
+// The analyses of the export's jobs as each is finished: early (ExportAccumulator::on_finish_early),
+// then the rest at the end.
+class JobAnalyses {
+ public:
+  JobAnalyses(const CompiledRulePack& pack, JobSelection select) : pack_(pack), select_(std::move(select)) {}
+
+  // Evaluates the rules on a finished job. A healthy job finished early is kept as a summary (its
+  // facts, phases and inconclusive checks dropped), so that thousands of them fit the memory cap.
+  void add(const JobAccumulator& job, bool early);
+  // After acc.finish(): the jobs still held, then `out`'s job fields, `jobs` (worst first),
+  // `not_diagnosed` and `not_selected`. The caller has filled the input totals and `inputs`.
+  void finish(const ExportAccumulator& acc, Analysis& out);
+
+ private:
+  const CompiledRulePack& pack_;
+  const JobSelection select_;
+  std::vector<Analysis> jobs_;
+  std::vector<JobCount> not_selected_;
+};
 
 }  // namespace gpudiag::detail

@@ -72,7 +72,7 @@ Analysis RecordAnalysis::finish() {
     if (!d.inputs.empty())
       d.inputs[0].add_problem(InputProblem{.line = 0, .offset = -1, .skipped_entry = false, .message = note});
   }
-  detail::analyse_jobs(impl_->accumulator, impl_->select, d);
+  detail::JobAnalyses(impl_->accumulator.pack, impl_->select).finish(impl_->accumulator, d);
   return d;
 }
 
