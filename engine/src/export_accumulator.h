@@ -19,6 +19,10 @@ class ExportAccumulator {
  public:
   // A listed job past `max_jobs` costs its id; past this many of them only their entries are summed.
   static constexpr size_t kMaxListedUndiagnosed = 10'000;
+  // While this many jobs hold state, a new one keeps full evidence; past it, new jobs are lean
+  // (SignalHits::lean) and a healthy one's result is a summary (JobAnalyses). A day's sink shard of
+  // a few dozen jobs is reported in full; a thousand jobs fit the memory cap (docs/performance.md).
+  static constexpr size_t kFullJobs = 64;
 
   ExportAccumulator(const CompiledRulePack& pack, std::vector<std::string> input_paths, size_t max_jobs);
 
@@ -51,6 +55,7 @@ class ExportAccumulator {
   // later entries are counted here, not diagnosed.
   std::map<std::string, JobCount, std::less<>> resumed;
   size_t finished_early = 0;
+  bool many_jobs = false;  // more than kFullJobs jobs held state at once
 
  private:
   // The job's accumulator, or nullptr past the cap or for a job finished early (its entries are

@@ -47,19 +47,24 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
     if (values.size() < kMaxCaptureValues) values.insert(std::move(value));
   }
   if (!hit.record) return;
+  const size_t keep_earliest = lean ? kLeanEarliest : kEarliest, keep_latest = lean ? kLeanLatest : kLatest;
+  if (lean) {
+    hit.before.clear();
+    hit.after.clear();
+  }
   // Keep the kEarliest earliest and the kLatest latest of everything seen so far, in time order:
   // a new hit goes to its place, and when that makes one too many, the one after the earliest
   // kEarliest goes (the new hit itself when that is its place: nothing to move then).
   const auto at = std::lower_bound(evidence.begin(), evidence.end(), ref,
                                    [](const auto& kept, const HitRef& r) { return earlier(kept.first, r); });
   const auto place = static_cast<size_t>(at - evidence.begin());
-  if (evidence.size() == kEarliest + kLatest && place == kEarliest) return;
+  if (evidence.size() == keep_earliest + keep_latest && place == keep_earliest) return;
   Evidence e{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)};
   e.match_at = hit.match_at;
   e.match_length = hit.match_length;
   e.captured = std::move(captured);
   evidence.emplace(at, ref, std::move(e));
-  if (evidence.size() > kEarliest + kLatest) evidence.erase(evidence.begin() + kEarliest);
+  if (evidence.size() > keep_earliest + keep_latest) evidence.erase(evidence.begin() + keep_earliest);
 }
 
 JobAccumulator::JobAccumulator(const CompiledRulePack& p, const std::vector<std::string>& paths, std::string id)
@@ -129,7 +134,9 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
   }
   const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
                    sdk_worker_id(hit.worker, hit.sdk_worker)};
-  signals[hit.signal].add(ref, std::move(hit));
+  SignalHits& hits = signals[hit.signal];
+  hits.lean = lean;
+  hits.add(ref, std::move(hit));
 }
 
 void JobAccumulator::add_seen(JobSeen&& seen) {

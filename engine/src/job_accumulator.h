@@ -38,6 +38,11 @@ struct SignalHits {
   static constexpr size_t kMaxRefs = 20'000;  // beyond this, counts stay exact but refs are the first ones
   static constexpr size_t kEarliest = 8;      // evidence kept: the earliest …
   static constexpr size_t kLatest = 2;        // … and the latest entries
+  // A lean job (one of many held at once, see ExportAccumulator::kFullJobs) keeps fewer, without
+  // their neighbouring entries, so that a thousand jobs fit the memory cap.
+  static constexpr size_t kLeanEarliest = 2;
+  static constexpr size_t kLeanLatest = 1;
+  bool lean = false;
   std::vector<HitRef> refs;
   uint64_t total = 0;
   std::vector<std::pair<HitRef, Evidence>> evidence;
@@ -108,6 +113,7 @@ class JobAccumulator {
   std::string job_id;  // "" for the unattributed entries
   uint64_t entries = 0;
   uint64_t last_batch = 0;            // the last batch that held the job's entries (set by ExportAccumulator)
+  bool lean = false;                  // keeps less evidence per signal (SignalHits::lean)
   std::map<int, SignalHits> signals;  // only the signals that were hit: a job costs what it shows
   std::vector<std::string> worker_names{""};
   std::map<std::string, uint32_t, std::less<>> worker_ids;

@@ -46,7 +46,7 @@ auto badness(const Analysis& job) {
 
 }  // namespace
 
-void JobAnalyses::add(const JobAccumulator& job, bool early) {
+void JobAnalyses::add(const JobAccumulator& job, bool summarise_if_healthy) {
   if (!selected(select_, job)) {
     not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
     return;
@@ -55,7 +55,7 @@ void JobAnalyses::add(const JobAccumulator& job, bool early) {
   a.entries = a.analysed = job.entries;  // the job's own totals (duplicates are told apart export-wide only)
   evaluate_rules(job, a);
   apply_outcome(pack_, a);
-  if (early && verdict_of(a) == Verdict::kOk) {
+  if (summarise_if_healthy && verdict_of(a) == Verdict::kOk) {
     a.facts.clear();
     a.phases.clear();
     a.worker_counts.clear();
@@ -65,8 +65,10 @@ void JobAnalyses::add(const JobAccumulator& job, bool early) {
   jobs_.push_back(std::move(a));
 }
 
-void JobAnalyses::finish(const ExportAccumulator& acc, Analysis& out) {
-  for (const auto& [id, job] : acc.jobs) add(*job, false);
+void JobAnalyses::finish(ExportAccumulator& acc, Analysis& out) {
+  // One job at a time, its state freed before the next: the accumulators and the results are not
+  // all in memory at once.
+  for (auto it = acc.jobs.begin(); it != acc.jobs.end(); it = acc.jobs.erase(it)) add(*it->second, acc.many_jobs);
   out.jobs = std::move(jobs_);
   out.not_selected = std::move(not_selected_);
   for (auto& a : out.jobs) {

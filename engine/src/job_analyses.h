@@ -17,10 +17,10 @@ class JobAnalyses {
 
   // Evaluates the rules on a finished job. A healthy job finished early is kept as a summary (its
   // facts, phases and inconclusive checks dropped), so that thousands of them fit the memory cap.
-  void add(const JobAccumulator& job, bool early);
+  void add(const JobAccumulator& job, bool summarise_if_healthy);
   // After acc.finish(): the jobs still held, then `out`'s job fields, `jobs` (worst first),
   // `not_diagnosed` and `not_selected`. The caller has filled the input totals and `inputs`.
-  void finish(const ExportAccumulator& acc, Analysis& out);
+  void finish(ExportAccumulator& acc, Analysis& out);  // frees each job's state once analysed
 
  private:
   const CompiledRulePack& pack_;

@@ -155,7 +155,12 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
   auto it = facts_.find(name);
   if (it == facts_.end()) it = facts_.emplace(std::string(name), FactValue{}).first;
   FactValue& f = it->second;
-  if (f.sightings.size() < FactValue::kMaxSightings) {
+  // The first sources that differ (what, extractor or value): every SDK process echoes the same
+  // options, and five copies of one sighting would tell nothing more and cost a job's memory.
+  const bool repeat = std::any_of(f.sightings.begin(), f.sightings.end(), [&](const JobFactSource& s) {
+    return s.value == value && s.what == source.what && s.extractor == source.extractor;
+  });
+  if (!repeat && f.sightings.size() < FactValue::kMaxSightings) {
     f.sightings.push_back(JobFactSource{source.what, source.extractor, value, source.input, source.line});
   }
   if (recording_ != nullptr) recording_->emplace_back(name);
