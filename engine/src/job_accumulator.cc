@@ -59,7 +59,9 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
                                    [](const auto& kept, const HitRef& r) { return earlier(kept.first, r); });
   const auto place = static_cast<size_t>(at - evidence.begin());
   if (evidence.size() == keep_earliest + keep_latest && place == keep_earliest) return;
-  Evidence e{std::move(*hit.record), std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)};
+  Evidence e{lean ? KeptRecord(hit.record->record(), kLeanTextBytes) : std::move(*hit.record),
+             std::move(hit.matched_line), std::move(hit.before), std::move(hit.after)};
+  if (lean && e.matched_line.size() > kLeanTextBytes) e.matched_line = crop_text(e.matched_line, kLeanTextBytes);
   e.match_at = hit.match_at;
   e.match_length = hit.match_length;
   e.captured = std::move(captured);

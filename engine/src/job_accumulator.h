@@ -40,8 +40,9 @@ struct SignalHits {
   static constexpr size_t kLatest = 2;        // … and the latest entries
   // A lean job (one of many held at once, see ExportAccumulator::kFullJobs) keeps fewer, without
   // their neighbouring entries, so that a thousand jobs fit the memory cap.
-  static constexpr size_t kLeanEarliest = 2;
+  static constexpr size_t kLeanEarliest = 1;
   static constexpr size_t kLeanLatest = 1;
+  static constexpr size_t kLeanTextBytes = 4u << 10;  // … each cropped to this
   bool lean = false;
   std::vector<HitRef> refs;
   uint64_t total = 0;

@@ -44,9 +44,30 @@ auto badness(const Analysis& job) {
   return std::make_tuple(-verdict, -static_cast<int>(top), first, job.job.id);
 }
 
+// What is kept of one job among many: its identity, outcome and findings by name, count and time —
+// what a jobs table and a fleet view show — without evidence, descriptions, fixes or facts.
+void summarise(Analysis& a) {
+  // Swapped with empty ones, not cleared: a cleared vector keeps its memory.
+  const auto drop = [](auto& v) { std::remove_reference_t<decltype(v)>().swap(v); };
+  a.job.summarised = true;
+  drop(a.facts);
+  drop(a.phases);
+  drop(a.worker_counts);
+  drop(a.inconclusive);
+  drop(a.logs_seen);
+  for (auto& f : a.findings) {
+    drop(f.evidence);
+    drop(f.description);
+    drop(f.fixes);
+    drop(f.captures);
+    drop(f.workers);  // workers_total stays
+  }
+  a.findings.shrink_to_fit();
+}
+
 }  // namespace
 
-void JobAnalyses::add(const JobAccumulator& job, bool summarise_if_healthy) {
+void JobAnalyses::add(const JobAccumulator& job, bool many_jobs) {
   if (!selected(select_, job)) {
     not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
     return;
@@ -55,12 +76,14 @@ void JobAnalyses::add(const JobAccumulator& job, bool summarise_if_healthy) {
   a.entries = a.analysed = job.entries;  // the job's own totals (duplicates are told apart export-wide only)
   evaluate_rules(job, a);
   apply_outcome(pack_, a);
-  if (summarise_if_healthy && verdict_of(a) == Verdict::kOk) {
-    a.facts.clear();
-    a.phases.clear();
-    a.worker_counts.clear();
-    a.inconclusive.clear();
-    a.logs_seen.clear();
+  // With many jobs, results are bounded too: a healthy job is a summary (no facts, phases or
+  // inconclusive checks), and past kMaxFullResults jobs that are not ok their findings keep no
+  // evidence either (--job-id gives one job's full report).
+  const bool healthy = verdict_of(a) == Verdict::kOk;
+  if (many_jobs && (healthy || full_results_ >= kMaxFullResults)) {
+    summarise(a);
+  } else if (!healthy) {
+    ++full_results_;
   }
   jobs_.push_back(std::move(a));
 }

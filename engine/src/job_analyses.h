@@ -17,7 +17,11 @@ class JobAnalyses {
 
   // Evaluates the rules on a finished job. A healthy job finished early is kept as a summary (its
   // facts, phases and inconclusive checks dropped), so that thousands of them fit the memory cap.
-  void add(const JobAccumulator& job, bool summarise_if_healthy);
+  // With many jobs held at once (ExportAccumulator::many_jobs), healthy jobs and the jobs that are not
+  // ok past this many are kept as summaries (summarise(): no evidence, descriptions, fixes, facts).
+  static constexpr size_t kMaxFullResults = 256;
+
+  void add(const JobAccumulator& job, bool many_jobs);
   // After acc.finish(): the jobs still held, then `out`'s job fields, `jobs` (worst first),
   // `not_diagnosed` and `not_selected`. The caller has filled the input totals and `inputs`.
   void finish(ExportAccumulator& acc, Analysis& out);  // frees each job's state once analysed
@@ -27,6 +31,7 @@ class JobAnalyses {
   const JobSelection select_;
   std::vector<Analysis> jobs_;
   std::vector<JobCount> not_selected_;
+  size_t full_results_ = 0;
 };
 
 }  // namespace gpudiag::detail

@@ -149,7 +149,8 @@ struct JobInfo {
   JobOutcome outcome = JobOutcome::kUnknown;  // the `outcome` fact
   std::string outcome_source;                 // what said so ("job message at logs.json:12", "job.json")
   uint64_t entries = 0;                       // the job's entries read (duplicates included)
-  std::vector<std::string> other_ids;         // the export's other jobs (a project-wide export)
+  bool summarised = false;             // one of many jobs, kept as a summary: findings without evidence, fixes or facts
+  std::vector<std::string> other_ids;  // the export's other jobs (a project-wide export)
 };
 
 // A job of the export that was read but not diagnosed, with its entries.
