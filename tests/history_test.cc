@@ -678,7 +678,7 @@ TEST_CASE("a schema version 3 database's v2 fingerprints stay known and accepted
   CHECK(RawDb(db).single("SELECT count(*) FROM finding WHERE run_id = 1 AND fingerprint_v2 = fingerprint") > 0);
 }
 
-TEST_CASE("each recorded run stores its job's own outcome; history shows it beside the verdict, query selects it",
+TEST_CASE("each recorded run stores its job's own outcome, history shows it beside the verdict and query selects it",
           "[history]") {
   const std::string dir = test::temp_dir();
   const std::string db = dir + "/runs.db";
