@@ -27,7 +27,7 @@ const std::string kHealthy = "corpus/healthy-gpu-t4-tensorflow/export.json";
 const std::string kCapacity = "corpus/zone-pool-exhausted-t4-retrying/export.json";
 const std::string kOom = "corpus/gpu-oom-pytorch-runinference/export.json";
 const std::string kJobIds[] = {"2024-03-11_06_12_41-2167543646706589111", "2021-01-15_14_21_03-19119913696439472768",
-                               "2022-09-06_14_08_19-7519291900695754857"};
+                               "2022-09-06_14_08_19-7519291900695754857", "2025-09-17_01_30_12-3312660184773105529"};
 
 // A corpus export as another launch of the pipeline: every job id in it replaced by `job_id`.
 std::string launch(const std::string& corpus_export, const std::string& job_id, const std::string& dir) {
@@ -245,6 +245,8 @@ TEST_CASE("a schema version 1 database is migrated forward and keeps its runs", 
   REQUIRE(history.ok());
   REQUIRE(history->size() == 1);
   CHECK(history->front().runs.front().verdict == Verdict::kFailed);
+  CHECK(history->front().runs.front().job.outcome == JobOutcome::kUnknown);  // version 5's column
+  CHECK(RawDb(path).single("SELECT count(*) FROM run WHERE outcome = 'unknown'") == 1);
   CHECK(history->front().findings.front().history.runs_affected == 1);
   REQUIRE(store->accept(1, "migrated").ok());  // version 2's table
   CHECK(RawDb(path).single("SELECT count(*) FROM accepted") == 1);
@@ -647,6 +649,8 @@ TEST_CASE("a schema version 3 database's v2 fingerprints stay known and accepted
     raw.exec(R"sql(
       DROP VIEW findings;
       DROP INDEX finding_by_fingerprint_v2;
+      DROP INDEX run_by_outcome;
+      ALTER TABLE run DROP COLUMN outcome;
       UPDATE finding SET fingerprint = fingerprint_v2;
       UPDATE accepted SET fingerprint = fingerprint_v2;
       ALTER TABLE finding DROP COLUMN fingerprint_v2;
@@ -672,4 +676,163 @@ TEST_CASE("a schema version 3 database's v2 fingerprints stay known and accepted
   CHECK(uint64_t(f["history"]["runs_affected"]) == 2);
   // The migrated rows keep their v2 fingerprint, now also in `fingerprint_v2`.
   CHECK(RawDb(db).single("SELECT count(*) FROM finding WHERE run_id = 1 AND fingerprint_v2 = fingerprint") > 0);
+}
+
+TEST_CASE("each recorded run stores its job's own outcome, history shows it beside the verdict and query selects it",
+          "[history]") {
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/runs.db";
+  // A failed GPU job beside a succeeded CPU job: one run per job, each with its own outcome.
+  const std::string failed = "2024-04-16_00_02_11-13059449161467118330";
+  const std::string succeeded = "2024-04-16_00_05_40-11543919069562757802";
+  const auto r = run_gpudiag({"analyze", "--db", db, "corpus/multi-job-stockout-beside-healthy/export.json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  RawDb raw(db);
+  CHECK(raw.single("SELECT count(*) FROM run") == 2);
+  CHECK(raw.single(fmt::format("SELECT count(*) FROM run WHERE job_id = '{}' AND outcome = 'failed'", failed)) == 1);
+  CHECK(raw.single(fmt::format("SELECT count(*) FROM run WHERE job_id = '{}' AND outcome = 'succeeded'", succeeded)) ==
+        1);
+  CHECK(raw.single("SELECT count(*) FROM findings WHERE outcome = 'failed'") > 0);
+  CHECK(raw.single("SELECT count(*) FROM findings f JOIN run r ON r.id = f.run_id WHERE f.outcome <> r.outcome") == 0);
+
+  const auto q =
+      run_gpudiag({"query", "--db", db, "--format", "csv", "SELECT job_id, verdict, outcome FROM run ORDER BY job_id"});
+  INFO(q.err);
+  CHECK(q.exit_code == 0);
+  CHECK(q.out == fmt::format("job_id,verdict,outcome\r\n{},failed,failed\r\n{},ok,succeeded\r\n", failed, succeeded));
+
+  const auto text = run_gpudiag({"history", "--db", db, "--deterministic"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains(" verdict  outcome   job "));
+  CHECK_THAT(text.out, Catch::Matches("[\\s\\S]* failed +failed +" + failed + " [\\s\\S]*"));
+  CHECK_THAT(text.out, Catch::Matches("[\\s\\S]* ok +succeeded +" + succeeded + " [\\s\\S]*"));
+
+  const auto json = run_gpudiag({"history", "--db", db, "--deterministic", "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  simdjson::dom::parser parser;
+  for (const auto p : simdjson::dom::array(parse_json(parser, json.out)["pipelines"])) {
+    const auto run = p["runs"].at(0);
+    const std::string_view id = run["job"]["id"];
+    CHECK(std::string_view(run["outcome"]) == (id == failed ? "failed" : "succeeded"));
+  }
+}
+
+TEST_CASE("a schema version 4 database is migrated: its runs get the outcome 'unknown' and keep their findings",
+          "[history]") {
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/v4.db";
+  const std::string green = "corpus/flex-start-succeeded-with-config-warning/export.json";
+  REQUIRE(run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", green}).exit_code == 0);
+  int64_t findings = 0, evidence = 0;
+  {
+    // Back to version 4 as the previous gpudiag left it: no outcome column, the v4 findings view.
+    RawDb raw(db);
+    findings = raw.single("SELECT count(*) FROM finding");
+    evidence = raw.single("SELECT count(*) FROM evidence");
+    REQUIRE(findings > 0);
+    raw.exec(R"sql(
+      DROP VIEW findings;
+      DROP INDEX run_by_outcome;
+      ALTER TABLE run DROP COLUMN outcome;
+      CREATE VIEW findings AS
+        SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
+               f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
+               f.workers, f.caused_by, f.fingerprint_v1, f.identity, f.fingerprint_v2
+        FROM finding f JOIN run r ON r.id = f.run_id;
+      PRAGMA user_version = 4;
+    )sql");
+  }
+  {
+    auto store = HistoryStore::open(db);
+    REQUIRE(store.ok());
+    CHECK(store->opened_version() == 4);
+    auto history = store->history("nightly");
+    REQUIRE(history.ok());
+    REQUIRE(history->size() == 1);
+    REQUIRE(history->front().runs.size() == 1);
+    CHECK(history->front().runs.front().job.outcome == JobOutcome::kUnknown);
+    CHECK(history->front().runs.front().findings.size() == static_cast<size_t>(findings));
+    // A run recorded before the outcome was stored is never green.
+    auto none = store->last_green_run("nightly");
+    REQUIRE(none.ok());
+    CHECK_FALSE(none->has_value());
+  }
+  RawDb raw(db);
+  CHECK(raw.single("PRAGMA user_version") == kHistorySchemaVersion);
+  CHECK(raw.single("SELECT count(*) FROM run WHERE outcome = 'unknown'") == 1);
+  CHECK(raw.single("SELECT count(*) FROM finding") == findings);
+  CHECK(raw.single("SELECT count(*) FROM evidence") == evidence);
+  CHECK(raw.single("SELECT count(*) FROM findings WHERE outcome = 'unknown'") == findings);
+  CHECK_THAT(run_gpudiag({"history", "--db", db, "--deterministic"}).out,
+             Catch::Matches("[\\s\\S]*#1 +\\S+ +warning +unknown +[\\s\\S]*"));
+  // The next launch of the pipeline: recorded with its outcome, its findings known from the migrated run.
+  const auto next =
+      run_gpudiag({"analyze", "--db", db, "--pipeline", "nightly", "--format", "json", launch(green, job(2), dir)});
+  INFO(next.err);
+  REQUIRE(next.exit_code == 0);
+  simdjson::dom::parser parser;
+  for (const auto f : simdjson::dom::array(parse_json(parser, next.out)["findings"])) {
+    CHECK(std::string_view(f["history"]["status"]) == "known");
+  }
+  CHECK(raw.single("SELECT count(*) FROM run WHERE id = 2 AND outcome = 'succeeded'") == 1);
+  auto store = HistoryStore::open(db);
+  REQUIRE(store.ok());
+  auto last = store->last_green_run("nightly");
+  REQUIRE(last.ok());
+  REQUIRE(last->has_value());
+  CHECK((*last)->id == 2);
+}
+
+TEST_CASE("last_green_run: the pipeline's latest run whose job succeeded, before a given run", "[history]") {
+  const std::string db = test::temp_dir() + "/green.db";
+  auto store = HistoryStore::open(db);
+  REQUIRE(store.ok());
+  const Analysis analysed = test::analyze_text(test::read_file(test::source_dir() + "/" + kOom));
+  const auto record = [&](int n, JobOutcome outcome, const std::string& pipeline = "p") {
+    Analysis d = analysed;
+    d.job.id = job(n);
+    d.job.outcome = outcome;
+    const RankedReport report = rank(d);
+    auto run = store->record_run(report, pipeline);
+    REQUIRE(run.ok());
+    return run->id;
+  };
+  const auto green = [&](const std::string& pipeline, int64_t before = 0) -> int64_t {
+    auto run = store->last_green_run(pipeline, before);
+    REQUIRE(run.ok());
+    if (!run->has_value()) return 0;
+    CHECK((*run)->job.outcome == JobOutcome::kSucceeded);
+    CHECK((*run)->pipeline == pipeline);
+    return (*run)->id;
+  };
+  CHECK(green("p") == 0);  // no run yet
+  REQUIRE(record(1, JobOutcome::kSucceeded) == 1);
+  REQUIRE(record(2, JobOutcome::kFailed) == 2);
+  REQUIRE(record(3, JobOutcome::kSucceeded) == 3);
+  REQUIRE(record(4, JobOutcome::kUnknown) == 4);
+  REQUIRE(record(5, JobOutcome::kCancelled) == 5);
+  REQUIRE(record(6, JobOutcome::kSucceeded, "other") == 6);
+  REQUIRE(record(7, JobOutcome::kDrained) == 7);
+
+  CHECK(green("p") == 3);  // not 6: another pipeline's; not 4, 5, 7: unknown, cancelled, drained
+  CHECK(green("p", 100) == 3);
+  CHECK(green("p", 3) == 1);  // strictly before
+  CHECK(green("p", 2) == 1);
+  CHECK(green("p", 1) == 0);
+  CHECK(green("other") == 6);
+  CHECK(green("nope") == 0);
+  auto run = store->last_green_run("p");
+  REQUIRE(run.ok());
+  REQUIRE(run->has_value());
+  CHECK((*run)->job.id == job(3));
+  CHECK((*run)->findings.size() == 1);  // with its findings, for comparing with a failed run
+  CHECK((*run)->findings.front().rule_id == "gpu-out-of-memory");
+
+  // The same job recorded again (a retried CI step) keeps its run's id and takes the new outcome.
+  REQUIRE(record(3, JobOutcome::kFailed) == 3);
+  CHECK(green("p") == 1);
+  REQUIRE(record(7, JobOutcome::kSucceeded) == 7);
+  CHECK(green("p") == 7);
+  CHECK(green("p", 7) == 1);
 }

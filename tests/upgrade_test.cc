@@ -140,6 +140,9 @@ TEST_CASE("a history database written by gpudiag 0.1 is migrated and knows the s
   CHECK(single_int(db,
                    "SELECT count(*) FROM finding WHERE run_id <= 2 AND identity IS NULL AND "
                    "fingerprint_v1 = fingerprint") == 10);
+  // gpudiag 0.1 did not know the job's own outcome: its runs are 'unknown', the new one is not.
+  CHECK(single_int(db, "SELECT count(*) FROM run WHERE id <= 2 AND outcome = 'unknown'") == 2);
+  CHECK(single_int(db, fmt::format("SELECT count(*) FROM run WHERE id = {} AND outcome <> 'unknown'", run)) == 1);
 
   // Recurrence continues across the upgrade: one finding each, in 3 of 3 runs, not a new one beside it.
   const auto history = run_gpudiag({"history", "--db", db, "--pipeline", "nightly", "--format", "json"});

@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::string_view kRunColumns =
     "id, pipeline, job_id, job_name, project, region, start_time, end_time, verdict, summary, rule_pack, "
-    "recorded_at, accepted_at";
+    "recorded_at, accepted_at, outcome";
 
 Timestamp parse_time(std::string_view text) {
   const auto t = parse_rfc3339(text);
@@ -33,6 +33,7 @@ RunSummary read_run(const Statement& s) {
   r.rule_pack = s.text(10);
   r.recorded_at = s.text(11);
   r.accepted = !s.is_null(12);
+  r.job.outcome = parse_job_outcome(s.text(13)).value_or(JobOutcome::kUnknown);  // a name from a newer gpudiag
   return r;
 }
 
@@ -140,9 +141,25 @@ RunSummary load_run(const Database& db, int64_t run_id) {
   return run;
 }
 
+std::optional<RunSummary> last_green_run(const Database& db, const std::string& pipeline, int64_t before_run_id) {
+  const int64_t id = db.single_int(
+      "SELECT coalesce(max(id), 0) FROM run WHERE pipeline = ?1 AND outcome = 'succeeded' AND (?2 = 0 OR id < ?2)",
+      pipeline, before_run_id);
+  if (id == 0) return std::nullopt;
+  return load_run(db, id);
+}
+
 }  // namespace gpudiag::detail
 
 namespace gpudiag {
+
+Result<std::optional<RunSummary>> HistoryStore::last_green_run(const std::string& pipeline, int64_t before_run_id) {
+  return detail::guarded([&]() -> std::optional<RunSummary> {
+    const detail::Database& db = impl_->db;
+    detail::Transaction snapshot(db, detail::Transaction::kRead);  // the run and its findings from one state
+    return detail::last_green_run(db, pipeline, before_run_id);
+  });
+}
 
 Result<std::vector<PipelineHistory>> HistoryStore::history(const std::string& pipeline) {
   return detail::guarded([&]() -> std::vector<PipelineHistory> {

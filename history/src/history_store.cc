@@ -72,16 +72,16 @@ int64_t insert_run(const Database& db, const RankedReport& report, const std::st
   const Analysis& d = *report.diagnosis;
   Statement s = db.prepare(replace_id != 0 ? R"sql(
     UPDATE run SET pipeline = ?1, job_id = ?2, job_name = ?3, project = ?4, region = ?5, start_time = ?6,
-      end_time = ?7, verdict = ?8, summary = ?9, rule_pack = ?10, entries = ?11, recorded_at = ?12
-    WHERE id = ?13)sql"
+      end_time = ?7, verdict = ?8, summary = ?9, rule_pack = ?10, entries = ?11, recorded_at = ?12, outcome = ?13
+    WHERE id = ?14)sql"
                                            : R"sql(
     INSERT INTO run (pipeline, job_id, job_name, project, region, start_time, end_time, verdict, summary,
-      rule_pack, entries, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12))sql");
+      rule_pack, entries, recorded_at, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13))sql");
   const std::string start = detail::db_time(d.start), end = detail::db_time(d.end), at = detail::db_time(detail::now());
   s.bind(1, pipeline).bind(2, d.job.id).bind(3, d.job.name).bind(4, d.job.project).bind(5, d.job.region);
   s.bind_or_null(6, start).bind_or_null(7, end).bind(8, verdict_name(report.verdict)).bind(9, report.verdict_line);
-  s.bind(10, d.rule_pack_hash).bind(11, d.entries).bind(12, at);
-  if (replace_id != 0) s.bind(13, replace_id);
+  s.bind(10, d.rule_pack_hash).bind(11, d.entries).bind(12, at).bind(13, job_outcome_name(d.job.outcome));
+  if (replace_id != 0) s.bind(14, replace_id);
   s.run();
   return replace_id != 0 ? replace_id : db.last_insert_rowid();
 }

@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 4> kMigrations{{
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -144,6 +144,17 @@ CREATE VIEW findings AS
   SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
          f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
          f.workers, f.caused_by, f.fingerprint_v1, f.identity, f.fingerprint_v2
+  FROM finding f JOIN run r ON r.id = f.run_id;
+)sql"},
+    {5, "the job's own outcome on each run (JobOutcome names; 'unknown' for runs recorded before)",
+     R"sql(
+ALTER TABLE run ADD COLUMN outcome TEXT NOT NULL DEFAULT 'unknown';
+CREATE INDEX run_by_outcome ON run (pipeline, outcome, id);
+DROP VIEW findings;
+CREATE VIEW findings AS
+  SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, f.rank,
+         f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
+         f.workers, f.caused_by, f.fingerprint_v1, f.identity, f.fingerprint_v2, r.outcome
   FROM finding f JOIN run r ON r.id = f.run_id;
 )sql"},
 }};

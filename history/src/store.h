@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -48,6 +49,8 @@ PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int6
 FindingHistory recurrence(const PipelineRuns& p, const PipelineRuns::Key& key, size_t reported);
 // One run, by id (throws DbError "no-such-run" when there is none).
 RunSummary load_run(const Database& db, int64_t run_id);
+// The latest run of `pipeline` whose job succeeded, with an id below `before_run_id` (0: any).
+std::optional<RunSummary> last_green_run(const Database& db, const std::string& pipeline, int64_t before_run_id);
 
 // Deletes the ingested sources recorded before `cutoff` (a db time) with their entries, keeping the
 // full-text index in step. Returns the sources and entries deleted. Inside the caller's transaction.

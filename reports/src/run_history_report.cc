@@ -35,7 +35,8 @@ void write_run(JsonWriter& w, const RunSummary& r, bool deterministic) {
   w.end_object();
   write_time(w, "start", r.start);
   write_time(w, "end", r.end);
-  w.field("verdict", verdict_name(r.verdict)).field("summary", r.summary).field("rule_pack", r.rule_pack);
+  w.field("verdict", verdict_name(r.verdict)).field("outcome", job_outcome_name(r.job.outcome));
+  w.field("summary", r.summary).field("rule_pack", r.rule_pack);
   if (!deterministic) w.field("recorded_at", r.recorded_at);
   w.field("accepted", r.accepted);
   w.key("findings").begin_array();
@@ -67,11 +68,13 @@ std::string render_history_text(const std::vector<PipelineHistory>& pipelines, b
         out += fmt::format("    {}  ({})\n", terminal_safe(f.title), f.fingerprint);
       }
     }
-    out += fmt::format("\n  {:<6} {:<20} {:<8} {:<42} {}\n", "run", "start", "verdict", "job", "summary");
+    out +=
+        fmt::format("\n  {:<6} {:<20} {:<8} {:<9} {:<42} {}\n", "run", "start", "verdict", "outcome", "job", "summary");
     for (const auto& r : p.runs) {
-      out += fmt::format("  {:<6} {:<20} {:<8} {:<42} {}{}{}\n", fmt::format("#{}", r.id), time_or_dash(r.start),
-                         verdict_name(r.verdict), terminal_safe(r.job.id.empty() ? "-" : r.job.id),
-                         terminal_safe(r.summary), r.accepted ? "  [accepted]" : "",
+      out += fmt::format("  {:<6} {:<20} {:<8} {:<9} {:<42} {}{}{}\n", fmt::format("#{}", r.id), time_or_dash(r.start),
+                         verdict_name(r.verdict), job_outcome_name(r.job.outcome),
+                         terminal_safe(r.job.id.empty() ? "-" : r.job.id), terminal_safe(r.summary),
+                         r.accepted ? "  [accepted]" : "",
                          deterministic ? "" : fmt::format("  (recorded {})", r.recorded_at.substr(0, 19)));
     }
   }

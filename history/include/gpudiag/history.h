@@ -34,7 +34,7 @@
 namespace gpudiag {
 
 // The schema version this gpudiag writes; older databases are migrated to it on open.
-inline constexpr int kHistorySchemaVersion = 4;
+inline constexpr int kHistorySchemaVersion = 5;
 
 // The pipeline a job belongs to: its name without the parts that change per launch — Beam's default
 // `beamapp-user-0426123456-abcdef`, `-20240101-120000`, `-2024-01-01`, trailing timestamps and random
@@ -123,6 +123,11 @@ class HistoryStore {
 
   // Every pipeline's runs and findings (or one pipeline's, or none when it has no runs).
   Result<std::vector<PipelineHistory>> history(const std::string& pipeline = "");
+  // The pipeline's last green run: the latest whose job's own outcome was `succeeded` (whatever its
+  // verdict: a succeeded job's findings are risks), with an id below `before_run_id` (0: the latest of
+  // all), with its findings; nullopt when there is none. Runs recorded before schema version 5 have
+  // the outcome `unknown` and are never green.
+  Result<std::optional<RunSummary>> last_green_run(const std::string& pipeline, int64_t before_run_id = 0);
   // Adds a run's findings to its pipeline's baseline: they count as known from now on, whatever
   // its verdict, and stay known when the run is pruned.
   Result<RunSummary> accept(int64_t run_id, const std::string& reason = "");
