@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yaml  # noqa: E402
 
 import exports  # noqa: E402
+import jobs  # noqa: E402
 import shapes  # noqa: E402
 import variants  # noqa: E402
 
@@ -39,8 +40,10 @@ class Gpudiag:
         self.rules = rules
         self.runs = 0
 
-    def analyze(self, inputs, job=None):
+    def analyze(self, inputs, job=None, text_to=None):
         cmd = [self.binary, "analyze", "--format", "json", "-j", "1"]
+        if text_to:  # the text report to a file, JSON on stdout, in one run
+            cmd = [self.binary, "report", "--format", "json", "-j", "1", "-o", text_to, "-o", "-"]
         for r in self.rules:
             cmd += ["--rules", r]
         if job:
@@ -118,12 +121,38 @@ class Case:
         for i, a in enumerate(args[:-1]):
             if a == "--job":
                 self.job = os.path.join(self.dir, args[i + 1])
+        self.has_jobs = "jobs" in labels  # a multi-job case: healthy-jobs-added does not apply
         self.inputs = exports.case_inputs(self.dir)
         if not self.inputs:
             raise FileNotFoundError(f"corpus case {name}: no export* file in {self.dir}")
 
 
-def run_case(case, gpudiag, severities, tmp):
+def run_jobs_added(case, base, items, gpudiag, healthy, tmp):
+    """The relation healthy-jobs-added (jobs.py): a list of (check name, failure message or None)."""
+    if case.has_jobs or len(base.get("jobs", [])) != 1 or not base["jobs"][0].get("id"):
+        # A multi-job case (its labels say `jobs:`), or no job id to keep the jobs apart by: an empty
+        # export, or one whose entries carry no job label (a projection strips them from every job).
+        return []
+    base_job = base["jobs"][0]
+    results = []
+    for name, make in jobs.VARIANTS:
+        made = make(items, case.name, healthy)
+        if made is None:
+            continue  # no timestamp to place the other jobs by
+        files, added = made
+        directory = os.path.join(tmp, case.name, name)
+        paths, _ = write_variant(directory, files)
+        text = os.path.join(directory, "report.txt") if base_job.get("verdict") != "ok" else None
+        report = gpudiag.analyze(paths, case.job, text_to=text)
+        head = None
+        if text:
+            with open(text, encoding="utf-8", errors="replace") as f:
+                head = [f.readline().rstrip("\n") for _ in range(3)]
+        results.append((name, jobs.compare(base_job, base["verdict"], report, added, head)))
+    return results
+
+
+def run_case(case, gpudiag, severities, tmp, healthy=()):
     """Every check of one case: a list of (check name, failure message or None)."""
     results = []
     base = gpudiag.analyze(case.inputs, case.job)
@@ -178,6 +207,8 @@ def run_case(case, gpudiag, severities, tmp):
                 break
             drop |= more
         results.append((check, failure))
+    if healthy:
+        results += run_jobs_added(case, base, items, gpudiag, healthy, tmp)
     return results
 
 
@@ -240,6 +271,23 @@ def main():
         except FileNotFoundError as e:
             failures.append((n, "setup", str(e)))
 
+    # The healthy cases whose entries healthy-jobs-added puts beside every other case's, each
+    # analysed alone once for its entry count.
+    healthy = []
+    if cases:
+        try:
+            healthy = jobs.load_healthy(sorted(n for n in os.listdir("corpus") if n.startswith("healthy-")))
+            for h in healthy:
+                alone = gpudiag.analyze(exports.case_inputs(os.path.join("corpus", h.name)))
+                if len(alone.get("jobs", [])) != 1 or alone["jobs"][0].get("verdict") != "ok":
+                    raise ValueError(f"healthy case {h.name} is not one ok job on its own")
+                h.entries = (alone["jobs"][0].get("totals") or {}).get("entries")
+        except (ValueError, RuntimeError) as e:
+            failures.append(("healthy-*", "setup", str(e)))
+        if len(healthy) < 2:
+            failures.append(("healthy-*", "setup", f"healthy-jobs-added needs two healthy-* cases, found {len(healthy)}"))
+            healthy = []
+
     tmp_owner = None
     if args.keep:
         tmp = os.path.abspath(args.keep)
@@ -251,7 +299,7 @@ def main():
     checks = 0
     per_variant = {}  # check kind → how many were run, for the summary
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_case, c, gpudiag, severities, tmp): c for c in cases}
+        futures = {pool.submit(run_case, c, gpudiag, severities, tmp, healthy): c for c in cases}
         for future in concurrent.futures.as_completed(futures):
             case = futures[future]
             try:
