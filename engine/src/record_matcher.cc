@@ -319,12 +319,24 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
 void RecordMatcher::start_chunk() {
   first_hit_.clear();
   job_ = nullptr;
-  job_id_.clear();
-  recent_logs_.clear();
-  recent_workers_.clear();
+  job_id_ = {};
+  job_caches_.clear();
+  caches_ = nullptr;
   last_worker_.clear();
   last_sdk_worker_.clear();
 }
+
+namespace {
+
+// A map's value for `key`, added as `initial` when missing.
+template <typename Map>
+typename Map::mapped_type& lookup(Map& map, std::string_view key, const typename Map::mapped_type& initial) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(std::string(key), initial).first;
+  return it->second;
+}
+
+}  // namespace
 
 JobSeen& RecordMatcher::job_of(const LogRecord& r, ChunkObservations& out) {
   if (job_ != nullptr && r.job_id == job_id_) return *job_;
@@ -334,9 +346,12 @@ JobSeen& RecordMatcher::job_of(const LogRecord& r, ChunkObservations& out) {
     it->second.ordinal = static_cast<uint32_t>(out.jobs.size() - 1);
   }
   job_ = &it->second;
-  job_id_ = std::string(r.job_id);
-  recent_logs_.clear();
-  recent_workers_.clear();
+  job_id_ = it->first;
+  caches_ = nullptr;
+  if (job_->ordinal < kCachedJobs) {
+    if (job_caches_.size() <= job_->ordinal) job_caches_.resize(job_->ordinal + 1);
+    caches_ = &job_caches_[job_->ordinal];
+  }
   last_worker_.clear();
   last_sdk_worker_.clear();
   return *job_;
@@ -350,12 +365,14 @@ void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
     if (job.latest == kNoTime || r.timestamp > job.latest) job.latest = r.timestamp;
   }
   if (!r.log.empty()) {
-    Timestamp& first = recent_logs_.get(job.logs, r.log, kNoTime);
+    Timestamp& first =
+        caches_ != nullptr ? caches_->logs.get(job.logs, r.log, kNoTime) : lookup(job.logs, r.log, kNoTime);
     if (r.timestamp != kNoTime && (first == kNoTime || r.timestamp < first)) first = r.timestamp;
   }
   // An entry's SDK process is noted once per run of entries from the same worker and process.
   if (!r.worker.empty() && (r.worker != last_worker_ || r.sdk_worker != last_sdk_worker_)) {
-    auto& sdk = recent_workers_.get(job.workers, r.worker).sdk_workers;
+    auto& sdk = (caches_ != nullptr ? caches_->workers.get(job.workers, r.worker) : lookup(job.workers, r.worker, {}))
+                    .sdk_workers;
     last_worker_ = r.worker;
     last_sdk_worker_ = r.sdk_worker;
     if (!r.sdk_worker.empty() && sdk.find(r.sdk_worker) == sdk.end()) sdk.emplace(r.sdk_worker);
@@ -441,7 +458,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.signal = si;
     hit.entry_index = entry_index;
     hit.at = r.timestamp;
-    hit.job = job_id_;
+    hit.job = std::string(job_id_);
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;

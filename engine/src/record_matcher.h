@@ -96,10 +96,17 @@ class RecordMatcher {
   uint32_t quiet_ = 0;
   // The current record's job in the chunk (entries come in runs of one job), and caches into its
   // maps (reset by start_chunk and when the job changes).
+  // Each of the chunk's first kCachedJobs jobs has caches of its own, so that interleaved jobs (a
+  // sink shard) do not empty each other's; later ones look their names up in the maps.
+  struct JobCaches {
+    NameLookupCache<decltype(JobSeen::logs)> logs;
+    NameLookupCache<decltype(JobSeen::workers)> workers;
+  };
+  static constexpr size_t kCachedJobs = 32;
   JobSeen* job_ = nullptr;
-  std::string job_id_;
-  NameLookupCache<decltype(JobSeen::logs)> recent_logs_;
-  NameLookupCache<decltype(JobSeen::workers)> recent_workers_;
+  std::string_view job_id_;  // the current job's key in the chunk's map (stable: a std::map node)
+  std::vector<JobCaches> job_caches_;
+  JobCaches* caches_ = nullptr;
   std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())
 };
 

@@ -32,7 +32,7 @@ struct JobSelection {
 
 // Full state is kept for this many jobs at most (docs/performance.md, "Memory caps"); later ones
 // are counted (Analysis::not_diagnosed).
-inline constexpr size_t kDefaultMaxJobs = 1'024;
+inline constexpr size_t kDefaultMaxJobs = 256;
 
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available
