@@ -4,17 +4,6 @@
 
 namespace gpudiag::detail {
 
-std::unique_ptr<JobView> job_view(const RankedReport& top, size_t i) {
-  auto view = std::make_unique<JobView>();
-  const RankedReport& job = top.jobs.at(i);
-  view->analysis = *job.diagnosis;
-  view->analysis.inputs = top.diagnosis->inputs;
-  view->report = job;
-  view->report.diagnosis = &view->analysis;
-  if (!view->report.history && i == 0) view->report.history = top.history;
-  return view;
-}
-
 bool shown_in_full(const RankedReport& job) { return job.verdict != Verdict::kOk; }
 
 std::vector<size_t> full_jobs(const RankedReport& top) {

@@ -1,10 +1,8 @@
-// Several jobs in one export (issue 14): what the post-mortem and CI formats share. A job's own
-// RankedReport (RankedReport::jobs) points at the job's own Analysis, which holds no inputs; a
-// JobView is a copy of it whose inputs are the export's, so that evidence paths resolve. Internal
-// to reports.
+// Several jobs in one export (issue 14): what the post-mortem and CI formats share. Each job's own
+// RankedReport is RankedReport::jobs[i] (its Analysis carries the export's inputs, so evidence
+// paths resolve). Internal to reports.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,13 +12,6 @@ namespace gpudiag::detail {
 
 // Whether the report covers several jobs (formats only add to their one-job output then).
 inline bool several_jobs(const RankedReport& report) { return report.jobs.size() > 1; }
-
-struct JobView {
-  Analysis analysis;    // the job's Analysis, with the export's inputs
-  RankedReport report;  // the job's report, `diagnosis` pointing at `analysis`
-};
-// The view of job `i` of `top` (top.jobs[i]); not movable once made, hence the pointer.
-std::unique_ptr<JobView> job_view(const RankedReport& top, size_t i);
 
 // Whether a job is shown in full (its verdict is not ok); the healthy ones get one line or row.
 bool shown_in_full(const RankedReport& job);

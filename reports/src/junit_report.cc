@@ -98,7 +98,7 @@ std::string input_case(const RankedReport& report, const RenderOptions& o, size_
   return out + "/>\n";
 }
 
-// One <testsuite>: the job of `report` (the whole report for a one-job export, a JobView's report
+// One <testsuite>: the job of `report` (the whole report for a one-job export, one of RankedReport::jobs
 // for one of several). `top` is the whole report: the "input" testcase and the input problems are
 // the export's, in the first suite only. `suite_id`: the suite's position in a <testsuites>.
 std::string suite(const RankedReport& report, const RankedReport& top, const std::vector<RuleInfo>& rules,
@@ -254,8 +254,7 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
   const auto full = detail::full_jobs(report);
   size_t id = 0;
   for (size_t i : full) {
-    const auto view = detail::job_view(report, i);
-    out += suite(view->report, report, rules, o, id == 0, id);
+    out += suite(report.jobs[i], report, rules, o, id == 0, id);
     ++id;
   }
   if (full.size() < report.jobs.size()) out += summary_suite(report, full, id);

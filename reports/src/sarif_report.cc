@@ -220,7 +220,7 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o, bool n
   w.end_object().end_array();
 }
 
-// One run: the job of `report` (the whole report for a one-job export, a JobView's report for one of
+// One run: the job of `report` (the whole report for a one-job export, one of RankedReport::jobs for one of
 // several). `export_report` is the whole report, for what only it knows (the gate, the other jobs).
 void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_report,
          const std::vector<RuleInfo>& rules, const std::map<std::string_view, size_t>& index, const RenderOptions& o,
@@ -313,8 +313,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
     // A run per job whose verdict is not ok (at least the worst job), in report order.
     bool first = true;
     for (size_t i : detail::full_jobs(report)) {
-      const auto view = detail::job_view(report, i);
-      run(w, view->report, report, rules, index, o, first);
+      run(w, report.jobs[i], report, rules, index, o, first);
       first = false;
     }
   } else {
