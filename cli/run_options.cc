@@ -117,12 +117,6 @@ bool check_job_files(const RunOptions& o, const Analysis& d) {
     return false;
   }
   if (!checked->empty()) std::cerr << "gpudiag: note: " << terminal_safe(*checked) << '\n';
-  if (jobs.size() > 1 && !job_whose_facts_apply(jobs)) {
-    std::cerr << fmt::format(
-        "gpudiag: note: --job describes {} jobs; their facts are not applied (they would mix jobs), only their "
-        "ids are checked\n",
-        jobs.size());
-  }
   return true;
 }
 

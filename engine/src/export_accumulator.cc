@@ -86,8 +86,6 @@ void ExportAccumulator::finish() {
     JobAccumulator& only = *(none == jobs.begin() ? std::next(jobs.begin()) : jobs.begin())->second;
     only.absorb(std::move(*none->second));
     jobs.erase(none);
-  } else if (none != jobs.end() && none->second->entries == 0 && jobs.size() > 1) {
-    jobs.erase(none);
   }
   last_ = nullptr;
   for (auto& [id, acc] : jobs) finish_job(*acc);

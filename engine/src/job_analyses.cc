@@ -68,8 +68,12 @@ void summarise(Analysis& a) {
 }  // namespace
 
 void JobAnalyses::add(const JobAccumulator& job, bool many_jobs) {
-  if (!selected(select_, job)) {
-    not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
+  if (!selected(select_, job)) {  // listed up to the cap of the other job lists, then summed
+    if (not_selected_.size() < ExportAccumulator::kMaxListedUndiagnosed) {
+      not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
+    } else {
+      not_selected_unlisted_ += job.entries;
+    }
     return;
   }
   Analysis a;
@@ -94,6 +98,7 @@ void JobAnalyses::finish(ExportAccumulator& acc, Analysis& out) {
   for (auto it = acc.jobs.begin(); it != acc.jobs.end(); it = acc.jobs.erase(it)) add(*it->second, acc.many_jobs);
   out.jobs = std::move(jobs_);
   out.not_selected = std::move(not_selected_);
+  out.not_selected_unlisted = not_selected_unlisted_;
   for (auto& a : out.jobs) {
     for (const auto& in : out.inputs) {  // where evidence is shown from; problems are the export's
       a.inputs.push_back(InputSummary{.path = in.path, .shape = in.shape, .gzip = in.gzip});

@@ -31,6 +31,7 @@ class JobAnalyses {
   const JobSelection select_;
   std::vector<Analysis> jobs_;
   std::vector<JobCount> not_selected_;
+  uint64_t not_selected_unlisted_ = 0;
   size_t full_results_ = 0;
 };
 

@@ -305,6 +305,9 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.end_array();
   write_job_counts(w, "not_diagnosed", d.not_diagnosed);
   write_job_counts(w, "not_selected", d.not_selected);
+  // Past the lists' cap (10,000 jobs each) only entries are summed; present only then.
+  if (d.not_diagnosed_unlisted > 0) w.field("not_diagnosed_unlisted_entries", d.not_diagnosed_unlisted);
+  if (d.not_selected_unlisted > 0) w.field("not_selected_unlisted_entries", d.not_selected_unlisted);
   w.end_object();
   return w.take();
 }

@@ -224,7 +224,7 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
                        plural(d.not_diagnosed_unlisted, "entry", "entries"));
   }
   if (!d.not_selected.empty()) {
-    uint64_t entries = 0;
+    uint64_t entries = d.not_selected_unlisted;
     for (const auto& c : d.not_selected) entries += c.entries;
     out += fmt::format("  {} with {} not selected (--job-id, --job-name)\n",
                        plural(d.not_selected.size(), "job", "jobs"), plural(entries, "entry", "entries"));

@@ -187,6 +187,7 @@ struct Analysis {
   std::vector<JobCount> not_diagnosed;  // past --max-jobs: counted only
   std::vector<JobCount> not_selected;   // outside --job-id / --job-name
   uint64_t not_diagnosed_unlisted = 0;  // entries of further jobs past the list's own cap
+  uint64_t not_selected_unlisted = 0;   // entries of not-selected jobs past the list's own cap
 };
 
 // A job's verdict: failed when a finding is an error or worse, or when the job itself failed
