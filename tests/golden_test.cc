@@ -120,6 +120,57 @@ void check_fired_set(const Analysis& job, const YAML::Node& fire, const YAML::No
   }
 }
 
+// The labels' `unexplained` (corpus/README.md): each listed group is reported at error level, with
+// its exception type, a message substring, the user frame's basename:line and the step; and the
+// exception line, the user file:line and the step are on the text report's first screen (25
+// lines). Without the key, no job of the case has a group at error level.
+void check_unexplained(const CaseRun& run, const YAML::Node& labels) {
+  const Analysis& d = run.diagnosis;
+  const auto error_groups = [](const Analysis& job) {
+    return std::count_if(job.unexplained.begin(), job.unexplained.end(),
+                         [](const UnexplainedGroup& g) { return g.severity >= Impact::kError; });
+  };
+  const YAML::Node wanted = labels["unexplained"];
+  if (!wanted) {
+    INFO("no group may be at error level (the labels list none)");
+    CHECK(error_groups(d) == 0);
+    for (const auto& job : d.jobs) CHECK(error_groups(job) == 0);
+    return;
+  }
+  std::string first_screen;
+  size_t lines = 0;
+  for (size_t i = 0; i < run.text.size() && lines < 25; ++i) {
+    first_screen += run.text[i];
+    if (run.text[i] == '\n') ++lines;
+  }
+  for (const auto& item : wanted) {
+    const Analysis& job = job_named(d, item["job"]);
+    const std::string type = item["exception"] ? item["exception"].as<std::string>() : "";
+    const std::string message = item["message"] ? item["message"].as<std::string>() : "";
+    INFO("unexplained group " << type << ": " << message);
+    const auto it = std::find_if(job.unexplained.begin(), job.unexplained.end(), [&](const UnexplainedGroup& g) {
+      const std::string text = g.exception.empty() ? std::string(g.exemplar.entry->message) : g.exception;
+      return g.exception_type == type && text.find(message) != std::string::npos;
+    });
+    REQUIRE(it != job.unexplained.end());
+    CHECK(it->severity == Impact::kError);
+    if (item["user_frame"] && !item["user_frame"].IsNull()) {
+      const std::string frame = item["user_frame"].as<std::string>();
+      REQUIRE(it->user_frame);
+      const std::string& file = it->user_frame->file;
+      const std::string base = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
+      CHECK(fmt::format("{}:{}", base, it->user_frame->line) == frame);
+      CHECK(first_screen.find(frame) != std::string::npos);
+    }
+    if (item["step"] && !item["step"].IsNull()) {
+      CHECK(it->step == item["step"].as<std::string>());
+      CHECK(first_screen.find(item["step"].as<std::string>()) != std::string::npos);
+    }
+    if (!message.empty() && d.jobs.size() <= 1) CHECK(first_screen.find(message) != std::string::npos);
+    if (!type.empty()) CHECK(run.json.find(it->fingerprint) != std::string::npos);
+  }
+}
+
 void check_labels(const CaseRun& run, const YAML::Node& labels) {
   const Analysis& d = run.diagnosis;
   for (const auto& item : labels["fire"]) check_fire_item(job_named(d, item["job"]), item);
@@ -155,6 +206,7 @@ void check_labels(const CaseRun& run, const YAML::Node& labels) {
   CHECK(d.skipped == broken);
   CHECK(d.duplicates == copies);
   CHECK(d.entries == written + broken + copies);
+  check_unexplained(run, labels);
 }
 
 void check_rendered(const std::string& dir, const CaseRun& run) {

@@ -103,7 +103,7 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   Analysis d;
   ExportAccumulator acc(detail::compiled(pack), inputs, options.max_jobs);
   detail::JobAnalyses jobs(detail::compiled(pack), options.select);
-  acc.on_finish_early = [&](const detail::JobAccumulator& job) { jobs.add(job, true); };
+  acc.on_finish_early = [&](detail::JobAccumulator& job) { jobs.add(job, true); };
   if (auto status = detail::apply_job_files(options.job_files, acc.pack.catalog, acc.given, &acc.given_by_job);
       !status) {
     return status.error();

@@ -195,6 +195,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   f.rule_id = info.id;
   f.family = info.family;
   f.family_role = acc_.pack.policy.role_of(info.family);
+  f.generic = info.generic;
   f.severity = info.severity;
   f.confidence = info.confidence;
   f.via = via;

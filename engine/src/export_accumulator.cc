@@ -70,6 +70,10 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
     if (is_duplicate(hit.entry_index)) continue;
     if (JobAccumulator* acc = job(hit.job)) acc->add_hit(std::move(hit), decoded_);
   }
+  for (auto& error : seen.errors) {
+    if (is_duplicate(error.entry_index)) continue;
+    if (JobAccumulator* acc = job(error.job)) acc->errors.add(std::move(error));
+  }
   for (auto& [id, what] : seen.jobs) {
     if (JobAccumulator* acc = job(id)) {
       acc->add_seen(std::move(what));

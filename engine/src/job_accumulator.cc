@@ -167,6 +167,7 @@ void JobAccumulator::add_seen(JobSeen&& seen) {
 }
 
 void JobAccumulator::absorb(JobAccumulator&& other) {
+  errors.absorb(std::move(other.errors));
   // Worker and SDK process ids are the other accumulator's own: map them by name (workers past
   // the other's kMaxNamedWorkers have no name left and count as none).
   std::vector<std::string> sdk_names(other.sdk_worker_ids.size() + 1);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiled_rule_pack.h"
+#include "error_groups.h"
 #include "gpudiag/analysis.h"
 #include "gpudiag/ingest.h"
 #include "job_facts.h"
@@ -120,6 +121,7 @@ class JobAccumulator {
   std::map<std::string, uint32_t, std::less<>> worker_ids;
   std::map<std::string, uint32_t, std::less<>> sdk_worker_ids;  // "worker/sdk-0-1" → id
   JobFacts facts;
+  ErrorGroups errors;  // error entries, grouped: the unexplained ones once rules are evaluated
   ObserverOutput observed;
   std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
   Timestamp earliest = kNoTime;

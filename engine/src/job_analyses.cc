@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "evaluator.h"
+#include "unexplained_ranking.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -55,6 +56,7 @@ void summarise(Analysis& a) {
   drop(a.worker_counts);
   drop(a.inconclusive);
   drop(a.logs_seen);
+  for (auto& g : a.unexplained) g.exemplar = Evidence{};  // the group's fields stay
   for (auto& f : a.findings) {
     drop(f.evidence);
     drop(f.description);
@@ -67,7 +69,7 @@ void summarise(Analysis& a) {
 
 }  // namespace
 
-void JobAnalyses::add(const JobAccumulator& job, bool many_jobs) {
+void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
   if (!selected(select_, job)) {  // listed up to the cap of the other job lists, then summed
     if (not_selected_.size() < ExportAccumulator::kMaxListedUndiagnosed) {
       not_selected_.push_back(JobCount{job.job_id, job.job_name, job.entries});
@@ -80,6 +82,12 @@ void JobAnalyses::add(const JobAccumulator& job, bool many_jobs) {
   a.entries = a.analysed = job.entries;  // the job's own totals (duplicates are told apart export-wide only)
   evaluate_rules(job, a);
   apply_outcome(pack_, a);
+  const auto fired = [&](int rule) {
+    const std::string& id = pack_.rules[rule].spec.info.id;
+    return std::any_of(a.findings.begin(), a.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
+  };
+  a.unexplained = job.errors.finish(frameworks_, fired);
+  rank_unexplained(pack_, frameworks_, a);
   // With many jobs, results are bounded too: a healthy job is a summary (no facts, phases or
   // inconclusive checks), and past kMaxFullResults jobs that are not ok their findings keep no
   // evidence either (--job-id gives one job's full report).
@@ -124,6 +132,8 @@ void JobAnalyses::finish(ExportAccumulator& acc, Analysis& out) {
   out.facts = worst.facts;
   out.phases = worst.phases;
   out.worker_counts = worst.worker_counts;
+  out.unexplained = worst.unexplained;
+  out.unexplained_groups_total = worst.unexplained_groups_total;
 }
 
 }  // namespace gpudiag::detail

@@ -3,6 +3,7 @@
 // and the worst one's fields at the top. Internal to engine.
 #pragma once
 
+#include "evidence_excerpt.h"
 #include "export_accumulator.h"
 #include "gpudiag/analysis.h"
 #include "gpudiag/analyzer.h"
@@ -13,7 +14,8 @@ namespace gpudiag::detail {
 // then the rest at the end.
 class JobAnalyses {
  public:
-  JobAnalyses(const CompiledRulePack& pack, JobSelection select) : pack_(pack), select_(std::move(select)) {}
+  JobAnalyses(const CompiledRulePack& pack, JobSelection select)
+      : pack_(pack), frameworks_(pack.policy.framework_frames), select_(std::move(select)) {}
 
   // Evaluates the rules on a finished job. A healthy job finished early is kept as a summary (its
   // facts, phases and inconclusive checks dropped), so that thousands of them fit the memory cap.
@@ -21,13 +23,14 @@ class JobAnalyses {
   // ok past this many are kept as summaries (summarise(): no evidence, descriptions, fixes, facts).
   static constexpr size_t kMaxFullResults = 256;
 
-  void add(const JobAccumulator& job, bool many_jobs);
+  void add(JobAccumulator& job, bool many_jobs);  // takes the job's error groups
   // After acc.finish(): the jobs still held, then `out`'s job fields, `jobs` (worst first),
   // `not_diagnosed` and `not_selected`. The caller has filled the input totals and `inputs`.
   void finish(ExportAccumulator& acc, Analysis& out);  // frees each job's state once analysed
 
  private:
   const CompiledRulePack& pack_;
+  const FrameFilter frameworks_;
   const JobSelection select_;
   std::vector<Analysis> jobs_;
   std::vector<JobCount> not_selected_;

@@ -3,11 +3,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gpudiag/analysis.h"
 #include "gpudiag/log_record.h"
 
 namespace gpudiag::detail {
@@ -43,6 +45,32 @@ struct Hit {
   std::vector<KeptRecord> after;
 };
 
+// An entry no rule claimed that may say why the job failed (error_candidates.h): an error-level
+// entry, a traceback, a job-message error. Parsed on the matching thread; grouped per job in input
+// order (error_groups.h).
+struct ErrorCandidate {
+  size_t entry_index = 0;  // within its batch (to drop duplicates when merging)
+  Timestamp at = kNoTime;
+  std::string job;
+  std::string worker;
+  std::string log;
+  SourceLocation where;
+  // A one-line piece of a traceback that the docker log split into one entry per stderr line:
+  // reassembled per (job, worker, log) by time before it is parsed. `text` is the line.
+  bool fragment = false;
+  // The rules that took the entry as evidence (pack rule indices). Claimed entries are grouped too:
+  // a group is explained, and left out, when a rule that claimed any of its entries fired — so the
+  // job-message copy of a failure a rule found on the worker is not "unexplained".
+  std::vector<int> claimed_by;
+  std::string text;  // a fragment's line; else unused
+  std::string key;   // the grouping key (error_groups.h), "" for a fragment
+  std::string exception_type, exception_line, message_template, step;
+  std::optional<UserFrame> user_frame;
+  bool truncated = false;
+  std::unique_ptr<KeptRecord> record;  // the entry, cropped (kept as the exemplar when earliest)
+  std::string matched_line;            // the exception line within the entry, for the excerpt
+};
+
 struct WorkerSeen {
   std::set<std::string, std::less<>> sdk_workers;
 };
@@ -62,6 +90,7 @@ struct JobSeen {
 // Everything a batch contributes besides counts, per job.
 struct ChunkObservations {
   std::vector<Hit> hits;
+  std::vector<ErrorCandidate> errors;
   std::map<std::string, JobSeen, std::less<>> jobs;  // job id ("" = unattributed) → what its entries tell
 
   void clear() { *this = ChunkObservations{}; }

@@ -255,6 +255,7 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_policy(file, root, policy, diags);
   read_patterns(file, root, "frameworks", policy.framework_frames, diags);
   read_patterns(file, root, "wrappers", policy.wrappers, diags);
+  read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
   read_catalog(file, root, catalog, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {

@@ -116,6 +116,7 @@ std::shared_ptr<const LongTextFindings> LongTextMatcher::finish_entry() { return
 
 RecordMatcher::RecordMatcher(const CompiledRulePack& pack)
     : pack_(pack),
+      errors_(pack),
       pattern_stamp_(pack.patterns.size(), 0),
       lazy_stamp_(pack.patterns.size(), 0),
       lazy_value_(pack.patterns.size(), 0),
@@ -445,7 +446,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
       candidates_.push_back(s);
     }
   }
-  if (candidates_.empty()) return;
+  claimed_by_.clear();
   std::sort(candidates_.begin(), candidates_.end());  // hits in signal order: deterministic
   for (int si : candidates_) {
     const Signal& s = pack_.signals[si];
@@ -453,6 +454,10 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     // A quiet entry (DEBUG chatter, help text …) quotes failure text; it is never evidence. It still
     // counts as an `after` anchor, an absence marker and for facts.
     if (s.role == SignalRole::kEvidence && (quiet_shapes(r) & ~pack_.quiet_exempt[s.rule]) != 0) continue;
+    // Kept or not, a rule took this entry as evidence.
+    if (s.role == SignalRole::kEvidence && (claimed_by_.empty() || claimed_by_.back() != s.rule)) {
+      claimed_by_.push_back(s.rule);
+    }
     if (!wanted(si, s, r, out)) continue;
     Hit hit;
     hit.signal = si;
@@ -481,6 +486,12 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     }
     out.hits.push_back(std::move(hit));
   }
+  note_error(r, entry_index, out);
+}
+
+void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
+  if (!ErrorCandidates::may_be_candidate(r) || quiet_shapes(r) != 0) return;
+  errors_.take(r, job_id_, entry_index, claimed_by_, out);
 }
 
 }  // namespace gpudiag::detail

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compiled_rule_pack.h"
+#include "error_candidates.h"
 #include "gpudiag/ingest.h"
 #include "name_lookup_cache.h"
 #include "observations.h"
@@ -79,8 +80,11 @@ class RecordMatcher {
   JobSeen& job_of(const LogRecord& r, ChunkObservations& out);
   // The policy's quiet shapes the record has, one bit each (computed once per record).
   uint32_t quiet_shapes(const LogRecord& r);
+  // An entry no rule claimed, or a claimed error whose copies elsewhere are then explained too.
+  void note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out);
 
   const CompiledRulePack& pack_;
+  ErrorCandidates errors_;
   const LongTextMatches* long_text_ = nullptr;
   std::vector<int> set_hits_;
   std::vector<uint32_t> pattern_stamp_;  // == stamp_: matched by a set for this record
@@ -88,6 +92,7 @@ class RecordMatcher {
   std::vector<uint8_t> lazy_value_;      // … with this result
   std::vector<uint32_t> signal_stamp_;
   std::vector<int> candidates_;
+  std::vector<int> claimed_by_;  // the current record's: rules that took it as evidence
   // Per (job in the chunk, signal): index in out.hits of the chunk's kept hit; for fact extractors,
   // how many of the chunk's hits were kept. Keyed `ordinal << 32 | signal`; looked up on hits only.
   std::unordered_map<uint64_t, int64_t> first_hit_;

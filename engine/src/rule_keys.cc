@@ -55,6 +55,10 @@ const auto kKeys = std::to_array<RuleKey>({
      "`true`: the finding keeps its severity even when the job succeeded (the failure it names can hide "
      "behind a success); otherwise a succeeded job's findings are risks, at most `warning`",
      [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.hides_failure = r.flag(v, "hides_failure"); }},
+    {"generic", P::kRule, N::kOptional, V::kBool,
+     "`true`: the rule only says that something went wrong here (a stall, a lost worker): an earlier "
+     "error that no rule explains outranks it and is reported as the likely cause",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.generic = r.flag(v, "generic"); }},
     {"corroborated_by", P::kRule, N::kOptional, V::kTextList, "rule ids whose firing raises this finding's confidence",
      [](RuleReader& r, const Node& v, RuleSpec& s) { s.corroborated_by = r.string_list(v, "corroborated_by"); }},
     {"identity", P::kRule, N::kOptional, V::kList,
@@ -133,6 +137,9 @@ const auto kKeys = std::to_array<RuleKey>({
      "RE2 patterns removed, in order, from an entry's text before copies of one failure are compared"},
     {"frameworks", P::kPackFile, N::kOptional, V::kTextList,
      "RE2 patterns over a traceback frame line: a frame that matches one is a framework's, not the user's"},
+    {"benign_errors", P::kPackFile, N::kOptional, V::kTextList,
+     "RE2 patterns over an entry's first line: error-level lines healthy runs print too, never reported as "
+     "errors no rule explains"},
     {"facts", P::kPackFile, N::kOptional, V::kMapping,
      "the fact catalog: fact name → `type`, `meaning`, `from` (see \"Job facts\")"},
     {"option_names", P::kPackFile, N::kOptional, V::kMapping,

@@ -217,6 +217,21 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
       }
     }
   }
+  // Unexplained error groups: an entry `rule: unexplained-error` with the group's fingerprint.
+  for (size_t i = 0; i < review.entries.size(); ++i) {
+    BaselineEntryReview& r = review.entries[i];
+    for (RankedUnexplained& u : report.unexplained) {
+      if (r.entry.rule_id != "unexplained-error" || u.group->fingerprint != r.entry.fingerprint) continue;
+      r.matched.push_back(r.entry.rule_id);
+      if (u.suppressed) continue;
+      u.baseline_entry = i;
+      u.suppressed = r.state != BaselineState::kExpired;
+      if (u.suppressed) {
+        r.state = BaselineState::kSuppressing;
+        ++review.suppressed;
+      }
+    }
+  }
   // Each job is reviewed too; an entry that suppresses in any job is in use.
   for (auto& job : report.jobs) {
     job = apply_baseline(std::move(job), baseline, today);
@@ -260,7 +275,13 @@ bool trips_gate(const RankedReport& report, Impact threshold) {
                        [&](const RankedReport& job) { return trips_gate(job, threshold); });
   }
   return std::any_of(report.findings.begin(), report.findings.end(),
-                     [&](const RankedFinding& rf) { return counts_for_gate(rf, threshold); });
+                     [&](const RankedFinding& rf) { return counts_for_gate(rf, threshold); }) ||
+         std::any_of(report.unexplained.begin(), report.unexplained.end(),
+                     [&](const RankedUnexplained& u) { return counts_for_gate(u, threshold); });
+}
+
+bool counts_for_gate(const RankedUnexplained& u, Impact threshold) {
+  return !u.suppressed && u.group->severity >= threshold;
 }
 
 }  // namespace gpudiag

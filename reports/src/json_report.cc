@@ -109,6 +109,9 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
     w.key("symptoms").begin_array();
     for (size_t s : rf.symptoms) w.value(r.findings[s].finding->rule_id);
     w.end_array();
+    if (rf.caused_by_unexplained) {
+      w.field("caused_by_unexplained", r.unexplained[*rf.caused_by_unexplained].group->fingerprint);
+    }
     w.field("fingerprint", f.fingerprint).field("fingerprint_v1", f.legacy_fingerprint);
     w.field("fingerprint_v2", f.fingerprint_v2);
     if (r.baseline) {
@@ -130,6 +133,64 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
     w.end_object();
   }
   w.end_array();
+}
+
+const char* novelty_name(Novelty n) {
+  switch (n) {
+    case Novelty::kNew: return "new";
+    case Novelty::kRecurring: return "recurring";
+    case Novelty::kNoise: return "noise";
+    default: return "no-history";
+  }
+}
+
+// The errors no rule explains (docs/json-schema.md, "unexplained"), the most likely cause first.
+void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
+  const Analysis& d = *r.diagnosis;
+  w.key("unexplained").begin_array();
+  for (const auto& u : r.unexplained) {
+    const UnexplainedGroup& g = *u.group;
+    w.begin_object();
+    w.field("rank", u.rank);
+    w.field("fingerprint", g.fingerprint);
+    w.field("headline", unexplained_headline(g));
+    w.field("template", g.template_text);
+    w.field("exception", g.exception).field("exception_type", g.exception_type);
+    w.key("user_frame");
+    if (g.user_frame) {
+      w.begin_object().field("file", g.user_frame->file).field("line", g.user_frame->line);
+      w.field("function", g.user_frame->function).end_object();
+    } else {
+      w.null();
+    }
+    w.field("step", g.step);
+    w.field("truncated", g.truncated);
+    w.field("count", g.count);
+    w.array_field("workers", g.workers);
+    w.field("workers_total", g.workers_total);
+    write_time(w, "first_seen", g.first_seen);
+    write_time(w, "last_seen", g.last_seen);
+    w.field("severity", impact_name(g.severity));
+    w.field("novelty", novelty_name(g.novelty));
+    w.array_field("also_in", g.also_in);
+    w.key("exemplar");
+    write_evidence(w, g.exemplar, d, o);
+    w.key("explains").begin_array();
+    for (size_t s : u.symptoms) w.value(r.findings[s].finding->rule_id);
+    w.end_array();
+    if (r.baseline) {
+      w.key("baseline");
+      if (u.baseline_entry) {
+        const BaselineEntry& e = r.baseline->entries[*u.baseline_entry].entry;
+        w.begin_object().field("suppressed", u.suppressed).field("line", e.line).field("reason", e.reason).end_object();
+      } else {
+        w.null();
+      }
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.field("unexplained_total", static_cast<uint64_t>(d.unexplained_groups_total));
 }
 
 void write_fixes(JsonWriter& w, const RankedReport& r) {
@@ -202,7 +263,7 @@ void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   write_findings(w, r, o);
   write_fixes(w, r);
   write_inconclusive(w, r, o);
-  w.key("unexplained").begin_array().end_array();  // the unexplained-errors groups (a later addition)
+  write_unexplained(w, r, o);
   if (r.history) write_run_history(w, *r.history);
   write_facts(w, r, o);
   w.end_object();
@@ -290,6 +351,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   write_findings(w, report, o);
   write_fixes(w, report);
   write_inconclusive(w, report, o);
+  write_unexplained(w, report, o);
   if (o.fail_on) {
     w.key("gate").begin_object();
     w.field("fail_on", impact_name(*o.fail_on)).field("tripped", trips_gate(report, *o.fail_on));

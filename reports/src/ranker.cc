@@ -117,6 +117,64 @@ std::string gate_refusal(const RankedReport& report, bool allow_empty) {
   return "";
 }
 
+namespace {
+
+// Whether an unexplained error group at error explains a symptom or generic finding: the finding
+// came later, or on a worker the group's error was on, or its text names the group's exception
+// (work-item-failed's "Root cause:" line).
+bool group_explains(const UnexplainedGroup& g, const Finding& f) {
+  if (g.severity < Impact::kError || (f.family_role != FamilyRole::kSymptom && !f.generic)) return false;
+  if (g.first_seen != kNoTime && f.first_seen != kNoTime && g.first_seen <= f.first_seen) return true;
+  for (const auto& w : f.workers) {
+    if (std::binary_search(g.workers.begin(), g.workers.end(), w)) return true;
+  }
+  if (g.exception_type.empty()) return false;
+  return std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& e) {
+    return e.entry->message.find(g.exception_type) != std::string_view::npos;
+  });
+}
+
+}  // namespace
+
+std::string unexplained_headline(const UnexplainedGroup& g) {
+  if (g.exception_type.empty()) {
+    std::string_view line = g.exemplar.matched_line.empty() ? g.template_text : g.exemplar.matched_line;
+    if (line.size() > 160) return std::string(line.substr(0, 157)) + "…";
+    return std::string(line);
+  }
+  std::string out = g.exception_type;
+  if (g.user_frame) {
+    const std::string& file = g.user_frame->file;
+    const size_t slash = file.find_last_of('/');
+    out += fmt::format(" in {}:{}", slash == std::string::npos ? file : file.substr(slash + 1), g.user_frame->line);
+    if (!g.user_frame->function.empty()) out += fmt::format(" ({})", g.user_frame->function);
+  }
+  if (!g.step.empty()) out += fmt::format(", step '{}'", g.step);
+  return out;
+}
+
+namespace {
+
+void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
+  for (const auto& g : d.unexplained) {
+    RankedUnexplained u;
+    u.rank = static_cast<int>(report.unexplained.size()) + 1;
+    u.group = &g;
+    report.unexplained.push_back(std::move(u));
+  }
+  if (report.unexplained.empty()) return;
+  // Symptoms and generic findings that no rule explains fold under the most likely error group.
+  RankedUnexplained& top = report.unexplained.front();
+  for (size_t i = 0; i < report.findings.size(); ++i) {
+    RankedFinding& rf = report.findings[i];
+    if (rf.caused_by || !group_explains(*top.group, *rf.finding)) continue;
+    rf.caused_by_unexplained = 0;
+    top.symptoms.push_back(i);
+  }
+}
+
+}  // namespace
+
 RankedReport rank(const Analysis& d) {
   RankedReport report;
   report.diagnosis = &d;
@@ -209,6 +267,8 @@ RankedReport rank(const Analysis& d) {
     }
   }
 
+  rank_unexplained_groups(d, report);
+
   // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
   // failed is failed even when no rule knows why. An input that could not be read or an export
   // without a Dataflow job is never "ok" (docs/formats.md, Input problems).
@@ -227,7 +287,14 @@ RankedReport rank(const Analysis& d) {
   // failed") as its cause.
   const bool explained =
       top_counts && top->finding->severity >= Impact::kError && top->finding->family_role != FamilyRole::kSymptom;
-  if (report.verdict == Verdict::kFailed && !explained) {
+  const UnexplainedGroup* likely_group =
+      report.unexplained.empty() || report.unexplained.front().group->severity < Impact::kError
+          ? nullptr
+          : report.unexplained.front().group;
+  if (report.verdict == Verdict::kFailed && (!explained || top->finding->generic) && likely_group != nullptr) {
+    report.verdict_line = fmt::format("FAILED — most likely cause: {} — no rule in the pack knows this error{}",
+                                      unexplained_headline(*likely_group), unread_suffix);
+  } else if (report.verdict == Verdict::kFailed && !explained) {
     const std::string symptom = top_counts ? fmt::format(" (symptom: {})", top->finding->title) : "";
     report.verdict_line =
         d.job.outcome == JobOutcome::kFailed

@@ -66,6 +66,7 @@ struct Finding {
   std::string title;  // placeholders filled
   std::string family;
   FamilyRole family_role = FamilyRole::kCause;  // the pack's policy for `family`
+  bool generic = false;  // the rule only says "something went wrong here" (`generic: true`)
   Impact severity = Impact::kWarning;
   // Set when the job succeeded and the rule's severity was capped to warning (a risk, not the
   // cause of a failure): the rule's own severity.
@@ -92,6 +93,47 @@ struct Finding {
   std::string fingerprint_v2;
   std::string legacy_fingerprint;
   std::string identity;
+};
+
+// The innermost frame of the user's own code in a traceback (frameworks are the pack's `frameworks:`).
+struct UserFrame {
+  std::string file;  // as printed ("/app/pipeline.py", "MyDoFn.java")
+  uint64_t line = 0;
+  std::string function;
+};
+
+// How a run history knows an unexplained error group (docs/unexplained.md, "Novelty").
+enum class Novelty {
+  kNoHistory,  // no run history (--db) or no earlier run of the pipeline
+  kNew,        // in no earlier run of the pipeline
+  kRecurring,  // only in earlier failed runs
+  kNoise,      // in at least 10 % of the pipeline's last 20 green runs: not a cause
+};
+
+// Entries that no rule explains, grouped: a Python or Java exception by its type, the innermost
+// user frame and the masked start of its message; any other error line by its template
+// (docs/unexplained.md). The worker, docker and job-message copies of one failure are one group.
+struct UnexplainedGroup {
+  // "unexplained-error/" + 16 hex digits of XXH3-64 of `key` (the grouping key, versioned "g1|…").
+  std::string fingerprint;
+  std::string key;
+  std::string template_text;   // the masked exception line or line template, `<*>` for variables
+  std::string exception;       // the exception line as printed ("ValueError: Input contains NaN …"), "" for a plain line
+  std::string exception_type;  // "ValueError", "java.lang.IllegalStateException", ""
+  std::optional<UserFrame> user_frame;
+  std::string step;      // Beam's step from " [while running 'STEP']", ""
+  bool truncated = false;  // only cut copies were seen (a flattened job-message traceback)
+  uint64_t count = 0;    // entries (after reassembly: a docker-split traceback is one)
+  std::vector<std::string> workers;  // distinct worker VMs, sorted: the first kMaxListedWorkers
+  uint64_t workers_total = 0;
+  Timestamp first_seen = kNoTime;
+  Timestamp last_seen = kNoTime;
+  // error: the job failed (or a failure job message exists) after this group's first entry, and no
+  // cause rule at error explains the job; info otherwise (docs/unexplained.md, "Severity").
+  Impact severity = Impact::kInfo;
+  Novelty novelty = Novelty::kNoHistory;
+  Evidence exemplar;                 // the earliest entry, raw (not masked)
+  std::vector<std::string> also_in;  // other logs that held a copy ("job-message", "docker" …)
 };
 
 // A check that could not be decided from this export (absence past its end, a log type missing).
@@ -180,6 +222,9 @@ struct Analysis {
   std::vector<JobFact> facts;    // the known ones, by name
   std::vector<JobPhase> phases;  // time order
   std::vector<WorkerCountPoint> worker_counts;
+  // Errors no rule explains, grouped, the most likely cause first (ranked by the engine).
+  std::vector<UnexplainedGroup> unexplained;
+  uint64_t unexplained_groups_total = 0;  // groups found; past the cap only the first ones are kept
   std::string rule_pack_hash;
 
   // The export as a whole (empty in a job's own Analysis).

@@ -61,6 +61,9 @@ struct PackPolicy {
   // logs are compared: the wrappers Dataflow puts around a worker's error when it copies it (a
   // pack file's `wrappers:`, rules/wrappers.yaml).
   std::vector<std::string> wrappers;
+  // Error-level lines that healthy runs print too (a pack file's `benign_errors:`,
+  // rules/benign-errors.yaml): never candidates for the errors no rule explains.
+  std::vector<std::string> benign_errors;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);
@@ -93,6 +96,9 @@ struct RuleInfo {
   std::string description;
   std::vector<std::string> explains;
   bool hides_failure = false;  // keeps its severity when the job succeeded (`hides_failure: true`)
+  // Says only "something went wrong here" (a stall, a lost worker): an earlier error no rule explains
+  // outranks it, and it does not count as explaining the job (`generic: true`, docs/unexplained.md).
+  bool generic = false;
   // `identity:` — the captures the fingerprint hashes; nullopt: all of them, empty: the rule id alone.
   std::optional<std::vector<std::string>> identity;
   std::vector<FixInfo> fixes;

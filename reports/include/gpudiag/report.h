@@ -78,12 +78,29 @@ struct RankedFinding {
                                           // RankedReport::baseline->entries) that matched it
   bool suppressed = false;                // … and still suppresses it (not expired)
   std::optional<FindingHistory> history;  // set when the run was recorded in a run history
+  // Folded under an unexplained error group (index into RankedReport::unexplained): a symptom or a
+  // `generic` rule whose failure that earlier error explains. `caused_by` stays a rule's.
+  std::optional<size_t> caused_by_unexplained;
 };
+
+// An error no rule explains (Analysis::unexplained), as reported: U1, U2 …, with the findings
+// folded under it.
+struct RankedUnexplained {
+  int rank = 0;
+  const UnexplainedGroup* group = nullptr;  // points into the Analysis
+  std::vector<size_t> symptoms;             // indices into RankedReport::findings
+  std::optional<size_t> baseline_entry;     // set by apply_baseline (rule `unexplained-error`)
+  bool suppressed = false;
+};
+
+// "ValueError in pipeline.py:88 (process), step 'Embed'"; a plain line's own text, cropped.
+std::string unexplained_headline(const UnexplainedGroup& group);
 
 struct RankedReport {
   const Analysis* diagnosis = nullptr;
   std::vector<RankedFinding> findings;  // roots in rank order, each followed by its symptoms
   std::vector<RankedFix> fixes;         // job-wide, best first
+  std::vector<RankedUnexplained> unexplained;  // the engine's order: the most likely cause first
   Verdict verdict = Verdict::kOk;
   std::string verdict_line;                // one line a person reads first
   std::optional<BaselineReview> baseline;  // set by apply_baseline
@@ -113,6 +130,8 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
 // The gate: a finding counts when it is at least `threshold`, not suppressed by a baseline, and not
 // known to the run history when the gate trips only on new findings (gate --new-only).
 bool counts_for_gate(const RankedFinding& finding, Impact threshold);
+// An unexplained group counts like a finding (its severity is error only when its job failed).
+bool counts_for_gate(const RankedUnexplained& group, Impact threshold);
 bool trips_gate(const RankedReport& report, Impact threshold);
 // Why the gate refuses this input whatever the findings (exit code 2): an input that could not be
 // read, or — unless `allow_empty` (--allow-empty) — an export without a Dataflow job (verdict

@@ -1,0 +1,235 @@
+#include "error_groups.h"
+
+#include <algorithm>
+
+#include "error_text.h"
+#include "unexplained_key.h"
+
+namespace gpudiag::detail {
+namespace {
+
+constexpr size_t kMaxWorkersCounted = 1000;  // distinct workers told apart per group
+// The template miner of one job's plain error lines: a few hundred distinct lines is a lot for a job.
+constexpr MinerLimits kJobMinerLimits{.max_clusters = 1000, .max_bytes = 1u << 20};
+
+bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t than_input, uint64_t than_line) {
+  if (at != than_at) return at < than_at;
+  if (w.input != than_input) return w.input < than_input;
+  return w.line < than_line;
+}
+
+}  // namespace
+
+void ErrorGroups::add(ErrorCandidate&& c) {
+  if (!c.fragment) {
+    add_parsed(std::move(c));
+    return;
+  }
+  if (fragment_count_ >= kMaxFragments) {  // too many pending: this line stands alone
+    capped_ = true;
+    c.fragment = false;
+    c.matched_line = c.text;
+    c.message_template = mask_message(c.text);
+    add_parsed(std::move(c));
+    return;
+  }
+  ++fragment_count_;
+  fragments_[{c.worker, c.log}].push_back(
+      Fragment{c.at, c.where, std::move(c.text), std::move(c.claimed_by), std::move(c.record)});
+}
+
+ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCandidate& c) {
+  if (key.empty()) {
+    if (!miner_) miner_ = std::make_unique<TemplateMiner>(kJobMinerLimits);
+    const size_t template_id = miner_->add(c.message_template);
+    if (auto it = by_template_.find(template_id); it != by_template_.end()) return &groups_[it->second];
+    if (groups_.size() >= kMaxGroups) return past_cap();
+    by_template_.emplace(template_id, groups_.size());
+  } else {
+    if (auto it = by_key_.find(key); it != by_key_.end()) return &groups_[it->second];
+    if (groups_.size() >= kMaxGroups) return past_cap();
+    by_key_.emplace(key, groups_.size());
+  }
+  Group g;
+  g.shown.key = key;
+  g.first_template = c.message_template;
+  groups_.push_back(std::move(g));
+  return &groups_.back();
+}
+
+ErrorGroups::Group* ErrorGroups::past_cap() {
+  capped_ = true;
+  ++entries_past_cap_;
+  return nullptr;
+}
+
+void ErrorGroups::add_parsed(ErrorCandidate&& c) {
+  Group* g = group_for(c.key, c);
+  if (g == nullptr) return;
+  UnexplainedGroup& s = g->shown;
+  ++s.count;
+  if (s.first_seen == kNoTime || (c.at != kNoTime && c.at < s.first_seen)) s.first_seen = c.at;
+  if (c.at != kNoTime && (s.last_seen == kNoTime || c.at > s.last_seen)) s.last_seen = c.at;
+  if (!c.worker.empty() && g->workers.size() < kMaxWorkersCounted) g->workers.insert(c.worker);
+  g->logs.insert(c.log);
+  g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
+  // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
+  const bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
+                      (s.truncated == c.truncated &&
+                       earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_line));
+  if (better && c.record) {
+    s.exemplar = Evidence{std::move(*c.record), std::move(c.matched_line), {}, {}};
+    g->has_exemplar = true;
+    g->exemplar_input = c.where.input;
+    g->exemplar_line = c.where.line;
+    s.truncated = c.truncated;
+    s.exception = std::move(c.exception_line);
+    s.exception_type = std::move(c.exception_type);
+    s.template_text = std::move(c.message_template);
+    s.user_frame = std::move(c.user_frame);
+    s.step = std::move(c.step);
+  }
+}
+
+void ErrorGroups::absorb(ErrorGroups&& other) {
+  // The unattributed entries are few (a launcher's lines): replayed as candidates of this job.
+  for (auto& [where, lines] : other.fragments_) {
+    for (auto& f : lines) fragments_[where].push_back(std::move(f));
+    fragment_count_ += lines.size();
+  }
+  for (auto& g : other.groups_) {
+    ErrorCandidate c;
+    c.key = g.shown.key;
+    c.message_template = g.first_template;
+    Group* mine = group_for(c.key, c);
+    if (mine == nullptr) continue;
+    UnexplainedGroup& s = mine->shown;
+    const bool empty = s.count == 0;
+    s.count += g.shown.count;
+    for (auto& w : g.workers) {
+      if (mine->workers.size() < kMaxWorkersCounted) mine->workers.insert(w);
+    }
+    mine->logs.insert(g.logs.begin(), g.logs.end());
+    mine->claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
+    if (empty || (g.shown.first_seen != kNoTime && g.shown.first_seen < s.first_seen)) {
+      const uint64_t count = s.count;
+      const Timestamp last = std::max(s.last_seen, g.shown.last_seen);
+      s = std::move(g.shown);
+      s.count = count;
+      s.last_seen = last;
+      mine->has_exemplar = g.has_exemplar;
+      mine->exemplar_input = g.exemplar_input;
+      mine->exemplar_line = g.exemplar_line;
+    } else {
+      s.last_seen = std::max(s.last_seen, g.shown.last_seen);
+    }
+  }
+  entries_past_cap_ += other.entries_past_cap_;
+  capped_ = capped_ || other.capped_;
+}
+
+void ErrorGroups::reassemble(const FrameFilter& frameworks) {
+  for (auto& [where, lines] : fragments_) {
+    // Time order, whatever order the export holds them in (gcloud prints the newest first).
+    std::stable_sort(lines.begin(), lines.end(), [](const Fragment& a, const Fragment& b) {
+      return earlier(a.at, a.where, b.at, b.where.input, b.where.line);
+    });
+    size_t i = 0;
+    while (i < lines.size()) {
+      size_t end = i + 1;
+      while (end < lines.size() && lines[end].at - lines[end - 1].at <= kFragmentGap &&
+             lines[end].text.rfind("Traceback (most recent call last)", 0) != 0) {
+        ++end;
+      }
+      std::string text;
+      std::vector<int> claimed_by;
+      for (size_t k = i; k < end; ++k) {
+        if (k > i) text += '\n';
+        text += lines[k].text;
+        claimed_by.insert(claimed_by.end(), lines[k].claimed_by.begin(), lines[k].claimed_by.end());
+      }
+      const Fragment& first = lines[i];
+      ErrorCandidate c;
+      c.at = first.at;
+      c.where = first.where;
+      c.worker = where.first;
+      c.log = where.second;
+      c.claimed_by = std::move(claimed_by);
+      const ParsedError parsed = parse_error_text(text, frameworks);
+      set_group_fields(parsed, "", c);
+      {
+        // The exemplar is the reassembled traceback, in the first line's envelope.
+        const Fragment* with_record = nullptr;
+        for (size_t k = i; k < end && with_record == nullptr; ++k) {
+          if (lines[k].record) with_record = &lines[k];
+        }
+        if (with_record != nullptr) {
+          LogRecord r = with_record->record->record();
+          r.message = text;
+          r.timestamp = first.at;
+          r.where = first.where;
+          c.record = std::make_unique<KeptRecord>(r);
+        }
+      }
+      add_parsed(std::move(c));
+      i = end;
+    }
+  }
+  fragments_.clear();
+}
+
+std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
+                                                  const std::function<bool(int rule)>& fired) {
+  reassemble(frameworks);
+  // A cut copy (the job message's flattened traceback, cut before its exception) joins the whole
+  // copy of the same user frame.
+  for (auto& g : groups_) {
+    if (g.shown.key.rfind("g1|cut|", 0) != 0 || g.shown.count == 0) continue;
+    const std::string frame = g.shown.key.substr(7);
+    for (auto& whole : groups_) {
+      const std::string& k = whole.shown.key;
+      if (&whole == &g || k.rfind("g1|exc|", 0) != 0 || whole.shown.count == 0) continue;
+      const size_t bar = k.find('|', 7);
+      if (bar == std::string::npos || k.compare(bar + 1, frame.size() + 1, frame + "|") != 0) continue;
+      whole.shown.count += g.shown.count;
+      whole.logs.insert(g.logs.begin(), g.logs.end());
+      whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
+      for (auto& w : g.workers) whole.workers.insert(w);
+      whole.shown.first_seen = std::min(whole.shown.first_seen, g.shown.first_seen);
+      whole.shown.last_seen = std::max(whole.shown.last_seen, g.shown.last_seen);
+      g.shown.count = 0;
+      break;
+    }
+  }
+  std::vector<UnexplainedGroup> out;
+  for (auto& [template_id, index] : by_template_) {
+    Group& g = groups_[index];
+    const std::string t = miner_->template_of(template_id);
+    g.shown.key = line_group_key(t);
+    g.shown.template_text = t;
+  }
+  for (auto& g : groups_) {
+    UnexplainedGroup& s = g.shown;
+    if (s.count == 0 || !g.has_exemplar) continue;
+    if (std::any_of(g.claimed_by.begin(), g.claimed_by.end(), fired)) continue;  // a rule explains it
+    s.fingerprint = group_fingerprint(s.key);
+    s.workers_total = g.workers.size();
+    for (const auto& w : g.workers) {
+      if (s.workers.size() < kMaxListedWorkers) s.workers.push_back(w);
+    }
+    const std::string own_log(s.exemplar.entry->log);
+    for (const auto& log : g.logs) {
+      if (log != own_log) s.also_in.push_back(log);
+    }
+    out.push_back(std::move(s));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const UnexplainedGroup& a, const UnexplainedGroup& b) {
+    return a.first_seen < b.first_seen;
+  });
+  groups_.clear();
+  by_key_.clear();
+  by_template_.clear();
+  return out;
+}
+
+}  // namespace gpudiag::detail

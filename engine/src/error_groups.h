@@ -1,0 +1,71 @@
+// ErrorGroups: one job's error candidates grouped in input order — exceptions by their key
+// (unexplained_key.h), plain lines by the template miner, docker-split tracebacks reassembled
+// first. Bounded: kMaxGroups groups and kMaxFragments pending traceback lines a job. Single-threaded.
+// Internal to engine.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "evidence_excerpt.h"
+#include "gpudiag/analysis.h"
+#include "gpudiag/patterns.h"
+#include "observations.h"
+
+namespace gpudiag::detail {
+
+class ErrorGroups {
+ public:
+  static constexpr size_t kMaxGroups = 1000;
+  static constexpr size_t kMaxFragments = 4096;
+  // Lines of one (worker, log) at most this far apart belong to one traceback.
+  static constexpr Timestamp kFragmentGap = 1'000'000'000;
+
+  void add(ErrorCandidate&& c);
+  // Everything `other` (the export's unattributed entries) holds, as if its entries were this job's.
+  void absorb(ErrorGroups&& other);
+  // The groups in first-seen order, those a fired rule explains left out (`fired`: whether the
+  // pack's rule of that index fired for this job); call once after the last batch.
+  std::vector<UnexplainedGroup> finish(const FrameFilter& frameworks, const std::function<bool(int rule)>& fired);
+  // Entries of groups past kMaxGroups (counted, not grouped), and whether a cap was reached.
+  uint64_t entries_past_cap() const { return entries_past_cap_; }
+  bool capped() const { return capped_; }
+
+ private:
+  struct Group {
+    UnexplainedGroup shown;
+    std::set<std::string> workers;
+    std::set<std::string> logs;
+    std::set<int> claimed_by;  // rules that took one of its entries as evidence
+    std::string first_template;  // a plain line's masked text when first seen
+    bool has_exemplar = false;
+    uint32_t exemplar_input = 0;
+    uint64_t exemplar_line = 0;
+  };
+  struct Fragment {
+    Timestamp at = kNoTime;
+    SourceLocation where;
+    std::string text;
+    std::vector<int> claimed_by;
+    std::unique_ptr<KeptRecord> record;
+  };
+  void add_parsed(ErrorCandidate&& c);
+  Group* group_for(const std::string& key, const ErrorCandidate& c);
+  Group* past_cap();
+  void reassemble(const FrameFilter& frameworks);
+
+  std::vector<Group> groups_;
+  std::map<std::string, size_t, std::less<>> by_key_;  // exception and cut keys → group
+  std::map<size_t, size_t> by_template_;               // miner group → group
+  std::unique_ptr<TemplateMiner> miner_;
+  std::map<std::pair<std::string, std::string>, std::vector<Fragment>> fragments_;  // (worker, log) → lines
+  size_t fragment_count_ = 0;
+  uint64_t entries_past_cap_ = 0;
+  bool capped_ = false;
+};
+
+}  // namespace gpudiag::detail

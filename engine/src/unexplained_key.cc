@@ -1,0 +1,73 @@
+#include "unexplained_key.h"
+
+#include <fmt/format.h>
+
+#include "gpudiag/patterns.h"
+#include "gpudiag/stable_hash.h"
+
+namespace gpudiag::detail {
+namespace {
+
+constexpr size_t kMessageTokens = 8;
+constexpr size_t kTemplateBytes = 512;
+
+std::string basename(std::string_view path) {
+  const size_t slash = path.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string first_tokens(std::string_view text, size_t n) {
+  std::string out;
+  size_t i = 0;
+  while (n > 0 && i < text.size()) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    const size_t start = i;
+    while (i < text.size() && text[i] != ' ') ++i;
+    if (i == start) break;
+    if (!out.empty()) out += ' ';
+    out.append(text.substr(start, i - start));
+    --n;
+  }
+  return out;
+}
+
+std::string frame_part(const std::optional<ErrorFrame>& f) {
+  return f ? basename(f->file) + ":" + f->function : std::string("-");
+}
+
+}  // namespace
+
+std::string line_group_key(std::string_view line_template) {
+  return fmt::format("g1|line|{}", line_template.substr(0, kTemplateBytes));
+}
+
+std::string group_fingerprint(std::string_view key) {
+  return fmt::format("{}/{:016x}", kUnexplainedRuleId, stable_hash(key));
+}
+
+void set_group_fields(const ParsedError& parsed, std::string_view step_field, ErrorCandidate& c) {
+  c.step = !parsed.step.empty() ? parsed.step : std::string(step_field);
+  c.truncated = parsed.truncated;
+  if (parsed.user_frame) c.user_frame = UserFrame{parsed.user_frame->file, parsed.user_frame->line, parsed.user_frame->function};
+  if (!parsed.exception_type.empty()) {
+    c.exception_type = parsed.exception_type;
+    c.exception_line = parsed.exception_line;
+    const std::string masked = mask_message(parsed.message);
+    c.message_template = parsed.exception_type + (masked.empty() ? "" : ": " + first_tokens(masked, 64));
+    c.key = fmt::format("g1|exc|{}|{}|{}", parsed.exception_type, frame_part(parsed.user_frame),
+                        first_tokens(masked, kMessageTokens));
+    c.matched_line = parsed.exception_line;
+    return;
+  }
+  if (!parsed.language.empty() && parsed.truncated) {  // a traceback cut before its exception line
+    c.key = fmt::format("g1|cut|{}", frame_part(parsed.user_frame));
+    return;
+  }
+  // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
+  std::string_view body = parsed.body;
+  body = body.substr(0, body.find('\n'));
+  c.matched_line = std::string(body.substr(0, 4096));
+  c.message_template = mask_message(body.substr(0, 4096));
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,29 @@
+// The grouping key of unexplained errors, version g1 (docs/unexplained.md, "Grouping"). Run
+// histories store its fingerprint, so what it holds is a contract: a change is a new version.
+//
+//   exception: "g1|exc|" TYPE "|" USER_FILE_BASENAME ":" USER_FUNCTION "|" first 8 tokens of the masked message
+//   cut copy:  "g1|cut|" USER_FILE_BASENAME ":" USER_FUNCTION    (a traceback cut before its exception)
+//   line:      "g1|line|" TEMPLATE                               (the template miner's, `<*>` for variables)
+//   fingerprint = "unexplained-error/" + 16 lowercase hex digits of XXH3-64 (seed 0) of the key
+//
+// The user frame's line number is left out: it moves with every edit of the file, the failure does not.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "error_text.h"
+#include "observations.h"
+
+namespace gpudiag::detail {
+
+inline constexpr std::string_view kUnexplainedRuleId = "unexplained-error";
+
+std::string line_group_key(std::string_view line_template);
+std::string group_fingerprint(std::string_view key);
+
+// Sets the candidate's key and shown fields from its parsed text; `step_field` is the entry's own
+// step (jsonPayload.step), used when the text names none.
+void set_group_fields(const ParsedError& parsed, std::string_view step_field, ErrorCandidate& c);
+
+}  // namespace gpudiag::detail
