@@ -67,6 +67,10 @@ bool equals_lower(std::string_view s, std::string_view lower) {
   return true;
 }
 
+bool is_boolean_or_null(std::string_view run) {
+  return equals_lower(run, "true") || equals_lower(run, "false") || equals_lower(run, "null");
+}
+
 // An identifier run ([A-Za-z0-9_-]+) is a variable, or a word to keep.
 bool is_variable_identifier(std::string_view s) {
   bool digit = false;
@@ -92,7 +96,7 @@ bool is_variable_identifier(std::string_view s) {
     last_kind = kind;
     at_part_start = false;
   }
-  if (!digit) return equals_lower(s, "true") || equals_lower(s, "false") || equals_lower(s, "null");
+  if (!digit) return is_boolean_or_null(s);
   return part_starts_with_digit || (all_hex && s.size() >= 6) || transitions >= 3;
 }
 
@@ -126,7 +130,27 @@ void append_masked_piece(std::string_view piece, std::string& out) {
   }
 }
 
+// Most tokens are words: no digit, no true/false/null. One pass tells, and they are copied whole.
+bool nothing_to_mask(std::string_view token) {
+  size_t run = 0;
+  for (size_t i = 0; i < token.size(); ++i) {
+    const uint8_t c = cls(token[i]);
+    if (c & kDigit) return false;
+    if (c & (kAlpha | kJoiner)) {
+      ++run;
+      continue;
+    }
+    if ((run == 4 || run == 5) && is_boolean_or_null(token.substr(i - run, run))) return false;
+    run = 0;
+  }
+  return !((run == 4 || run == 5) && is_boolean_or_null(token.substr(token.size() - run)));
+}
+
 void append_masked_token(std::string_view token, std::string& out) {
+  if (nothing_to_mask(token)) {
+    out.append(token);
+    return;
+  }
   size_t start = 0;
   for (size_t i = 0; i <= token.size(); ++i) {
     if (i < token.size() && !(cls(token[i]) & kPathDelim)) continue;
