@@ -24,7 +24,7 @@ namespace gpudiag {
 struct MinerLimits {
   size_t max_clusters = 10000;   // groups, the overflow group not counted
   size_t max_bytes = 16u << 20;  // token text, templates and tree, estimated
-  double similarity = 0.8;      // fraction of tokens a message must share with a template (tuned: bench/patterns.py)
+  double similarity = 0.8;       // fraction of tokens a message must share with a template (tuned: bench/patterns.py)
 };
 
 // The template of the overflow group (the lines that came once a limit was reached and fit no group).
