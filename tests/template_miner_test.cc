@@ -2,10 +2,12 @@
 // Dataflow lines, and what happens at its limits. The Loghub-2k scores are checked by
 // bench/patterns.py --check (a CTest of its own, tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "gpudiag/patterns.h"
+#include "test_support.h"
 
 using namespace gpudiag;
 
@@ -198,4 +200,37 @@ TEST_CASE("an empty message is a group and bad group ids are harmless", "[unit]"
   CHECK(miner.template_of(99).empty());
   CHECK(miner.count(99) == 0);
   CHECK(miner.overflow_group() == miner.groups());
+}
+
+TEST_CASE("gpudiag patterns prints one row per line with its group's final template", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string path = dir + "/lines.txt";
+  {
+    std::ofstream out(path);
+    // apache/beam#19306 and the job id of dataflow-log-signatures.md §1; Loghub OpenSSH_2k.
+    out << "Autoscaling is enabled for job 2020-10-26_06_19_05-11247069410789502909. The number of workers will be "
+           "between 1 and 100.\n"
+        << "Invalid user admin from 103.207.39.212\n"
+        << "Autoscaling is enabled for job 2022-10-28_13_07_17-12646045757829274894. The number of workers will be "
+           "between 1 and 100.\n";
+  }
+  const auto tsv = test::run_gpudiag({"patterns", "--lines", path, "--format", "tsv"});
+  CHECK(tsv.exit_code == 0);
+  CHECK(tsv.out ==
+        "1\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n"
+        "2\t1\tInvalid user admin from <*>\n"
+        "3\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n");
+  const auto summary = test::run_gpudiag({"patterns", "--lines", path, "--format", "summary"});
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.out ==
+        "2\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n"
+        "1\t1\tInvalid user admin from <*>\n");
+}
+
+TEST_CASE("gpudiag patterns on a missing file is exit 2 naming it", "[cli]") {
+  const std::string missing = test::temp_dir() + "/no-such-lines.txt";
+  const auto r = test::run_gpudiag({"patterns", "--lines", missing});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "gpudiag: " + missing + ": cannot open: No such file or directory\n");
 }
