@@ -29,6 +29,7 @@ int run_command(int argc, char** argv) {
   add_history_command(app, run);
   add_ingest_command(app, run);
   add_query_command(app, run);
+  add_patterns_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,236 @@
+// The template miner (gpudiag/patterns.h): what its masks hide and keep, how it groups real
+// Dataflow lines, and what happens at its limits. The Loghub-2k scores are checked by
+// bench/patterns.py --check (a CTest of its own, tests/CMakeLists.txt).
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gpudiag/patterns.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+// The job-message sequence of a healthy run, from /work/shared/reference/dataflow-log-signatures.md
+// §2i (jcbaey/dataflow_python_timer README, apache/beam#19306, google-research/text-to-text-transfer-
+// transformer#986), without the JOB_MESSAGE_* prefix as exports hold them.
+const std::vector<std::string> kHealthyRun = {
+    "Worker configuration: n1-standard-4 in europe-west1-d.",
+    "Expanding SplittableParDo operations into optimizable parts.",
+    "Fusing adjacent ParDo, Read, Write, and Flatten operations",
+    "Workflow config is missing a default resource spec.",
+    "Starting worker pool setup.",
+    "Starting 1 workers in europe-west1-d...",
+    "Autoscaling: Raised the number of workers to 1 so that the pipeline can catch up with its backlog and keep "
+    "up with its input rate.",
+    "Autoscaling: Raised the number of workers to 1 based on the rate of progress in the currently running "
+    "stage(s).",
+    "Workers have started successfully.",
+    "Autoscaling is enabled for job 2020-10-26_06_19_05-11247069410789502909. The number of workers will be "
+    "between 1 and 100.",
+    "Autoscaling is enabled for Dataflow Streaming Engine. Workers will scale between 1 and 100 unless "
+    "maxNumWorkers is specified.",
+    "Cleaning up.",
+    "Starting worker pool teardown.",
+    "Stopping worker pool...",
+    "Autoscaling: Resized worker pool from 1 to 0.",
+    "Autoscaling: Would further reduce the number of workers but reached the minimum number allowed for the job.",
+    "Worker pool stopped.",
+    "Tearing down pending resources...",
+};
+
+std::vector<size_t> mine_all(TemplateMiner& miner, const std::vector<std::string>& lines) {
+  std::vector<size_t> groups;
+  for (const auto& line : lines) groups.push_back(miner.add(line));
+  return groups;
+}
+
+}  // namespace
+
+TEST_CASE("masks hide numbers sizes durations and hex", "[unit]") {
+  // apache/beam#19306 (job message); jcbaey/dataflow_python_timer README (pipeline options repr).
+  CHECK(mask_message("Autoscaling: Resized worker pool from 1 to 0.") ==
+        "Autoscaling: Resized worker pool from <*> to <*>.");
+  CHECK(mask_message("<apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>") ==
+        "<apache_beam.options.value_provider.StaticValueProvider object at <*>>");
+  // PyTorch's CUDA out-of-memory error (c10/cuda/CUDACachingAllocator.cpp), as the corpus quotes it
+  // (tools/corpus/cases/hostile_log_text.py): sizes with units.
+  CHECK(
+      mask_message("RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 14.58 GiB total "
+                   "capacity; 12.91 GiB already allocated; 611.56 MiB free; 13.02 GiB reserved in total by PyTorch)") ==
+      "RuntimeError: CUDA out of memory. Tried to allocate <*> GiB (GPU <*>; <*> GiB total capacity; <*> GiB already "
+      "allocated; <*> MiB free; <*> GiB reserved in total by PyTorch)");
+  // HDFS lines of Loghub (logpai/loghub, HDFS_2k): IP and port, a block id, a size.
+  CHECK(mask_message("BLOCK* NameSystem.addStoredBlock: blockMap updated: 10.251.71.240:50010 is added to "
+                     "blk_-6330812010936261924 size 67108864") ==
+        "BLOCK* NameSystem.addStoredBlock: blockMap updated: <*>:<*> is added to <*> size <*>");
+}
+
+TEST_CASE("masks hide Dataflow job ids worker names and UUIDs", "[unit]") {
+  // Job ids and VM names: the LogEntry samples of dataflow-log-signatures.md §1 (2022-10-28, 2019-02-04).
+  CHECK(mask_message("job_id 2022-10-28_13_07_17-12646045757829274894") == "job_id <*>");
+  CHECK(mask_message("app-kolban0kolban0altostr-10281307-71o6-harness-cqks") == "<*>");
+  CHECK(mask_message("The work item was attempted on: rajsubtest-02040113-nvra-harness-t62t,") ==
+        "The work item was attempted on: <*>,");
+  // apache/beam#30482: an instruction id and a data-channel port.
+  CHECK(mask_message("Exception while trying to handle InstructionRequest process_bundle-12") ==
+        "Exception while trying to handle InstructionRequest <*>");
+  CHECK(mask_message("Failed to handle for url: \"localhost:12371\"") == "Failed to handle for url: \"localhost:<*>\"");
+  // RFC 4122 appendix C, the DNS namespace UUID.
+  CHECK(mask_message("request 6ba7b810-9dad-11d1-80b4-00c04fd430c8 failed") == "request <*> failed");
+  CHECK(mask_message("use_gpu=true cache=False") == "use_gpu=<*> cache=<*>");
+}
+
+TEST_CASE("masks hide paths with ids and keep other paths", "[unit]") {
+  // Loghub HDFS_2k and Apache_2k lines (logpai/loghub).
+  CHECK(mask_message("Deleting block blk_1350741653957819140 file "
+                     "/mnt/hadoop/dfs/data/current/subdir32/blk_1350741653957819140") == "Deleting block <*> file <*>");
+  CHECK(mask_message("workerEnv.init() ok /etc/httpd/conf/workers2.properties") == "workerEnv.init() ok <*>");
+  // A Python traceback frame (issue 15's example): the user's file is kept.
+  CHECK(mask_message("File \"/app/pipeline.py\", line 88, in process") ==
+        "File \"/app/pipeline.py\", line <*>, in process");
+}
+
+TEST_CASE("masks keep words exception names and rule-like names", "[unit]") {
+  // scikit-learn's check_array (sklearn/utils/validation.py), as issue 15 quotes it.
+  const std::string value_error = "ValueError: Input contains NaN, infinity or a value too large for dtype('float32').";
+  CHECK(mask_message(value_error) == value_error);
+  // Loghub Apache_2k (logpai/loghub).
+  CHECK(mask_message("jk2_init() Found child 3746 in scoreboard slot 7") ==
+        "jk2_init() Found child <*> in scoreboard slot <*>");
+  // Names, not log lines: gpudiag rule ids (rules/), a CUresult name (CUDA's cuda.h), a Dataflow
+  // accelerator type (the GPU docs), a Python binary.
+  const std::string names =
+      "sdk-harness-disconnected workers-stuck-no-activity CUDA_ERROR_OUT_OF_MEMORY nvidia-tesla-t4 python3";
+  CHECK(mask_message(names) == names);
+  CHECK(mask_message("  Starting \t worker pool setup.  ") == "Starting worker pool setup.");
+}
+
+TEST_CASE("a healthy run's job messages keep one group each", "[unit]") {
+  TemplateMiner miner;
+  const auto groups = mine_all(miner, kHealthyRun);
+  CHECK(miner.groups() == kHealthyRun.size());
+  for (size_t i = 0; i < groups.size(); ++i) CHECK(groups[i] == i);
+  CHECK(miner.template_of(groups[4]) == "Starting worker pool setup.");
+  CHECK(miner.template_of(groups[12]) == "Starting worker pool teardown.");
+}
+
+TEST_CASE("lines of one template with other values join one group", "[unit]") {
+  TemplateMiner miner;
+  // apache/beam#19306 and, with the job id of dataflow-log-signatures.md §1, the same job message.
+  const size_t a = miner.add(
+      "Autoscaling is enabled for job 2020-10-26_06_19_05-11247069410789502909. The number of workers will be "
+      "between 1 and 100.");
+  const size_t b = miner.add(
+      "Autoscaling is enabled for job 2022-10-28_13_07_17-12646045757829274894. The number of workers will be "
+      "between 1 and 1000.");
+  CHECK(a == b);
+  CHECK(miner.count(a) == 2);
+  CHECK(miner.template_of(a) ==
+        "Autoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.");
+  // Loghub OpenSSH_2k: a user name is no mask, Drain turns it into <*> when the rest is the same.
+  const size_t c = miner.add("Invalid user admin from 103.207.39.212");
+  const size_t d = miner.add("Invalid user abc from 187.141.143.180");
+  CHECK(c == d);
+  CHECK(miner.template_of(c) == "Invalid user <*> from <*>");
+  // Loghub Linux_2k: a token keeps the text before '=' it shares.
+  const size_t e = miner.add(
+      "authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=d211-116-254-214.rev.krline.net");
+  const size_t f = miner.add("authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=218.188.2.4");
+  CHECK(e == f);
+  CHECK(miner.template_of(e) == "authentication failure; logname= uid=<*> euid=<*> tty=NODEVssh ruser= rhost=<*>");
+}
+
+TEST_CASE("the miner is deterministic", "[unit]") {
+  TemplateMiner one;
+  TemplateMiner two;
+  std::vector<std::string> lines = kHealthyRun;
+  lines.insert(lines.end(), kHealthyRun.rbegin(), kHealthyRun.rend());
+  CHECK(mine_all(one, lines) == mine_all(two, lines));
+  for (size_t g = 0; g < one.groups(); ++g) CHECK(one.template_of(g) == two.template_of(g));
+  // Moving keeps the state.
+  TemplateMiner moved = std::move(one);
+  CHECK(moved.groups() == two.groups());
+  CHECK(moved.add(kHealthyRun[3]) == 3);
+}
+
+TEST_CASE("past max_clusters new lines go to one overflow group", "[unit]") {
+  TemplateMiner miner(MinerLimits{.max_clusters = 3});
+  const auto groups = mine_all(miner, kHealthyRun);
+  CHECK(groups[0] == 0);
+  CHECK(groups[1] == 1);
+  CHECK(groups[2] == 2);
+  CHECK(miner.capped());
+  CHECK(miner.overflow_group() == 3);
+  for (size_t i = 3; i < groups.size(); ++i) CHECK(groups[i] == 3);
+  CHECK(miner.count(3) == kHealthyRun.size() - 3);
+  CHECK(miner.template_of(3) == std::string(kOverflowTemplate));
+  // A line of an existing group still joins it.
+  CHECK(miner.add(kHealthyRun[1]) == 1);
+  CHECK(miner.groups() == 4);
+}
+
+TEST_CASE("past max_bytes new lines go to the overflow group", "[unit]") {
+  TemplateMiner miner(MinerLimits{.max_bytes = 256 * 1024});
+  // Each message repeats a real line a different number of times: a token count of its own, so a
+  // group of its own, until the byte limit.
+  size_t created = 0;
+  for (int k = 1; k <= 2000 && !miner.capped(); ++k) {
+    std::string message;
+    for (int i = 0; i < k; ++i) message += kHealthyRun[1] + " ";
+    const size_t group = miner.add(message);
+    if (!miner.capped() && group == static_cast<size_t>(k - 1)) ++created;
+  }
+  REQUIRE(miner.capped());
+  CHECK(created > 10);
+  CHECK(created < 2000);
+  CHECK(miner.overflow_group() == created);
+  CHECK(miner.add(kHealthyRun[1] + " " + kHealthyRun[1]) == 1);  // an existing group still takes its lines
+  CHECK(miner.add(kHealthyRun[5]) == miner.overflow_group());
+  CHECK(TemplateMiner().capped() == false);
+}
+
+TEST_CASE("an empty message is a group and bad group ids are harmless", "[unit]") {
+  TemplateMiner miner;
+  const size_t empty = miner.add("");
+  CHECK(miner.add("   ") == empty);
+  CHECK(miner.template_of(empty).empty());
+  CHECK(miner.template_of(99).empty());
+  CHECK(miner.count(99) == 0);
+  CHECK(miner.overflow_group() == miner.groups());
+}
+
+TEST_CASE("gpudiag patterns prints one row per line with its group's final template", "[cli]") {
+  const std::string dir = test::temp_dir();
+  const std::string path = dir + "/lines.txt";
+  {
+    std::ofstream out(path);
+    // apache/beam#19306 and the job id of dataflow-log-signatures.md §1; Loghub OpenSSH_2k.
+    out << "Autoscaling is enabled for job 2020-10-26_06_19_05-11247069410789502909. The number of workers will be "
+           "between 1 and 100.\n"
+        << "Invalid user admin from 103.207.39.212\n"
+        << "Autoscaling is enabled for job 2022-10-28_13_07_17-12646045757829274894. The number of workers will be "
+           "between 1 and 100.\n";
+  }
+  const auto tsv = test::run_gpudiag({"patterns", "--lines", path, "--format", "tsv"});
+  CHECK(tsv.exit_code == 0);
+  CHECK(tsv.out ==
+        "1\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n"
+        "2\t1\tInvalid user admin from <*>\n"
+        "3\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n");
+  const auto summary = test::run_gpudiag({"patterns", "--lines", path, "--format", "summary"});
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.out ==
+        "2\t0\tAutoscaling is enabled for job <*>. The number of workers will be between <*> and <*>.\n"
+        "1\t1\tInvalid user admin from <*>\n");
+}
+
+TEST_CASE("gpudiag patterns on a missing file is exit 2 naming it", "[cli]") {
+  const std::string missing = test::temp_dir() + "/no-such-lines.txt";
+  const auto r = test::run_gpudiag({"patterns", "--lines", missing});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "gpudiag: " + missing + ": cannot open: No such file or directory\n");
+}
