@@ -1,0 +1,245 @@
+// The error-text parser over real error texts (tests/fixtures/error_text/, each file's first line
+// names its source): the cause's type and message, the user frame, the step, whether it was cut.
+#include "error_text.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "error_unwrap.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+using detail::ParsedError;
+
+namespace {
+
+const detail::FrameFilter& frameworks() {
+  static const detail::FrameFilter filter(test::builtin_pack().policy().framework_frames);
+  return filter;
+}
+
+// A fixture's text: the file without its first line (the source).
+std::string fixture(const std::string& name) {
+  const std::string text = test::read_file(test::source_dir() + "/tests/fixtures/error_text/" + name);
+  REQUIRE(text.rfind("# ", 0) == 0);
+  return text.substr(text.find('\n') + 1);
+}
+
+ParsedError parse(const std::string& name) { return detail::parse_error_text(fixture(name), frameworks()); }
+
+std::string where(const ParsedError& e) {
+  if (!e.user_frame) return "";
+  return e.user_frame->file + ":" + std::to_string(e.user_frame->line) + " " + e.user_frame->function;
+}
+
+}  // namespace
+
+TEST_CASE("a chained job-message traceback cut in Beam's re-raise is the user's ValueError", "[unit][error_text]") {
+  const ParsedError e = parse("py-chained-job-message-cut.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ValueError");
+  CHECK(e.message == "min() arg is an empty sequence");
+  CHECK(e.exception_line == "ValueError: min() arg is an empty sequence");
+  CHECK(where(e) ==
+        "/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/jobs/batch_jobs/"
+        "contributor_admin_stats_jobs.py:655 transform_translation_review_stats");
+  CHECK(e.frames.size() == 4);
+  CHECK(e.frames.front().function == "apache_beam.runners.common.DoFnRunner.process");
+  CHECK(e.frames.front().framework);
+  CHECK(e.step.empty());
+  CHECK(e.truncated);
+  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+}
+
+TEST_CASE("Beam's RuntimeError re-raise is unwrapped to the original type with its step", "[unit][error_text]") {
+  const ParsedError e = parse("py-runtimeerror-reraise.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "FileNotFoundError");
+  CHECK(e.message ==
+        "[Errno 2] No such file or directory: "
+        "'/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/domain/../../package.json'");
+  CHECK(e.exception_line.rfind("RuntimeError: FileNotFoundError: [Errno 2]", 0) == 0);
+  CHECK(e.step == "Index batches of models-ptransform-74");
+  CHECK(where(e) ==
+        "/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/utils.py:130 "
+        "open_file");
+  CHECK(e.frames.size() == 3);
+  CHECK_FALSE(e.truncated);
+  CHECK(e.body.find("[while running") == std::string::npos);
+}
+
+TEST_CASE("a ModuleNotFoundError while unpickling the main session has no user frame", "[unit][error_text]") {
+  const ParsedError e = parse("py-module-not-found-main-session.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ModuleNotFoundError");
+  CHECK(e.message == "No module named 'configs'");
+  CHECK_FALSE(e.user_frame);
+  CHECK(e.frames.size() == 6);
+  CHECK(e.frames.back().file == "/usr/local/lib/python3.8/site-packages/dill/_dill.py");
+  CHECK(e.frames.back().line == 462);
+  CHECK(e.frames.back().function == "find_class");
+  CHECK(std::all_of(e.frames.begin(), e.frames.end(), [](const auto& f) { return f.framework; }));
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("a flattened and cut job-message traceback is put back on lines and marked cut", "[unit][error_text]") {
+  const ParsedError e = parse("py-flattened-job-message-cut.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);
+  CHECK_FALSE(e.user_frame);
+  REQUIRE(e.frames.size() == 8);
+  CHECK(e.frames[0].file == "/usr/local/lib/python3.7/site-packages/apache_beam/runners/worker/sdk_worker.py");
+  CHECK(e.frames[0].line == 289);
+  CHECK(e.frames[0].function == "_execute");
+  CHECK(e.frames[7].line == 924);
+  CHECK(e.frames[7].function == "<listcomp>");
+}
+
+TEST_CASE("a flattened traceback repeated after its exception keeps the complete one", "[unit][error_text]") {
+  const ParsedError e = parse("py-flattened-repeat-cut.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ImportError");
+  CHECK(e.message == "No module named _dill");
+  CHECK(e.exception_line == "ImportError: No module named _dill");
+  CHECK(e.frames.size() == 8);
+  CHECK(e.frames.back().file == "/usr/local/lib/python2.7/pickle.py");
+  CHECK(e.frames.back().line == 1130);
+  CHECK_FALSE(e.user_frame);  // Beam, dill and the Python 2.7 standard library
+  CHECK(e.truncated);
+}
+
+TEST_CASE("a console copy with a timestamp before the wrapper and broken frame lines", "[unit][error_text]") {
+  const ParsedError e = parse("py-console-copy-broken-lines.txt");
+  CHECK(e.language == "python");
+  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+  REQUIRE(e.frames.size() == 1);
+  CHECK(e.frames[0].file == "/usr/local/lib/python3.6/site-packages/apache_beam/internal/pickler.py");
+  CHECK(e.frames[0].line == 290);
+  CHECK(e.frames[0].function == "loads");
+  CHECK(e.truncated);
+}
+
+TEST_CASE("a generic::unknown status and Python 3.11 caret lines come off", "[unit][error_text]") {
+  const ParsedError e = parse("py-generic-unknown-carets.txt");
+  CHECK(e.language == "python");
+  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+  REQUIRE(e.frames.size() == 6);
+  CHECK(e.frames[5].function == "__init__");
+  CHECK(e.frames[5].line == 1133);
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);
+}
+
+TEST_CASE("an explicit chain's cause is the exception it was raised from", "[unit][error_text]") {
+  const ParsedError e = parse("py-direct-cause.txt");
+  CHECK(e.exception_type == "OSError");
+  CHECK(e.message.empty());
+  CHECK(e.exception_line == "OSError");
+  CHECK(where(e) == "<stdin>:2 func");
+  CHECK(e.frames.size() == 2);
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("an implicit chain's cause is the exception raised while handling", "[unit][error_text]") {
+  const ParsedError e = parse("py-during-handling.txt");
+  CHECK(e.exception_type == "RuntimeError");
+  CHECK(e.message == "unable to handle error");
+  CHECK(where(e) == "<stdin>:4 <module>");
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("a Java job-message copy names the user's DoFn frame without at", "[unit][error_text]") {
+  const ParsedError e = parse("java-job-message-user-frame.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.NullPointerException");
+  CHECK(e.message.empty());
+  CHECK(where(e) ==
+        "BigQueryStatementIssuingFn.java:70 com.google.cloud.dataflow.cdc.applier.BigQueryStatementIssuingFn.process");
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("a Java message that wraps its causes names the innermost one", "[unit][error_text]") {
+  const ParsedError e = parse("java-job-message-wrapped-cause.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.ArrayIndexOutOfBoundsException");
+  CHECK(e.message == "1");
+  CHECK(e.exception_line.rfind("java.lang.RuntimeException: org.apache.beam.sdk.util.UserCodeException:", 0) == 0);
+  REQUIRE(e.frames.size() == 9);
+  // Outermost first: Java prints the innermost frame first.
+  CHECK(e.frames.front().function ==
+        "org.apache.beam.runners.dataflow.worker.util.common.worker.OutputReceiver.process");
+  CHECK(e.frames.back().file == "GroupAlsoByWindowsParDoFn.java");
+  CHECK(e.frames.back().line == 184);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("a flattened Java job message is split into its exception and frames", "[unit][error_text]") {
+  const ParsedError e = parse("java-flattened-job-message.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.nio.charset.MalformedInputException");
+  CHECK(e.message == "Input length = 1");
+  REQUIRE(e.frames.size() == 8);
+  CHECK(e.frames.back().line == 187);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("a flattened Java fragment without its exception still finds the user frame", "[unit][error_text]") {
+  const ParsedError e = parse("java-flattened-fragment.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);
+  CHECK(e.frames.size() == 10);
+  CHECK(where(e) == "Functions.scala:263 com.spotify.scio.util.Functions$$anon$7.processElement");
+}
+
+TEST_CASE("a main-thread Java exception keeps the first line of a wrapped message", "[unit][error_text]") {
+  const ParsedError e = parse("java-main-thread-user-frame.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.IllegalArgumentException");
+  CHECK(e.message == "com.google.swarm.tokenization.common.CSVContentProce");
+  REQUIRE(e.frames.size() == 10);
+  CHECK(e.frames[0].function == "com.google.swarm.tokenization.CSVStreamingPipeline.doT");
+  CHECK(e.frames[0].line == 0);  // cut before its location
+  CHECK(e.frames[4].function == "java.base/java.util.HashMap.computeIfAbsent");
+  CHECK(e.frames[4].framework);
+  REQUIRE(e.user_frame);
+  CHECK(e.user_frame->function == "com.google.swarm.tokenization.CSVStreamingPipeline.doT");
+}
+
+TEST_CASE("a Java chain's cause is the last Caused by and ... N more takes the enclosing frames",
+          "[unit][error_text]") {
+  const ParsedError e = parse("java-caused-by-more.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.RuntimeException");
+  CHECK(e.message == "Error received from SDK harness for instruction 4: Traceback (most recent call last):");
+  CHECK(e.exception_line.rfind("Caused by: java.util.concurrent.ExecutionException:", 0) == 0);
+  CHECK(e.frames.empty());
+}
+
+TEST_CASE("Error Reporting's Java frame format is read", "[unit][error_text]") {
+  const ParsedError e = parse("java-error-reporting-format.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);  // it starts inside the trace
+  REQUIRE(e.frames.size() == 3);
+  CHECK(e.frames.back().function == "org.apache.beam.runners.dataflow.worker.SimpleParDoFn.processElement");
+  CHECK(e.frames.back().file == "org/apache.beam.runners.dataflow.worker/SimpleParDoFn.java");
+  CHECK(e.frames.back().line == 340);
+  CHECK(e.frames.back().framework);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("plain lines have no exception: only the body without its wrappers", "[unit][error_text]") {
+  const ParsedError a = parse("plain-sdk-disconnected.txt");
+  CHECK(a.language.empty());
+  CHECK(a.exception_type.empty());
+  CHECK(a.body == "SDK harness sdk-0-0 disconnected.\n");
+  CHECK_FALSE(a.truncated);
+  const ParsedError b = parse("plain-workflow-failed.txt");
+  CHECK(b.language.empty());
+  CHECK(b.exception_type.empty());
+  CHECK(b.frames.empty());
+  CHECK(b.body.rfind("INFO[dataflow_runner.py]: 2022-02-22T18:43:20.001Z: JOB_MESSAGE_ERROR: Workflow failed.", 0) ==
+        0);
+}
