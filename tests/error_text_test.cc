@@ -3,6 +3,7 @@
 #include "error_text.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <random>
 
 #include "error_unwrap.h"
@@ -242,4 +243,90 @@ TEST_CASE("plain lines have no exception: only the body without its wrappers", "
   CHECK(b.frames.empty());
   CHECK(b.body.rfind("INFO[dataflow_runner.py]: 2022-02-22T18:43:20.001Z: JOB_MESSAGE_ERROR: Workflow failed.", 0) ==
         0);
+}
+
+TEST_CASE("a 10 k-frame traceback keeps its innermost 64 frames in either form", "[unit][error_text]") {
+  std::string lines = "Traceback (most recent call last):\n";
+  std::string flat = "Error message from worker: Traceback (most recent call last):";
+  for (int i = 1; i <= 10000; ++i) {
+    lines += "  File \"/app/pipeline.py\", line " + std::to_string(i) + ", in recurse\n    return recurse(n - 1)\n";
+    flat += " File \"/app/pipeline.py\", line " + std::to_string(i) + ", in recurse return recurse(n - 1)";
+  }
+  lines += "RecursionError: maximum recursion depth exceeded\n";
+  flat += " RecursionError: maximum recursion depth exceeded";
+  for (const std::string& text : {lines, flat}) {
+    const ParsedError e = detail::parse_error_text(text, frameworks());
+    CHECK(e.exception_type == "RecursionError");
+    CHECK(e.message == "maximum recursion depth exceeded");
+    REQUIRE(e.frames.size() == detail::kMaxErrorFrames);
+    CHECK(e.frames.front().line == 10000 - detail::kMaxErrorFrames + 1);
+    CHECK(e.frames.back().line == 10000);
+    CHECK(where(e) == "/app/pipeline.py:10000 recurse");
+  }
+  std::string java = "java.lang.StackOverflowError\n";
+  for (int i = 1; i <= 10000; ++i) java += "\tat com.example.Fn.recurse(Fn.java:" + std::to_string(i) + ")\n";
+  const ParsedError j = detail::parse_error_text(java, frameworks());
+  CHECK(j.exception_type == "java.lang.StackOverflowError");
+  REQUIRE(j.frames.size() == detail::kMaxErrorFrames);
+  CHECK(j.frames.back().line == 1);  // printed first: the innermost
+  CHECK(where(j) == "Fn.java:1 com.example.Fn.recurse");
+}
+
+TEST_CASE("huge and hostile texts are parsed in linear time within the caps", "[unit][error_text]") {
+  const size_t mib = size_t{1} << 20;
+  std::vector<std::string> texts;
+  texts.push_back(std::string(mib, 'x'));
+  std::string frames_on_a_line = "Traceback (most recent call last):";
+  while (frames_on_a_line.size() < mib) frames_on_a_line += " File \"a.py\", line 1, in f x = 1";
+  texts.push_back(frames_on_a_line);
+  std::string open_quotes;
+  while (open_quotes.size() < mib) open_quotes += "File \"";
+  texts.push_back(open_quotes);
+  std::string steps;
+  while (steps.size() < mib) steps += " [while running '";
+  texts.push_back(steps);
+  std::string separators;
+  while (separators.size() < mib)
+    separators += "During handling of the above exception, another exception occurred: ValueError: x ";
+  texts.push_back(separators);
+  std::string causes;
+  while (causes.size() < mib) causes += "Caused by: java.lang.X: y\n\tat a.B.c(B.java:1)\n\t... 1 more\n";
+  texts.push_back(causes);
+  std::string long_message = "ValueError: " + std::string(mib, 'm');
+  texts.push_back("Traceback (most recent call last):\n  File \"/app/p.py\", line 1, in f\n" + long_message);
+  for (const auto& text : texts) {
+    const auto start = std::chrono::steady_clock::now();
+    const ParsedError e = detail::parse_error_text(text, frameworks());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 2.0);  // about 0.01 s each in a Release build; quadratic would be minutes
+    CHECK(e.frames.size() <= detail::kMaxErrorFrames);
+    CHECK(e.message.size() <= detail::kMaxErrorLine);
+    CHECK(e.exception_line.size() <= detail::kMaxErrorLine);
+    CHECK(e.body.size() <= detail::kMaxErrorBody);
+  }
+}
+
+TEST_CASE("cut and scrambled fixtures never crash the parser", "[unit][error_text]") {
+  std::mt19937 random(15);
+  const char* names[] = {"py-chained-job-message-cut.txt", "py-runtimeerror-reraise.txt",
+                         "py-flattened-repeat-cut.txt",    "java-caused-by-more.txt",
+                         "java-flattened-job-message.txt", "java-job-message-wrapped-cause.txt"};
+  size_t parsed = 0;
+  for (const char* name : names) {
+    const std::string text = fixture(name);
+    for (size_t cut = 0; cut <= text.size(); cut += 7) {
+      std::string s = text.substr(0, cut);
+      const ParsedError e = detail::parse_error_text(s, frameworks());
+      CHECK(e.frames.size() <= detail::kMaxErrorFrames);
+      for (int k = 0; k < 4 && !s.empty(); ++k) s[random() % s.size()] = static_cast<char>(random() % 256);
+      const ParsedError scrambled = detail::parse_error_text(s, frameworks());
+      CHECK(scrambled.frames.size() <= detail::kMaxErrorFrames);
+      parsed += 2;
+    }
+  }
+  CHECK(parsed > 1000);
+  // A cut job-message copy says so; the whole one does not.
+  const std::string whole = fixture("py-runtimeerror-reraise.txt");
+  CHECK_FALSE(detail::parse_error_text(whole, frameworks()).truncated);
+  CHECK(detail::parse_error_text(whole.substr(0, whole.find("RuntimeError:")), frameworks()).truncated);
 }
