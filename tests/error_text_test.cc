@@ -28,6 +28,12 @@ std::string fixture(const std::string& name) {
 
 ParsedError parse(const std::string& name) { return detail::parse_error_text(fixture(name), frameworks()); }
 
+struct ErrorFrameView {
+  std::string_view file;
+  uint64_t line;
+  std::string_view function;
+};
+
 std::string where(const ParsedError& e) {
   if (!e.user_frame) return "";
   return e.user_frame->file + ":" + std::to_string(e.user_frame->line) + " " + e.user_frame->function;
@@ -83,18 +89,40 @@ TEST_CASE("a ModuleNotFoundError while unpickling the main session has no user f
   CHECK_FALSE(e.truncated);
 }
 
-TEST_CASE("a flattened and cut job-message traceback is put back on lines and marked cut", "[unit][error_text]") {
-  const ParsedError e = parse("py-flattened-job-message-cut.txt");
-  CHECK(e.language == "python");
-  CHECK(e.exception_type.empty());
-  CHECK(e.truncated);
-  CHECK_FALSE(e.user_frame);
-  REQUIRE(e.frames.size() == 8);
-  CHECK(e.frames[0].file == "/usr/local/lib/python3.7/site-packages/apache_beam/runners/worker/sdk_worker.py");
-  CHECK(e.frames[0].line == 289);
-  CHECK(e.frames[0].function == "_execute");
-  CHECK(e.frames[7].line == 924);
-  CHECK(e.frames[7].function == "<listcomp>");
+TEST_CASE("cut job-message tracebacks are put back on lines without their wrappers and marked cut",
+          "[unit][error_text]") {
+  struct Cut {
+    const char* fixture;
+    size_t frames;
+    ErrorFrameView innermost;
+  };
+  // A flattened copy (Beam 2.27), a console copy with a timestamp before the wrapper and frame
+  // lines broken after `File `, and a generic::unknown status over Python 3.12's caret lines.
+  const Cut cuts[] = {
+      {"py-flattened-job-message-cut.txt",
+       8,
+       {"/usr/local/lib/python3.7/site-packages/apache_beam/runners/worker/bundle_processor.py", 924, "<listcomp>"}},
+      {"py-console-copy-broken-lines.txt",
+       1,
+       {"/usr/local/lib/python3.6/site-packages/apache_beam/internal/pickler.py", 290, "loads"}},
+      {"py-generic-unknown-carets.txt",
+       6,
+       {"/usr/local/lib/python3.12/site-packages/apache_beam/runners/worker/bundle_processor.py", 1133, "__init__"}},
+  };
+  for (const Cut& c : cuts) {
+    INFO(c.fixture);
+    const ParsedError e = parse(c.fixture);
+    CHECK(e.language == "python");
+    CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+    CHECK(e.exception_type.empty());
+    CHECK(e.truncated);
+    CHECK_FALSE(e.user_frame);
+    REQUIRE(e.frames.size() == c.frames);
+    CHECK(e.frames.back().file == c.innermost.file);
+    CHECK(e.frames.back().line == c.innermost.line);
+    CHECK(e.frames.back().function == c.innermost.function);
+    CHECK(e.frames.front().function == (c.frames == 1 ? "loads" : "_execute"));
+  }
 }
 
 TEST_CASE("a flattened traceback repeated after its exception keeps the complete one", "[unit][error_text]") {
@@ -107,28 +135,6 @@ TEST_CASE("a flattened traceback repeated after its exception keeps the complete
   CHECK(e.frames.back().file == "/usr/local/lib/python2.7/pickle.py");
   CHECK(e.frames.back().line == 1130);
   CHECK_FALSE(e.user_frame);  // Beam, dill and the Python 2.7 standard library
-  CHECK(e.truncated);
-}
-
-TEST_CASE("a console copy with a timestamp before the wrapper and broken frame lines", "[unit][error_text]") {
-  const ParsedError e = parse("py-console-copy-broken-lines.txt");
-  CHECK(e.language == "python");
-  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
-  REQUIRE(e.frames.size() == 1);
-  CHECK(e.frames[0].file == "/usr/local/lib/python3.6/site-packages/apache_beam/internal/pickler.py");
-  CHECK(e.frames[0].line == 290);
-  CHECK(e.frames[0].function == "loads");
-  CHECK(e.truncated);
-}
-
-TEST_CASE("a generic::unknown status and Python 3.11 caret lines come off", "[unit][error_text]") {
-  const ParsedError e = parse("py-generic-unknown-carets.txt");
-  CHECK(e.language == "python");
-  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
-  REQUIRE(e.frames.size() == 6);
-  CHECK(e.frames[5].function == "__init__");
-  CHECK(e.frames[5].line == 1133);
-  CHECK(e.exception_type.empty());
   CHECK(e.truncated);
 }
 
@@ -216,6 +222,18 @@ TEST_CASE("a Java chain's cause is the last Caused by and ... N more takes the e
   CHECK(e.message == "Error received from SDK harness for instruction 4: Traceback (most recent call last):");
   CHECK(e.exception_line.rfind("Caused by: java.util.concurrent.ExecutionException:", 0) == 0);
   CHECK(e.frames.empty());
+  CHECK_FALSE(e.user_frame);  // Flink, Beam's vendored Guava and the JDK
+  // Up to the first cause: its two frames, then the 16 it shares with the enclosing trace (the
+  // six of them this excerpt holds), outermost first.
+  const std::string text = fixture("java-caused-by-more.txt");
+  const ParsedError first = detail::parse_error_text(text.substr(0, text.find("Caused by: java.util")), frameworks());
+  CHECK(first.exception_type == "org.apache.flink.runtime.client.JobExecutionException");
+  CHECK(first.message == "Job execution failed.");
+  REQUIRE(first.frames.size() == 8);
+  CHECK(first.frames.front().function == "java.lang.Thread.run");
+  CHECK(first.frames[6].function == "org.apache.flink.client.program.rest.RestClusterClient.submitJob");
+  CHECK(first.frames.back().function == "org.apache.flink.runtime.jobmaster.JobResult.toJobExecutionResult");
+  CHECK(first.frames.back().line == 146);
 }
 
 TEST_CASE("Error Reporting's Java frame format is read", "[unit][error_text]") {
