@@ -138,6 +138,25 @@ TEST_CASE("a flattened traceback repeated after its exception keeps the complete
   CHECK(e.truncated);
 }
 
+TEST_CASE("the SDK harness wrapper hands over to the worker's traceback", "[unit][error_text]") {
+  const ParsedError e = parse("py-sdk-harness-wrapped.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type.empty());  // the worker's traceback is cut before its exception
+  CHECK(e.truncated);
+  REQUIRE(e.frames.size() == 8);
+  CHECK(e.frames.front().file == "apache_beam/runners/worker/sdk_worker.py");
+  CHECK(e.frames.front().line == 74);
+  CHECK(e.frames.back().function == "process");
+  // The worker log's form (Beam's sdk_worker.py, SdkHarness._execute: 'Error processing
+  // instruction %s. Original traceback is\n%s\n'), in front of a whole traceback.
+  const std::string worker_log = "Error processing instruction process_bundle-4. Original traceback is\n" +
+                                 fixture("py-module-not-found-main-session.txt")
+                                     .substr(fixture("py-module-not-found-main-session.txt").find("Traceback"));
+  const ParsedError w = detail::parse_error_text(worker_log, frameworks());
+  CHECK(w.exception_type == "ModuleNotFoundError");
+  CHECK(w.body.rfind("Traceback (most recent call last):", 0) == 0);
+}
+
 TEST_CASE("an explicit chain's cause is the exception it was raised from", "[unit][error_text]") {
   const ParsedError e = parse("py-direct-cause.txt");
   CHECK(e.exception_type == "OSError");

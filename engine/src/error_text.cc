@@ -143,7 +143,13 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
         } else if (open && !cur.frames.empty() && cur.exception_line.empty()) {
           std::string type;
           re2::StringPiece message;
-          if (python_exception(t, type, message)) {
+          if (unwrap_error_prefixes(t).size() < t.size()) {
+            // The SDK harness's `RuntimeError: Error processing request. Original traceback
+            // is`: what came before is the runner reporting it; the worker's traceback follows.
+            chain.blocks.clear();
+            cur = Block{};
+            open = false;
+          } else if (python_exception(t, type, message)) {
             cur.exception_line = t;
             cur.type = std::move(type);
             cur.message = message;
