@@ -157,6 +157,24 @@ TEST_CASE("the SDK harness wrapper hands over to the worker's traceback", "[unit
   CHECK(w.body.rfind("Traceback (most recent call last):", 0) == 0);
 }
 
+TEST_CASE("a step suffix keeps a nested step's full name and comes off the message", "[unit][error_text]") {
+  // Beam's common.py appends " [while running '%s']" % self.step_name; a composite's step is its
+  // full path (rules/wrappers.yaml cites 'Run inference/BeamML_RunInference').
+  const std::string line =
+      "ValueError: min() arg is an empty sequence [while running 'Run inference/BeamML_RunInference']";
+  CHECK(detail::step_of(line) == "Run inference/BeamML_RunInference");
+  CHECK(detail::without_steps(line) == "ValueError: min() arg is an empty sequence");
+  CHECK(detail::step_of("ValueError: x [while running 'Run inference/Beam").empty());  // cut: no step
+  const ParsedError e = detail::parse_error_text(
+      fixture("py-runtimeerror-reraise.txt").substr(0, fixture("py-runtimeerror-reraise.txt").find("RuntimeError")) +
+          line + "\n",
+      frameworks());
+  CHECK(e.exception_type == "ValueError");
+  CHECK(e.message == "min() arg is an empty sequence");
+  CHECK(e.step == "Run inference/BeamML_RunInference");
+  CHECK(e.exception_line == line);
+}
+
 TEST_CASE("an explicit chain's cause is the exception it was raised from", "[unit][error_text]") {
   const ParsedError e = parse("py-direct-cause.txt");
   CHECK(e.exception_type == "OSError");
