@@ -273,6 +273,22 @@ TEST_CASE("a Java chain's cause is the last Caused by and ... N more takes the e
   CHECK(first.frames.back().line == 146);
 }
 
+TEST_CASE("suppressed exceptions are no part of the Java chain", "[unit][error_text]") {
+  const ParsedError e = parse("java-suppressed-and-cause.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.Exception");
+  CHECK(e.message == "I did it");
+  CHECK(e.exception_line == "Caused by: java.lang.Exception: I did it");
+  CHECK(e.frames.size() == 1);
+  CHECK(where(e) == "Foo3.java:8 Foo3.main");
+  CHECK_FALSE(e.truncated);
+  const std::string text = fixture("java-suppressed-and-cause.txt");
+  const ParsedError outer = detail::parse_error_text(text.substr(0, text.find("Caused by:")), frameworks());
+  CHECK(outer.message == "Main block");
+  REQUIRE(outer.frames.size() == 1);  // not the suppressed ones' Resource.close and Foo3.main:5
+  CHECK(outer.frames[0].line == 7);
+}
+
 TEST_CASE("Error Reporting's Java frame format is read", "[unit][error_text]") {
   const ParsedError e = parse("java-error-reporting-format.txt");
   CHECK(e.language == "java");
