@@ -5,68 +5,20 @@
 
 #include <algorithm>
 
+#include "trace_lines.h"
+
 namespace gpudiag::detail {
 namespace {
 
-enum class Kind : uint8_t {
-  kOther,  // an exception line, a message line, a chain separator
-  kBlank,
-  kHead,       // "Traceback (most recent call last):" (possibly after a prefix)
-  kPyFrame,    // File "/path.py", line 12, in name
-  kPyCode,     // the source line (and caret line) under a Python frame
-  kJavaFrame,  // at org.example.Fn.process(Fn.java:12)
-  kJavaMore,   // ... 12 more   (frames in common with the enclosing trace)
-};
+using Kind = TraceLineKind;
+using Lines = TraceLines;
 
 bool is_frame(Kind k) { return k == Kind::kPyFrame || k == Kind::kJavaFrame || k == Kind::kJavaMore; }
 bool in_trace(Kind k) { return is_frame(k) || k == Kind::kPyCode; }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return trim_blanks(s); }
 
-struct Lines {
-  std::vector<std::string_view> text;
-  std::vector<Kind> kind;
-  std::vector<uint64_t> more;  // kJavaMore: how many frames it stands for
-};
-
-Lines classify(std::string_view text) {
-  static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
-  static const RE2 java_frame(R"(^\s*at [A-Za-z_$][\w$<>-]*(?:[./][\w$<>-]+)+\s*(?:\(.*\))?\s*$)");
-  static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
-  Lines out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t nl = text.find('\n', pos);
-    const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    const std::string_view t = trim(line);
-    Kind k = Kind::kOther;
-    uint64_t more = 0;
-    if (t.empty()) {
-      k = Kind::kBlank;
-    } else if (RE2::PartialMatch(line, py_frame)) {
-      k = Kind::kPyFrame;
-    } else if (RE2::PartialMatch(line, java_more, &more)) {
-      k = Kind::kJavaMore;
-    } else if (RE2::PartialMatch(line, java_frame)) {
-      k = Kind::kJavaFrame;
-    } else if (t.size() >= 34 && t.substr(t.size() - 34) == "Traceback (most recent call last):") {
-      k = Kind::kHead;
-    } else if (!out.kind.empty() && (out.kind.back() == Kind::kPyFrame || out.kind.back() == Kind::kPyCode) &&
-               (line.front() == ' ' || line.front() == '\t')) {
-      k = Kind::kPyCode;  // indented under a frame: its source line, or 3.11's ^^^^ markers
-    }
-    out.text.push_back(line);
-    out.kind.push_back(k);
-    out.more.push_back(more);
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return out;
-}
+Lines classify(std::string_view text) { return classify_trace_lines(text); }
 
 ExcerptLine line_of(const Lines& l, size_t i) {
   const std::string_view t = trim(l.text[i]);

@@ -1,0 +1,356 @@
+// The error-text parser (see error_text.h).
+#include "error_text.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+
+#include "error_unwrap.h"
+#include "trace_lines.h"
+
+namespace gpudiag::detail {
+namespace {
+
+using Kind = TraceLineKind;
+
+enum class Link : uint8_t { kNone, kImplicit, kExplicit };
+
+// One exception of a chain: its frames (outermost first, the innermost kMaxErrorFrames) and its
+// exception line.
+struct Block {
+  Link link = Link::kNone;  // to the block before it
+  std::vector<ErrorFrame> frames;
+  std::string_view exception_line;  // empty: not seen (the text was cut)
+  std::string type;
+  std::string_view message;
+};
+
+std::string capped(std::string_view s, size_t n) { return std::string(s.substr(0, n)); }
+
+void keep_frame(std::vector<ErrorFrame>& frames, ErrorFrame f) {
+  if (frames.size() == kMaxErrorFrames) frames.erase(frames.begin());
+  frames.push_back(std::move(f));
+}
+
+// `TYPE: message` or a bare `TYPE`, for a Python exception line; false when the line is not one.
+bool python_exception(std::string_view line, std::string& type, re2::StringPiece& message) {
+  static const RE2 with_message(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$))");
+  static const RE2 bare(
+      R"(^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)|[A-Z]\w*)))");
+  const std::string_view t = trim_blanks(line);
+  if (RE2::FullMatch(t, with_message, &type, &message)) return true;
+  message = {};
+  return RE2::FullMatch(t, bare, &type) && t.find(' ') == std::string_view::npos;
+}
+
+// `Exception in thread "…" `, `Caused by: ` or nothing, then a qualified class and its message.
+bool java_exception(std::string_view line, std::string& type, re2::StringPiece& message) {
+  static const RE2 re(
+      R"re(^(?:Exception in thread "[^"]*" )?(?:Caused by: )?((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)(?:: ?(.*))?$)re");
+  message = {};
+  return RE2::FullMatch(trim_blanks(line), re, &type, &message);
+}
+
+// The innermost `Type: message` of a Java message (`UserCodeException: java.lang.X: m` is X).
+void innermost_java_cause(std::string& type, re2::StringPiece& message) {
+  static const RE2 re(R"(^((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:Exception|Error|Throwable)):(?: (.*)|$))");
+  std::string inner;
+  re2::StringPiece rest;
+  for (int i = 0; i < 16 && RE2::FullMatch(message, re, &inner, &rest); ++i) {
+    type = inner;
+    message = rest;
+  }
+}
+
+bool python_frame(std::string_view line, ErrorFrame& f) {
+  static const RE2 re(R"re(^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?)re");
+  re2::StringPiece file, function;
+  if (!RE2::PartialMatch(line, re, &file, &f.line, &function)) return false;
+  f.file = std::string(file);
+  f.function = std::string(function);
+  return true;
+}
+
+// `at pkg.Cls.m(Fn.java:12)`, the same without `at` (the job-message copy), or Error Reporting's
+// `at pkg.Cls.m ( pkg/Fn.java:12 )`.
+bool java_frame(std::string_view line, ErrorFrame& f) {
+  static const RE2 re(R"(^\s*(?:at\s+)?((?:[\w$<>-]+[./])+[\w$<>-]+)\s*(?:\(\s*([^():]*?)(?::(\d+))?\s*\))?\s*$)");
+  re2::StringPiece function, file, number;  // an absent line number is no number to RE2
+  if (!RE2::FullMatch(line, re, &function, &file, &number)) return false;
+  f.function = std::string(function);
+  f.file = std::string(file);
+  f.line = 0;
+  for (char c : number) f.line = f.line * 10 + static_cast<uint64_t>(c - '0');
+  return true;
+}
+
+// A bare Java frame (no `at`) needs its parentheses to be told from a sentence.
+bool bare_java_frame(std::string_view line, ErrorFrame& f) {
+  static const RE2 re(
+      R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
+  return RE2::FullMatch(line, re) && java_frame(line, f);
+}
+
+struct Chain {
+  std::vector<Block> blocks;
+  bool cut_frame = false;  // the text ends in the middle of a frame line
+};
+
+void push_block(std::vector<Block>& blocks, Block b) {
+  if (blocks.size() == kMaxErrorFrames) blocks.erase(blocks.begin());
+  blocks.push_back(std::move(b));
+}
+
+Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
+  static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
+  static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
+  Chain chain;
+  Block cur;
+  bool open = false;  // `cur` has begun (a header or a frame)
+  Link pending = Link::kNone;
+  auto close = [&] {
+    if (open) push_block(chain.blocks, std::move(cur));
+    cur = Block{};
+    open = false;
+  };
+  for (size_t i = 0; i < l.kind.size(); ++i) {
+    const std::string_view t = trim_blanks(l.text[i]);
+    switch (l.kind[i]) {
+      case Kind::kHead:
+        close();
+        cur.link = pending;
+        pending = Link::kNone;
+        open = true;
+        break;
+      case Kind::kPyFrame: {
+        if (!open || !cur.exception_line.empty()) {
+          close();
+          cur.link = pending;
+          pending = Link::kNone;
+          open = true;
+        }
+        ErrorFrame f;
+        if (python_frame(l.text[i], f)) {
+          f.framework = frameworks.is_framework(t);
+          keep_frame(cur.frames, std::move(f));
+        }
+        break;
+      }
+      case Kind::kOther:
+        if (t == kImplicit || t == kExplicit) {
+          close();
+          pending = t == kImplicit ? Link::kImplicit : Link::kExplicit;
+        } else if (open && !cur.frames.empty() && cur.exception_line.empty()) {
+          std::string type;
+          re2::StringPiece message;
+          if (unwrap_error_prefixes(t).size() < t.size()) {
+            // The SDK harness's `RuntimeError: Error processing request. Original traceback
+            // is`: what came before is the runner reporting it; the worker's traceback follows.
+            chain.blocks.clear();
+            cur = Block{};
+            open = false;
+          } else if (python_exception(t, type, message)) {
+            cur.exception_line = t;
+            cur.type = std::move(type);
+            cur.message = message;
+          } else if (t.rfind("File \"", 0) == 0) {
+            chain.cut_frame = true;  // `File "apache_beam/runners/common.py", l` — cut
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  close();
+  return chain;
+}
+
+// Beam's re-raise of `a` as `b` (common.py, _reraise_augmented): the same type with the step
+// appended, or a RuntimeError whose message is `a`'s type and message with the step.
+bool reraise_of(const Block& b, const Block& a) {
+  if (b.exception_line.empty() || a.exception_line.empty() || step_of(b.exception_line).empty()) return false;
+  if (b.type == a.type) return true;
+  return b.type == "RuntimeError" && b.message.substr(0, a.type.size()) == a.type;
+}
+
+bool has_user_frame(const Block& b) {
+  return std::any_of(b.frames.begin(), b.frames.end(), [](const ErrorFrame& f) { return !f.framework; });
+}
+
+// Which block is the cause (error_text.h); npos when it is unknown.
+size_t python_cause(const std::vector<Block>& blocks) {
+  if (blocks.empty()) return std::string::npos;
+  size_t cause = blocks.size() - 1;
+  if (blocks[cause].exception_line.empty()) {  // cut: the one before, when it must be the cause
+    if (cause == 0) return cause;
+    const Link link = blocks[cause].link;
+    if (link == Link::kImplicit && !has_user_frame(blocks[cause - 1])) return cause;
+    --cause;
+  }
+  while (cause > 0 && (blocks[cause].link == Link::kExplicit || reraise_of(blocks[cause], blocks[cause - 1]))) --cause;
+  return cause;
+}
+
+std::optional<ErrorFrame> innermost_user(const std::vector<ErrorFrame>& frames) {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (!it->framework) return *it;
+  }
+  return std::nullopt;
+}
+
+void fill_python(const Chain& chain, ParsedError& out) {
+  const size_t c = python_cause(chain.blocks);
+  if (c == std::string::npos) return;
+  const Block& cause = chain.blocks[c];
+  out.frames = cause.frames;
+  out.user_frame = innermost_user(cause.frames);
+  for (size_t j = c + 1; j < chain.blocks.size() && !out.user_frame; ++j)
+    out.user_frame = innermost_user(chain.blocks[j].frames);
+  out.exception_line = capped(cause.exception_line, kMaxErrorLine);
+  std::string type = cause.type;
+  re2::StringPiece message(cause.message);
+  // Beam's RuntimeError re-raise on its own: `RuntimeError: FileNotFoundError: … [while running 'S']`.
+  std::string inner;
+  re2::StringPiece rest;
+  static const RE2 wrapped(
+      R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)):(?: (.*)|$))");
+  if (type == "RuntimeError" && !step_of(message).empty() && RE2::FullMatch(message, wrapped, &inner, &rest)) {
+    type = inner;
+    message = rest;
+  }
+  out.exception_type = type;
+  out.message = capped(without_steps(message), kMaxErrorLine);
+  for (size_t j = c; j < chain.blocks.size() && out.step.empty(); ++j)
+    out.step = std::string(step_of(chain.blocks[j].exception_line));
+  const Block& last = chain.blocks.back();
+  out.truncated = chain.cut_frame || last.exception_line.empty();
+}
+
+void fill_java(const TraceLines& l, const FrameFilter& frameworks, ParsedError& out) {
+  std::vector<Block> blocks;
+  Block cur;
+  bool open = false;
+  bool suppressed = false;  // inside a `Suppressed:` block: its lines are not the chain's
+  size_t suppressed_indent = 0;
+  auto indent_of = [](std::string_view s) {
+    size_t n = 0;
+    while (n < s.size() && (s[n] == ' ' || s[n] == '\t')) ++n;
+    return n;
+  };
+  auto add_frame = [&](std::string_view line, ErrorFrame f) {
+    const std::string_view t = trim_blanks(line);
+    f.framework = frameworks.is_framework(t.rfind("at ", 0) == 0 ? std::string(t) : "at " + std::string(t));
+    if (cur.frames.size() < kMaxErrorFrames) cur.frames.push_back(std::move(f));  // innermost first
+  };
+  for (size_t i = 0; i < l.kind.size(); ++i) {
+    const std::string_view line = l.text[i];
+    const std::string_view t = trim_blanks(line);
+    if (l.kind[i] == Kind::kBlank) continue;
+    const size_t indent = indent_of(line);
+    if (suppressed && indent > suppressed_indent) continue;
+    suppressed = false;
+    if (t.rfind("Suppressed: ", 0) == 0) {
+      suppressed = true;
+      suppressed_indent = indent;
+      continue;
+    }
+    ErrorFrame f;
+    if (l.kind[i] == Kind::kJavaMore) {
+      // The last N frames of the enclosing trace are this one's too.
+      if (open && !blocks.empty()) {
+        const auto& outer = blocks.back().frames;
+        const size_t n = std::min<size_t>(l.more[i], outer.size());
+        for (size_t j = outer.size() - n; j < outer.size() && cur.frames.size() < kMaxErrorFrames; ++j)
+          cur.frames.push_back(outer[j]);
+      }
+      continue;
+    }
+    if ((l.kind[i] == Kind::kJavaFrame && java_frame(line, f)) || bare_java_frame(line, f)) {
+      open = true;  // frames before any exception line: the text starts inside the trace
+      add_frame(line, std::move(f));
+      continue;
+    }
+    std::string type;
+    re2::StringPiece message;
+    const bool caused = t.rfind("Caused by: ", 0) == 0;
+    if ((caused || !open || (cur.exception_line.empty() && cur.frames.empty())) && java_exception(t, type, message)) {
+      if (open) push_block(blocks, std::move(cur));
+      cur = Block{};
+      open = true;
+      // The job-message copy puts the first frame on the exception's line: `…Exception: m pkg.C.m(F.java:1)`.
+      static const RE2 trailing_frame(
+          R"(^(.*?)\s((?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\))$)");
+      re2::StringPiece head, frame;
+      if (RE2::FullMatch(message, trailing_frame, &head, &frame)) {
+        message = head;
+        ErrorFrame first;
+        if (java_frame(frame, first)) add_frame(frame, std::move(first));
+      }
+      cur.exception_line = t;
+      cur.type = std::move(type);
+      cur.message = message;
+    }
+  }
+  if (open) push_block(blocks, std::move(cur));
+  if (blocks.empty()) return;
+  const Block& cause = blocks.back();
+  out.frames.assign(cause.frames.rbegin(), cause.frames.rend());
+  out.user_frame = innermost_user(out.frames);
+  for (size_t j = blocks.size() - 1; j-- > 0 && !out.user_frame;) {
+    std::vector<ErrorFrame> outer(blocks[j].frames.rbegin(), blocks[j].frames.rend());
+    out.user_frame = innermost_user(outer);
+  }
+  std::string type = cause.type;
+  re2::StringPiece message(cause.message);
+  innermost_java_cause(type, message);
+  out.exception_type = type;
+  out.exception_line = capped(cause.exception_line, kMaxErrorLine);
+  out.message = capped(without_steps(message), kMaxErrorLine);
+  for (auto it = blocks.rbegin(); it != blocks.rend() && out.step.empty(); ++it)
+    out.step = std::string(step_of(it->exception_line));
+  out.truncated = blocks.front().exception_line.empty();  // it starts inside a trace
+}
+
+bool ends_cut(std::string_view s) {
+  static const RE2 more(R"(\.\.\. \d+ more\s*$)");
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  const bool dots = (s.size() >= 3 && s.substr(s.size() - 3) == "...") ||
+                    (s.size() >= 3 && s.substr(s.size() - 3) == "\xe2\x80\xa6");  // …
+  return dots && !RE2::PartialMatch(s.substr(s.size() - std::min<size_t>(s.size(), 32)), more);
+}
+
+// Which language the first frame speaks, "" when there is none.
+std::string language_of(const TraceLines& l) {
+  for (size_t i = 0; i < l.kind.size(); ++i) {
+    if (l.kind[i] == Kind::kHead || l.kind[i] == Kind::kPyFrame) return "python";
+    if (l.kind[i] == Kind::kJavaFrame || l.kind[i] == Kind::kJavaMore) return "java";
+    ErrorFrame f;
+    if (l.kind[i] == Kind::kOther && bare_java_frame(l.text[i], f)) return "java";
+  }
+  return "";
+}
+
+}  // namespace
+
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks) {
+  ParsedError out;
+  const std::string_view unwrapped = unwrap_error_prefixes(text);
+  // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
+  // the step, and the body is the text without it.
+  out.body = capped(without_steps(unwrapped), kMaxErrorBody);
+  const std::string lines = reflow_traceback(unwrapped);
+  const TraceLines l = classify_trace_lines(lines);
+  out.language = language_of(l);
+  if (out.language == "python") {
+    fill_python(python_chain(l, frameworks), out);
+  } else if (out.language == "java") {
+    fill_java(l, frameworks, out);
+  }
+  if (out.step.empty()) out.step = std::string(step_of(unwrapped));
+  out.truncated = out.truncated || ends_cut(unwrapped);
+  return out;
+}
+
+}  // namespace gpudiag::detail

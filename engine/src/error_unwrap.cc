@@ -1,0 +1,251 @@
+// Dataflow's wrappers and flattened tracebacks (see error_unwrap.h).
+#include "error_unwrap.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace gpudiag::detail {
+namespace {
+
+constexpr std::string_view kFromWorker = "Error message from worker: ";
+constexpr std::string_view kHeader = "Traceback (most recent call last):";
+constexpr std::string_view kStepOpen = " [while running '";
+constexpr std::string_view kStepClose = "']";
+constexpr std::string_view kSeparators[] = {
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+};
+// How far into its first line a job-message copy's wrapper may start (after a console's
+// timestamp, as copied from the Dataflow UI: "2021-05-17 19:27:52.594 EDTError message from worker:").
+constexpr size_t kWrapperReach = 160;
+
+std::string_view skip_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+    s.remove_prefix(1);
+  return s;
+}
+
+// One wrapper off the front of `s`, or `s` unchanged.
+std::string_view strip_one(std::string_view s) {
+  static const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
+  static const RE2 harness(
+      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
+  static const RE2 java_runner(R"(^Error received from SDK harness for instruction \S+: )");
+  const size_t first_line = std::min(s.find('\n'), kWrapperReach);
+  const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
+  if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
+  for (const RE2* re : {&status, &harness, &java_runner}) {
+    re2::StringPiece rest(s);
+    if (RE2::Consume(&rest, *re)) return rest;
+  }
+  return s;
+}
+
+// A line of flattened text needs reflowing when a frame, the header or a chain separator stands
+// after other text on it.
+bool flattened(std::string_view line) {
+  const std::string_view t = skip_blanks(line);
+  const size_t frame = t.find("File \"");
+  if (frame != std::string_view::npos && t.find("File \"", frame + 1) != std::string_view::npos) return true;
+  const size_t head = t.find(kHeader);
+  if (head != std::string_view::npos && skip_blanks(t.substr(head + kHeader.size())).size() > 0) return true;
+  for (std::string_view sep : kSeparators) {
+    const size_t s = t.find(sep);
+    if (s != std::string_view::npos && (s > 0 || t.size() > sep.size())) return true;
+  }
+  return false;
+}
+
+// Where the next cut of a flattened Python line is at or after `from`: a frame, the header or a
+// separator; its length when it is one of the fixed phrases (0 for a frame).
+struct Cut {
+  size_t at = std::string_view::npos;
+  size_t length = 0;
+  bool frame = false;
+};
+
+// The cuts of one line in order. Each phrase's next position is remembered, so that a line of
+// 10 k frames is searched once, not once a frame.
+class Cuts {
+ public:
+  explicit Cuts(std::string_view line) : line_(line) {}
+
+  Cut next(size_t from) {
+    static const RE2 frame_at(R"re(^File "[^"]*", line \d+)re");
+    Cut best;
+    if (frame_ != std::string_view::npos && (frame_ < from || !frame_searched_)) {
+      frame_searched_ = true;
+      frame_ = std::string_view::npos;
+      for (size_t f = line_.find("File \"", from); f != std::string_view::npos; f = line_.find("File \"", f + 1)) {
+        if (RE2::PartialMatch(line_.substr(f, std::min<size_t>(line_.size() - f, 4096)), frame_at)) {
+          frame_ = f;
+          break;
+        }
+      }
+    }
+    if (frame_ != std::string_view::npos) best = Cut{frame_, 0, true};
+    for (size_t i = 0; i < kPhrases; ++i) {
+      if (seen_[i] != std::string_view::npos && (seen_[i] < from || !searched_[i])) {
+        seen_[i] = line_.find(phrase(i), from);
+        searched_[i] = true;
+      }
+      if (seen_[i] < best.at) best = Cut{seen_[i], phrase(i).size(), false};
+    }
+    return best;
+  }
+
+ private:
+  static constexpr size_t kPhrases = 1 + std::size(kSeparators);
+  static std::string_view phrase(size_t i) { return i == 0 ? kHeader : kSeparators[i - 1]; }
+
+  std::string_view line_;
+  size_t frame_ = 0;
+  bool frame_searched_ = false;
+  size_t seen_[kPhrases] = {0, 0, 0};
+  bool searched_[kPhrases] = {false, false, false};
+};
+
+// One flattened Python line, reflowed into `out`.
+void reflow_python(std::string_view line, std::string& out) {
+  static const RE2 frame_head(R"re(^(File "[^"]*", line \d+(?:, in \S+)?)\s*)re");
+  size_t pos = 0;
+  Cuts cuts(line);
+  Cut cut = cuts.next(0);
+  const std::string_view before = skip_blanks(line.substr(0, cut.at));
+  if (!before.empty()) (out += before) += '\n';
+  while (cut.at != std::string_view::npos) {
+    pos = cut.at;
+    if (!cut.frame) {
+      (out += line.substr(pos, cut.length)) += '\n';
+      pos += cut.length;
+      cut = cuts.next(pos);
+      const std::string_view between = skip_blanks(line.substr(pos, cut.at - std::min(cut.at, pos)));
+      if (!between.empty()) (out += between) += '\n';
+      continue;
+    }
+    re2::StringPiece rest(line.substr(pos));
+    re2::StringPiece head;
+    RE2::Consume(&rest, frame_head, &head);
+    ((out += "  ") += head) += '\n';
+    const size_t rest_at = static_cast<size_t>(rest.data() - line.data());
+    cut = cuts.next(rest_at);
+    std::string_view tail =
+        line.substr(rest_at, cut.at == std::string_view::npos ? std::string_view::npos : cut.at - rest_at);
+    while (!tail.empty() && (tail.back() == ' ' || tail.back() == '\t')) tail.remove_suffix(1);
+    if (tail.empty()) continue;
+    // The last frame of a traceback: its source line, then the exception.
+    const bool last = cut.at == std::string_view::npos || !cut.frame;
+    const size_t e = last ? exception_start(tail) : std::string_view::npos;
+    const std::string_view code = tail.substr(0, e);
+    if (!skip_blanks(code).empty()) ((out += "    ") += skip_blanks(code)) += '\n';
+    if (e != std::string_view::npos) (out += tail.substr(e)) += '\n';
+  }
+}
+
+// A Java frame as the job-message copy prints it, without `at`.
+#define GPUDIAG_BARE_JAVA_FRAME \
+  R"((?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\))"
+
+// One flattened Java line: a break before each ` at FRAME` (or a bare frame), `Caused by:` and
+// `... N more`.
+void reflow_java(std::string_view line, std::string& out) {
+  // A frame, `Caused by:` or `... N more` after a blank; or whatever follows a frame's `)`.
+  static const RE2 cut(R"(\s(at [\w$.<>/-]+\(|Caused by: |\.\.\. \d+ more\b|)" GPUDIAG_BARE_JAVA_FRAME
+                       R"()|(?:\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\)\s+(\S))");
+  std::string_view rest = line;
+  re2::StringPiece after_blank, after_frame;
+  size_t from = 0;
+  while (RE2::PartialMatch(rest.substr(from), cut, &after_blank, &after_frame)) {
+    const char* at_ptr = after_blank.data() != nullptr ? after_blank.data() : after_frame.data();
+    const size_t at = static_cast<size_t>(at_ptr - rest.data());
+    out += rest.substr(0, at);
+    while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+    out += "\n\t";
+    rest = rest.substr(at);
+    from = 1;
+  }
+  out += rest;
+  out += '\n';
+}
+
+}  // namespace
+
+std::string_view unwrap_error_prefixes(std::string_view text) {
+  std::string_view s = skip_blanks(text);
+  for (int i = 0; i < 16; ++i) {
+    const std::string_view next = skip_blanks(strip_one(s));
+    if (next.size() == s.size()) break;
+    s = next;
+  }
+  return s;
+}
+
+std::string_view step_of(std::string_view s) {
+  const size_t open = s.find(kStepOpen);
+  if (open == std::string_view::npos) return {};
+  const size_t start = open + kStepOpen.size();
+  const size_t close = s.find(kStepClose, start);
+  if (close == std::string_view::npos || s.substr(start, close - start).find('\n') != std::string_view::npos) return {};
+  return s.substr(start, close - start);
+}
+
+std::string without_steps(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const size_t open = s.find(kStepOpen, pos);
+    const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
+    if (close == std::string_view::npos) break;
+    out += s.substr(pos, open - pos);
+    pos = close + kStepClose.size();
+  }
+  out += s.substr(pos);
+  return out;
+}
+
+size_t exception_start(std::string_view rest) {
+  static const RE2 type(
+      R"((?:^|\s)((?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Failure|Fault|Rendezvous)|[a-z_]\w*\.(?:error|timeout|herror|gaierror)))(?::\s|:$|\s*$))");
+  re2::StringPiece found;
+  if (!RE2::PartialMatch(rest, type, &found)) return std::string_view::npos;
+  return static_cast<size_t>(found.data() - rest.data());
+}
+
+std::string reflow_traceback(std::string_view text) {
+  static const RE2 java_flat(R"((?:\sat [\w$.<>/-]+\([^()]*\).*\sat [\w$.<>/-]+\()|(?:)" GPUDIAG_BARE_JAVA_FRAME
+                             R"(\s+)" GPUDIAG_BARE_JAVA_FRAME ")");
+  // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
+  std::string joined;
+  if (text.find("File \n\"") != std::string_view::npos) {
+    joined.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n' && i >= 5 && text.substr(i - 5, 5) == "File " && i + 1 < text.size() && text[i + 1] == '"')
+        continue;
+      joined += text[i];
+    }
+    text = joined;
+  }
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (flattened(line)) {
+      reflow_python(line, out);
+    } else if (RE2::PartialMatch(line, java_flat)) {
+      reflow_java(line, out);
+    } else {
+      (out += line) += '\n';
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  if (!out.empty() && (text.empty() || text.back() != '\n')) out.pop_back();
+  return out;
+}
+
+}  // namespace gpudiag::detail

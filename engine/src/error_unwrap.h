@@ -1,0 +1,36 @@
+// Dataflow's wrappers around a worker's error, taken off before it is parsed (error_text.h):
+// the job-message copy's `Error message from worker: `, a gRPC status such as `generic::unknown: `,
+// the SDK harness's `Error processing instruction ID. Original traceback is` (Beam's
+// sdks/python/apache_beam/runners/worker/sdk_worker.py, SdkHarness._execute), a Java runner's
+// `Error received from SDK harness for instruction ID: `, in any nesting order; Beam's
+// ` [while running 'STEP']` suffix (runners/common.py, _reraise_augmented) is read as the step.
+// A flattened traceback (the job-message copy keeps no line breaks) is put back onto lines.
+// Internal to engine.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gpudiag::detail {
+
+// `text` without its leading wrappers (as many as there are, in any order).
+std::string_view unwrap_error_prefixes(std::string_view text);
+
+// The step of the first ` [while running 'STEP']` in `s` (the innermost: Beam appends it once, at
+// the step that raised), "" when there is none.
+std::string_view step_of(std::string_view s);
+
+// `s` without its ` [while running '…']` suffixes.
+std::string without_steps(std::string_view s);
+
+// A traceback flattened onto one line put back one frame a line: a Python `File "…", line N, in f`
+// (its source line indented under it, the exception after the last frame on a line of its own),
+// the `Traceback …` header and chain separators on lines of their own; Java's ` at …` frames and
+// `Caused by:` likewise. Lines that are not flattened are kept as they are.
+std::string reflow_traceback(std::string_view text);
+
+// The index in `rest` (what follows the last frame of a flattened traceback) where the exception
+// line starts (`ValueError: …`, `struct.error: …`, `KeyboardInterrupt`), npos when none is seen.
+size_t exception_start(std::string_view rest);
+
+}  // namespace gpudiag::detail

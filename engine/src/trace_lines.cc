@@ -1,0 +1,51 @@
+// Traceback lines by kind (see trace_lines.h).
+#include "trace_lines.h"
+
+#include <re2/re2.h>
+
+namespace gpudiag::detail {
+
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+TraceLines classify_trace_lines(std::string_view text) {
+  static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
+  static const RE2 java_frame(R"(^\s*at [A-Za-z_$][\w$<>-]*(?:[./][\w$<>-]+)+\s*(?:\(.*\))?\s*$)");
+  static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
+  static constexpr std::string_view kHeader = "Traceback (most recent call last):";
+  TraceLines out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t nl = text.find('\n', pos);
+    const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    const std::string_view t = trim_blanks(line);
+    TraceLineKind k = TraceLineKind::kOther;
+    uint64_t more = 0;
+    if (t.empty()) {
+      k = TraceLineKind::kBlank;
+    } else if (RE2::PartialMatch(line, py_frame)) {
+      k = TraceLineKind::kPyFrame;
+    } else if (RE2::PartialMatch(line, java_more, &more)) {
+      k = TraceLineKind::kJavaMore;
+    } else if (RE2::PartialMatch(line, java_frame)) {
+      k = TraceLineKind::kJavaFrame;
+    } else if (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) {
+      k = TraceLineKind::kHead;
+    } else if (!out.kind.empty() &&
+               (out.kind.back() == TraceLineKind::kPyFrame || out.kind.back() == TraceLineKind::kPyCode) &&
+               (line.front() == ' ' || line.front() == '\t')) {
+      k = TraceLineKind::kPyCode;  // indented under a frame: its source line, or 3.11's ^^^^ markers
+    }
+    out.text.push_back(line);
+    out.kind.push_back(k);
+    out.more.push_back(more);
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace gpudiag::detail

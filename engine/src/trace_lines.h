@@ -1,0 +1,37 @@
+// The lines of a traceback, each told by kind: a Python `File "…", line N, in f` frame and the
+// source line under it, a Java `at …` frame or `... N more`, the `Traceback (most recent call
+// last):` header, blank lines, and the rest (exception lines, messages, chain separators). Shared
+// by evidence excerpts and the error-text parser. Internal to engine.
+//
+//   const TraceLines l = classify_trace_lines(message);
+//   if (l.kind[i] == TraceLineKind::kPyFrame) …
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace gpudiag::detail {
+
+enum class TraceLineKind : uint8_t {
+  kOther,  // an exception line, a message line, a chain separator
+  kBlank,
+  kHead,       // "Traceback (most recent call last):" (possibly after a prefix)
+  kPyFrame,    // File "/path.py", line 12, in name
+  kPyCode,     // the source line (and caret line) under a Python frame
+  kJavaFrame,  // at org.example.Fn.process(Fn.java:12)
+  kJavaMore,   // ... 12 more   (frames in common with the enclosing trace)
+};
+
+struct TraceLines {
+  std::vector<std::string_view> text;  // each line, as in the input (no '\n')
+  std::vector<TraceLineKind> kind;
+  std::vector<uint64_t> more;  // kJavaMore: how many frames it stands for
+};
+
+TraceLines classify_trace_lines(std::string_view text);
+
+// `s` without leading blanks and tabs nor trailing blanks, tabs and '\r'.
+std::string_view trim_blanks(std::string_view s);
+
+}  // namespace gpudiag::detail

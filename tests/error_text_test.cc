@@ -1,0 +1,403 @@
+// The error-text parser over real error texts (tests/fixtures/error_text/, each file's first line
+// names its source): the cause's type and message, the user frame, the step, whether it was cut.
+#include "error_text.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <random>
+
+#include "error_unwrap.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+using detail::ParsedError;
+
+namespace {
+
+const detail::FrameFilter& frameworks() {
+  static const detail::FrameFilter filter(test::builtin_pack().policy().framework_frames);
+  return filter;
+}
+
+// A fixture's text: the file without its first line (the source).
+std::string fixture(const std::string& name) {
+  const std::string text = test::read_file(test::source_dir() + "/tests/fixtures/error_text/" + name);
+  REQUIRE(text.rfind("# ", 0) == 0);
+  return text.substr(text.find('\n') + 1);
+}
+
+ParsedError parse(const std::string& name) { return detail::parse_error_text(fixture(name), frameworks()); }
+
+struct ErrorFrameView {
+  std::string_view file;
+  uint64_t line;
+  std::string_view function;
+};
+
+std::string where(const ParsedError& e) {
+  if (!e.user_frame) return "";
+  return e.user_frame->file + ":" + std::to_string(e.user_frame->line) + " " + e.user_frame->function;
+}
+
+}  // namespace
+
+TEST_CASE("a chained job-message traceback cut in Beam's re-raise is the user's ValueError", "[unit][error_text]") {
+  const ParsedError e = parse("py-chained-job-message-cut.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ValueError");
+  CHECK(e.message == "min() arg is an empty sequence");
+  CHECK(e.exception_line == "ValueError: min() arg is an empty sequence");
+  CHECK(where(e) ==
+        "/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/jobs/batch_jobs/"
+        "contributor_admin_stats_jobs.py:655 transform_translation_review_stats");
+  CHECK(e.frames.size() == 4);
+  CHECK(e.frames.front().function == "apache_beam.runners.common.DoFnRunner.process");
+  CHECK(e.frames.front().framework);
+  CHECK(e.step.empty());
+  CHECK(e.truncated);
+  CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+}
+
+TEST_CASE("Beam's RuntimeError re-raise is unwrapped to the original type with its step", "[unit][error_text]") {
+  const ParsedError e = parse("py-runtimeerror-reraise.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "FileNotFoundError");
+  CHECK(e.message ==
+        "[Errno 2] No such file or directory: "
+        "'/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/domain/../../package.json'");
+  CHECK(e.exception_line.rfind("RuntimeError: FileNotFoundError: [Errno 2]", 0) == 0);
+  CHECK(e.step == "Index batches of models-ptransform-74");
+  CHECK(where(e) ==
+        "/opt/apache/beam-venv/beam-venv-worker-sdk-0-0/lib/python3.10/site-packages/core/utils.py:130 "
+        "open_file");
+  CHECK(e.frames.size() == 3);
+  CHECK_FALSE(e.truncated);
+  CHECK(e.body.find("[while running") == std::string::npos);
+}
+
+TEST_CASE("a ModuleNotFoundError while unpickling the main session has no user frame", "[unit][error_text]") {
+  const ParsedError e = parse("py-module-not-found-main-session.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ModuleNotFoundError");
+  CHECK(e.message == "No module named 'configs'");
+  CHECK_FALSE(e.user_frame);
+  CHECK(e.frames.size() == 6);
+  CHECK(e.frames.back().file == "/usr/local/lib/python3.8/site-packages/dill/_dill.py");
+  CHECK(e.frames.back().line == 462);
+  CHECK(e.frames.back().function == "find_class");
+  CHECK(std::all_of(e.frames.begin(), e.frames.end(), [](const auto& f) { return f.framework; }));
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("cut job-message tracebacks are put back on lines without their wrappers and marked cut",
+          "[unit][error_text]") {
+  struct Cut {
+    const char* fixture;
+    size_t frames;
+    ErrorFrameView innermost;
+  };
+  // A flattened copy (Beam 2.27), a console copy with a timestamp before the wrapper and frame
+  // lines broken after `File `, and a generic::unknown status over Python 3.12's caret lines.
+  const Cut cuts[] = {
+      {"py-flattened-job-message-cut.txt",
+       8,
+       {"/usr/local/lib/python3.7/site-packages/apache_beam/runners/worker/bundle_processor.py", 924, "<listcomp>"}},
+      {"py-console-copy-broken-lines.txt",
+       1,
+       {"/usr/local/lib/python3.6/site-packages/apache_beam/internal/pickler.py", 290, "loads"}},
+      {"py-generic-unknown-carets.txt",
+       6,
+       {"/usr/local/lib/python3.12/site-packages/apache_beam/runners/worker/bundle_processor.py", 1133, "__init__"}},
+  };
+  for (const Cut& c : cuts) {
+    INFO(c.fixture);
+    const ParsedError e = parse(c.fixture);
+    CHECK(e.language == "python");
+    CHECK(e.body.rfind("Traceback (most recent call last):", 0) == 0);
+    CHECK(e.exception_type.empty());
+    CHECK(e.truncated);
+    CHECK_FALSE(e.user_frame);
+    REQUIRE(e.frames.size() == c.frames);
+    CHECK(e.frames.back().file == c.innermost.file);
+    CHECK(e.frames.back().line == c.innermost.line);
+    CHECK(e.frames.back().function == c.innermost.function);
+    CHECK(e.frames.front().function == (c.frames == 1 ? "loads" : "_execute"));
+  }
+}
+
+TEST_CASE("a flattened traceback repeated after its exception keeps the complete one", "[unit][error_text]") {
+  const ParsedError e = parse("py-flattened-repeat-cut.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type == "ImportError");
+  CHECK(e.message == "No module named _dill");
+  CHECK(e.exception_line == "ImportError: No module named _dill");
+  CHECK(e.frames.size() == 8);
+  CHECK(e.frames.back().file == "/usr/local/lib/python2.7/pickle.py");
+  CHECK(e.frames.back().line == 1130);
+  CHECK_FALSE(e.user_frame);  // Beam, dill and the Python 2.7 standard library
+  CHECK(e.truncated);
+}
+
+TEST_CASE("the SDK harness wrapper hands over to the worker's traceback", "[unit][error_text]") {
+  const ParsedError e = parse("py-sdk-harness-wrapped.txt");
+  CHECK(e.language == "python");
+  CHECK(e.exception_type.empty());  // the worker's traceback is cut before its exception
+  CHECK(e.truncated);
+  REQUIRE(e.frames.size() == 8);
+  CHECK(e.frames.front().file == "apache_beam/runners/worker/sdk_worker.py");
+  CHECK(e.frames.front().line == 74);
+  CHECK(e.frames.back().function == "process");
+  // The worker log's form (Beam's sdk_worker.py, SdkHarness._execute: 'Error processing
+  // instruction %s. Original traceback is\n%s\n'), in front of a whole traceback.
+  const std::string worker_log = "Error processing instruction process_bundle-4. Original traceback is\n" +
+                                 fixture("py-module-not-found-main-session.txt")
+                                     .substr(fixture("py-module-not-found-main-session.txt").find("Traceback"));
+  const ParsedError w = detail::parse_error_text(worker_log, frameworks());
+  CHECK(w.exception_type == "ModuleNotFoundError");
+  CHECK(w.body.rfind("Traceback (most recent call last):", 0) == 0);
+}
+
+TEST_CASE("a step suffix keeps a nested step's full name and comes off the message", "[unit][error_text]") {
+  // Beam's common.py appends " [while running '%s']" % self.step_name; a composite's step is its
+  // full path (rules/wrappers.yaml cites 'Run inference/BeamML_RunInference').
+  const std::string line =
+      "ValueError: min() arg is an empty sequence [while running 'Run inference/BeamML_RunInference']";
+  CHECK(detail::step_of(line) == "Run inference/BeamML_RunInference");
+  CHECK(detail::without_steps(line) == "ValueError: min() arg is an empty sequence");
+  CHECK(detail::step_of("ValueError: x [while running 'Run inference/Beam").empty());  // cut: no step
+  const ParsedError e = detail::parse_error_text(
+      fixture("py-runtimeerror-reraise.txt").substr(0, fixture("py-runtimeerror-reraise.txt").find("RuntimeError")) +
+          line + "\n",
+      frameworks());
+  CHECK(e.exception_type == "ValueError");
+  CHECK(e.message == "min() arg is an empty sequence");
+  CHECK(e.step == "Run inference/BeamML_RunInference");
+  CHECK(e.exception_line == line);
+}
+
+TEST_CASE("an explicit chain's cause is the exception it was raised from", "[unit][error_text]") {
+  const ParsedError e = parse("py-direct-cause.txt");
+  CHECK(e.exception_type == "OSError");
+  CHECK(e.message.empty());
+  CHECK(e.exception_line == "OSError");
+  CHECK(where(e) == "<stdin>:2 func");
+  CHECK(e.frames.size() == 2);
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("an implicit chain's cause is the exception raised while handling", "[unit][error_text]") {
+  const ParsedError e = parse("py-during-handling.txt");
+  CHECK(e.exception_type == "RuntimeError");
+  CHECK(e.message == "unable to handle error");
+  CHECK(where(e) == "<stdin>:4 <module>");
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("a Java job-message copy names the user's DoFn frame without at", "[unit][error_text]") {
+  const ParsedError e = parse("java-job-message-user-frame.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.NullPointerException");
+  CHECK(e.message.empty());
+  CHECK(where(e) ==
+        "BigQueryStatementIssuingFn.java:70 com.google.cloud.dataflow.cdc.applier.BigQueryStatementIssuingFn.process");
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("a Java message that wraps its causes names the innermost one", "[unit][error_text]") {
+  const ParsedError e = parse("java-job-message-wrapped-cause.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.ArrayIndexOutOfBoundsException");
+  CHECK(e.message == "1");
+  CHECK(e.exception_line.rfind("java.lang.RuntimeException: org.apache.beam.sdk.util.UserCodeException:", 0) == 0);
+  REQUIRE(e.frames.size() == 9);
+  // Outermost first: Java prints the innermost frame first.
+  CHECK(e.frames.front().function ==
+        "org.apache.beam.runners.dataflow.worker.util.common.worker.OutputReceiver.process");
+  CHECK(e.frames.back().file == "GroupAlsoByWindowsParDoFn.java");
+  CHECK(e.frames.back().line == 184);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("a flattened Java job message is split into its exception and frames", "[unit][error_text]") {
+  const ParsedError e = parse("java-flattened-job-message.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.nio.charset.MalformedInputException");
+  CHECK(e.message == "Input length = 1");
+  REQUIRE(e.frames.size() == 8);
+  CHECK(e.frames.back().line == 187);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("a flattened Java fragment without its exception still finds the user frame", "[unit][error_text]") {
+  const ParsedError e = parse("java-flattened-fragment.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);
+  CHECK(e.frames.size() == 10);
+  CHECK(where(e) == "Functions.scala:263 com.spotify.scio.util.Functions$$anon$7.processElement");
+}
+
+TEST_CASE("a main-thread Java exception keeps the first line of a wrapped message", "[unit][error_text]") {
+  const ParsedError e = parse("java-main-thread-user-frame.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.IllegalArgumentException");
+  CHECK(e.message == "com.google.swarm.tokenization.common.CSVContentProce");
+  REQUIRE(e.frames.size() == 10);
+  CHECK(e.frames[0].function == "com.google.swarm.tokenization.CSVStreamingPipeline.doT");
+  CHECK(e.frames[0].line == 0);  // cut before its location
+  CHECK(e.frames[4].function == "java.base/java.util.HashMap.computeIfAbsent");
+  CHECK(e.frames[4].framework);
+  REQUIRE(e.user_frame);
+  CHECK(e.user_frame->function == "com.google.swarm.tokenization.CSVStreamingPipeline.doT");
+}
+
+TEST_CASE("a Java chain's cause is the last Caused by and ... N more takes the enclosing frames",
+          "[unit][error_text]") {
+  const ParsedError e = parse("java-caused-by-more.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.RuntimeException");
+  CHECK(e.message == "Error received from SDK harness for instruction 4: Traceback (most recent call last):");
+  CHECK(e.exception_line.rfind("Caused by: java.util.concurrent.ExecutionException:", 0) == 0);
+  CHECK(e.frames.empty());
+  CHECK_FALSE(e.user_frame);  // Flink, Beam's vendored Guava and the JDK
+  // Up to the first cause: its two frames, then the 16 it shares with the enclosing trace (the
+  // six of them this excerpt holds), outermost first.
+  const std::string text = fixture("java-caused-by-more.txt");
+  const ParsedError first = detail::parse_error_text(text.substr(0, text.find("Caused by: java.util")), frameworks());
+  CHECK(first.exception_type == "org.apache.flink.runtime.client.JobExecutionException");
+  CHECK(first.message == "Job execution failed.");
+  REQUIRE(first.frames.size() == 8);
+  CHECK(first.frames.front().function == "java.lang.Thread.run");
+  CHECK(first.frames[6].function == "org.apache.flink.client.program.rest.RestClusterClient.submitJob");
+  CHECK(first.frames.back().function == "org.apache.flink.runtime.jobmaster.JobResult.toJobExecutionResult");
+  CHECK(first.frames.back().line == 146);
+}
+
+TEST_CASE("suppressed exceptions are no part of the Java chain", "[unit][error_text]") {
+  const ParsedError e = parse("java-suppressed-and-cause.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type == "java.lang.Exception");
+  CHECK(e.message == "I did it");
+  CHECK(e.exception_line == "Caused by: java.lang.Exception: I did it");
+  CHECK(e.frames.size() == 1);
+  CHECK(where(e) == "Foo3.java:8 Foo3.main");
+  CHECK_FALSE(e.truncated);
+  const std::string text = fixture("java-suppressed-and-cause.txt");
+  const ParsedError outer = detail::parse_error_text(text.substr(0, text.find("Caused by:")), frameworks());
+  CHECK(outer.message == "Main block");
+  REQUIRE(outer.frames.size() == 1);  // not the suppressed ones' Resource.close and Foo3.main:5
+  CHECK(outer.frames[0].line == 7);
+}
+
+TEST_CASE("Error Reporting's Java frame format is read", "[unit][error_text]") {
+  const ParsedError e = parse("java-error-reporting-format.txt");
+  CHECK(e.language == "java");
+  CHECK(e.exception_type.empty());
+  CHECK(e.truncated);  // it starts inside the trace
+  REQUIRE(e.frames.size() == 3);
+  CHECK(e.frames.back().function == "org.apache.beam.runners.dataflow.worker.SimpleParDoFn.processElement");
+  CHECK(e.frames.back().file == "org/apache.beam.runners.dataflow.worker/SimpleParDoFn.java");
+  CHECK(e.frames.back().line == 340);
+  CHECK(e.frames.back().framework);
+  CHECK_FALSE(e.user_frame);
+}
+
+TEST_CASE("plain lines have no exception: only the body without its wrappers", "[unit][error_text]") {
+  const ParsedError a = parse("plain-sdk-disconnected.txt");
+  CHECK(a.language.empty());
+  CHECK(a.exception_type.empty());
+  CHECK(a.body == "SDK harness sdk-0-0 disconnected.\n");
+  CHECK_FALSE(a.truncated);
+  const ParsedError b = parse("plain-workflow-failed.txt");
+  CHECK(b.language.empty());
+  CHECK(b.exception_type.empty());
+  CHECK(b.frames.empty());
+  CHECK(b.body.rfind("INFO[dataflow_runner.py]: 2022-02-22T18:43:20.001Z: JOB_MESSAGE_ERROR: Workflow failed.", 0) ==
+        0);
+}
+
+TEST_CASE("a 10 k-frame traceback keeps its innermost 64 frames in either form", "[unit][error_text]") {
+  std::string lines = "Traceback (most recent call last):\n";
+  std::string flat = "Error message from worker: Traceback (most recent call last):";
+  for (int i = 1; i <= 10000; ++i) {
+    lines += "  File \"/app/pipeline.py\", line " + std::to_string(i) + ", in recurse\n    return recurse(n - 1)\n";
+    flat += " File \"/app/pipeline.py\", line " + std::to_string(i) + ", in recurse return recurse(n - 1)";
+  }
+  lines += "RecursionError: maximum recursion depth exceeded\n";
+  flat += " RecursionError: maximum recursion depth exceeded";
+  for (const std::string& text : {lines, flat}) {
+    const ParsedError e = detail::parse_error_text(text, frameworks());
+    CHECK(e.exception_type == "RecursionError");
+    CHECK(e.message == "maximum recursion depth exceeded");
+    REQUIRE(e.frames.size() == detail::kMaxErrorFrames);
+    CHECK(e.frames.front().line == 10000 - detail::kMaxErrorFrames + 1);
+    CHECK(e.frames.back().line == 10000);
+    CHECK(where(e) == "/app/pipeline.py:10000 recurse");
+  }
+  std::string java = "java.lang.StackOverflowError\n";
+  for (int i = 1; i <= 10000; ++i) java += "\tat com.example.Fn.recurse(Fn.java:" + std::to_string(i) + ")\n";
+  const ParsedError j = detail::parse_error_text(java, frameworks());
+  CHECK(j.exception_type == "java.lang.StackOverflowError");
+  REQUIRE(j.frames.size() == detail::kMaxErrorFrames);
+  CHECK(j.frames.back().line == 1);  // printed first: the innermost
+  CHECK(where(j) == "Fn.java:1 com.example.Fn.recurse");
+}
+
+TEST_CASE("huge and hostile texts are parsed in linear time within the caps", "[unit][error_text]") {
+  const size_t mib = size_t{1} << 20;
+  std::vector<std::string> texts;
+  texts.push_back(std::string(mib, 'x'));
+  std::string frames_on_a_line = "Traceback (most recent call last):";
+  while (frames_on_a_line.size() < mib) frames_on_a_line += " File \"a.py\", line 1, in f x = 1";
+  texts.push_back(frames_on_a_line);
+  std::string open_quotes;
+  while (open_quotes.size() < mib) open_quotes += "File \"";
+  texts.push_back(open_quotes);
+  std::string steps;
+  while (steps.size() < mib) steps += " [while running '";
+  texts.push_back(steps);
+  std::string separators;
+  while (separators.size() < mib)
+    separators += "During handling of the above exception, another exception occurred: ValueError: x ";
+  texts.push_back(separators);
+  std::string causes;
+  while (causes.size() < mib) causes += "Caused by: java.lang.X: y\n\tat a.B.c(B.java:1)\n\t... 1 more\n";
+  texts.push_back(causes);
+  std::string long_message = "ValueError: " + std::string(mib, 'm');
+  texts.push_back("Traceback (most recent call last):\n  File \"/app/p.py\", line 1, in f\n" + long_message);
+  for (const auto& text : texts) {
+    const auto start = std::chrono::steady_clock::now();
+    const ParsedError e = detail::parse_error_text(text, frameworks());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 2.0);  // about 0.01 s each in a Release build; quadratic would be minutes
+    CHECK(e.frames.size() <= detail::kMaxErrorFrames);
+    CHECK(e.message.size() <= detail::kMaxErrorLine);
+    CHECK(e.exception_line.size() <= detail::kMaxErrorLine);
+    CHECK(e.body.size() <= detail::kMaxErrorBody);
+  }
+}
+
+TEST_CASE("cut and scrambled fixtures never crash the parser", "[unit][error_text]") {
+  std::mt19937 random(15);
+  const char* names[] = {"py-chained-job-message-cut.txt", "py-runtimeerror-reraise.txt",
+                         "py-flattened-repeat-cut.txt",    "java-caused-by-more.txt",
+                         "java-flattened-job-message.txt", "java-job-message-wrapped-cause.txt"};
+  size_t parsed = 0;
+  for (const char* name : names) {
+    const std::string text = fixture(name);
+    for (size_t cut = 0; cut <= text.size(); cut += 7) {
+      std::string s = text.substr(0, cut);
+      const ParsedError e = detail::parse_error_text(s, frameworks());
+      CHECK(e.frames.size() <= detail::kMaxErrorFrames);
+      for (int k = 0; k < 4 && !s.empty(); ++k) s[random() % s.size()] = static_cast<char>(random() % 256);
+      const ParsedError scrambled = detail::parse_error_text(s, frameworks());
+      CHECK(scrambled.frames.size() <= detail::kMaxErrorFrames);
+      parsed += 2;
+    }
+  }
+  CHECK(parsed > 1000);
+  // A cut job-message copy says so; the whole one does not.
+  const std::string whole = fixture("py-runtimeerror-reraise.txt");
+  CHECK_FALSE(detail::parse_error_text(whole, frameworks()).truncated);
+  CHECK(detail::parse_error_text(whole.substr(0, whole.find("RuntimeError:")), frameworks()).truncated);
+}
