@@ -5,7 +5,8 @@ EXC = 'ImportError: __import__ not found'
 STEPS = ['S01:Start/Impulse+cache_input/Execute+prepare_target/Execute']
 
 
-def build(c):
+def build(c, sink=False):
+    """sink=True: the sink-shard variant (docker-split-traceback-sink-shard)."""
     c.describe('''
         A traceback the docker log splits into one entry per stderr line: the SDK harness prints
         each failed bundle's traceback to stderr (sdk_worker.py _execute) and the docker log of
@@ -65,7 +66,11 @@ def build(c):
                 'lines (composition)', 'I'), mark='wif', n=2,
            cite='Workflow failed. Causes: S01:… failed., The job failed because a work item has '
                 'failed 4 times. …')
-    c.output('export.json', logs=['job-message', 'docker'])
+    if sink:    # a Cloud Storage sink: one shard per log, NDJSON in no particular order
+        c.output('export-docker.ndjson', logs=['docker'])
+        c.output('export-job-message.ndjson', logs=['job-message'])
+    else:
+        c.output('export.json', logs=['job-message', 'docker'])
     c.fire('work-item-failed', marks=['wif'])
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.unexplained(exception='ImportError', message='__import__ not found',
