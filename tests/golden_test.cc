@@ -8,7 +8,8 @@
 // current) and never from gpudiag's output. Every case is also analysed
 // with one and with two threads, and the reports must be byte-identical. A few representative cases
 // (kFormatCases) also hold goldens of the post-mortem and CI formats: expected.md, .html, .sarif,
-// .junit.xml and .github.txt.
+// .junit.xml and .github.txt. Errors no rule explains (labels `unexplained:`) are checked against the
+// report's `unexplained` groups (check_unexplained; the listed groups once kUnexplainedGroupsReported).
 #define CATCH_CONFIG_RUNNER
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -22,6 +23,7 @@
 
 #include "gpudiag/formats.h"
 #include "gpudiag/report.h"
+#include "json_support.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -209,6 +211,96 @@ void check_labels(const CaseRun& run, const YAML::Node& labels) {
   check_unexplained(run, labels);
 }
 
+// The first `n` lines of a text report (its first screen).
+std::string first_lines(const std::string& text, size_t n) {
+  size_t end = 0;
+  for (size_t i = 0; i < n && end != std::string::npos; ++i) end = text.find('\n', end == 0 ? 0 : end + 1);
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string json_string(simdjson::dom::element e, const char* key) {
+  std::string_view v;
+  return e[key].get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
+}
+
+// "basename:line" of a group's user frame, "" when it has none.
+std::string user_frame_of(simdjson::dom::element group) {
+  simdjson::dom::element frame;
+  if (group["user_frame"].get(frame) != simdjson::SUCCESS || frame.is_null()) return "";
+  const std::string file = json_string(frame, "file");
+  int64_t line = 0;
+  if (frame["line"].get(line) != simdjson::SUCCESS) return file;
+  return fmt::format("{}:{}", file.substr(file.rfind('/') + 1), line);
+}
+
+// Does `group` (its JSON) hold everything the label item says?
+bool group_matches(simdjson::dom::element group, const YAML::Node& item) {
+  const std::string dump = simdjson::to_string(group);
+  const std::string frame = item["user_frame"].IsNull() ? "" : item["user_frame"].as<std::string>();
+  const std::string step = item["step"].IsNull() ? "" : item["step"].as<std::string>();
+  if (json_string(group, "exception") != item["exception"].as<std::string>()) return false;
+  if (dump.find(item["message"].as<std::string>()) == std::string::npos) return false;
+  if (user_frame_of(group) != frame || json_string(group, "step") != step) return false;
+  for (const auto& line : item["evidence_lines"]) {
+    const auto n = line.as<uint64_t>();
+    if (dump.find(fmt::format(":{}\"", n)) == std::string::npos &&
+        dump.find(fmt::format("\"line\":{},", n)) == std::string::npos &&
+        dump.find(fmt::format("\"line\":{}}}", n)) == std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+// Set when the unexplained-errors feature lands (issue 15): until then the report's `unexplained`
+// lists are empty and only the absence of error-level groups is checked.
+constexpr bool kUnexplainedGroupsReported = false;
+
+// Errors no rule explains (labels `unexplained:`, corpus/README.md, issue 15; a draft). The
+// error-level groups of the report and of each of its jobs are exactly the listed ones (none when
+// the key is absent or empty), and each shows its exception, user file:line and step in the text
+// report's first 25 lines.
+void check_unexplained(const CaseRun& run, const YAML::Node& labels) {
+  simdjson::dom::parser parser;
+  const simdjson::dom::element root = test::parse_json(parser, run.json);
+  std::vector<simdjson::dom::array> lists;
+  simdjson::dom::array list;
+  if (root["unexplained"].get(list) == simdjson::SUCCESS) lists.push_back(list);
+  simdjson::dom::array jobs;
+  if (root["jobs"].get(jobs) == simdjson::SUCCESS) {
+    for (simdjson::dom::element job : jobs) {
+      if (job["unexplained"].get(list) == simdjson::SUCCESS) lists.push_back(list);
+    }
+  }
+  std::vector<simdjson::dom::element> errors;
+  std::set<std::string> seen;  // a job's groups may be repeated at the top level
+  for (simdjson::dom::array groups : lists) {
+    for (simdjson::dom::element g : groups) {
+      if (json_string(g, "severity") != "error") continue;
+      const std::string fingerprint = json_string(g, "fingerprint");
+      if (seen.insert(fingerprint.empty() ? simdjson::to_string(g) : fingerprint).second) errors.push_back(g);
+    }
+  }
+  const YAML::Node want = labels["unexplained"];
+  if (!want || want.size() == 0) {
+    INFO("error-level unexplained groups in a case whose labels list none");
+    CHECK(errors.empty());
+    return;
+  }
+  if (!kUnexplainedGroupsReported) return;
+  {
+    INFO("error-level unexplained groups in the report");
+    CHECK(errors.size() == want.size());
+  }
+  const std::string screen = first_lines(run.text, 25);
+  for (const auto& item : want) {
+    INFO("unexplained group: " << item["exception"].as<std::string>() << " " << item["message"].as<std::string>());
+    CHECK(std::any_of(errors.begin(), errors.end(), [&](simdjson::dom::element g) { return group_matches(g, item); }));
+    CHECK(screen.find(item["exception"].as<std::string>()) != std::string::npos);
+    if (!item["user_frame"].IsNull()) CHECK(screen.find(item["user_frame"].as<std::string>()) != std::string::npos);
+    if (!item["step"].IsNull()) CHECK(screen.find(item["step"].as<std::string>()) != std::string::npos);
+  }
+}
+
 void check_rendered(const std::string& dir, const CaseRun& run) {
   const std::string base = test::source_dir() + "/" + dir;
   if (std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr) {
@@ -269,6 +361,7 @@ class GoldenCase final : public Catch::ITestInvoker {
       CHECK(one.text == two.text);
     }
     check_labels(one, labels);
+    check_unexplained(one, labels);
     check_rendered(dir_, one);
     check_format_goldens(dir_, one);
   }

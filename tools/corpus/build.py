@@ -114,6 +114,11 @@ def render_index(cases):
                 t += ' ← %s' % f['caused_by']
             tests.append(t)
         tests += ['inconclusive: %s' % r for r in c._inconclusive]
+        for u in c._unexplained:     # error-level groups no rule explains
+            where = ' at %s' % u['user_frame'] if u['user_frame'] else ''
+            tests.append('unexplained: %s%s' % (u['exception'] or 'error line', where))
+        if c._unexplained_none:
+            tests.append('no unexplained group at error level')
         if c._job_truth:    # the truth per job: name outcome/verdict
             tests.append('%d job%s: %s' % (len(c._job_truth), '' if len(c._job_truth) == 1 else 's',
                                            ', '.join('`%s` %s/%s' % (t[0].name, t[1], t[2])
@@ -121,7 +126,9 @@ def render_index(cases):
         if not tests:
             tests = ['nothing fires' + (' (near miss: %s)' % ', '.join(c._not) if c._not and
                                          c.name.startswith('near-miss') else '')]
-        marks = set(m for f in c._fire for m in f['marks']) or {'bfc', 'dlerror'}
+        marks = set(m for f in c._fire for m in f['marks'])
+        marks |= set(m for u in c._unexplained for m in u['marks'])
+        marks = marks or {'bfc', 'dlerror'}
         trip = []
         for e in c.entries:
             em = e.mark if isinstance(e.mark, (list, tuple)) else [e.mark]

@@ -167,10 +167,14 @@ class Job:
         return lab
 
     # -- entry constructors ----------------------------------------------------------------------
-    def _add(self, log, t, severity, payload, worker=None, step='', mark=None, src=None, cite=None):
+    def _add(self, log, t, severity, payload, worker=None, step='', mark=None, src=None, cite=None,
+             exact_ns=None):
         ns = self.start_ns + int(round(t * 1000)) * 1_000_000 + self.case.rng.randrange(0, 999_999)
         fields = {'log': log, 'severity': severity, 'payload': payload, 'worker': worker,
                   'step': step, 'job': self}
+        if exact_ns is not None:      # split stderr lines: their order lives in the timestamp
+            ns = exact_ns
+            fields['digits'] = 9
         return self.case._add_entry(log, ns, fields, mark, src, cite, worker)
 
     def msg(self, t, text, sev='INFO', src='sig-2i', mark=None, cite=None):
@@ -205,6 +209,19 @@ class Job:
 
     def docker(self, t, worker, message, sev='INFO', src=None, mark=None, cite=None):
         return self._simple('docker', t, worker, message, sev, src, mark, cite)
+
+    def docker_lines(self, t, worker, lines, sev='ERROR', src=None, mark=None, cite=None,
+                     step_us=9):
+        """A multi-line stderr write as the docker log stores it: one entry per line, `step_us`
+        microseconds apart, 9-digit timestamps (apache/beam PR #33317). `mark` tags the first
+        line's entry (where the reassembled copy starts). Returns the entries."""
+        base = self.start_ns + int(round(t * 1_000_000)) * 1000
+        out = []
+        for k, line in enumerate(lines):
+            out.append(self._add('docker', t, sev, {'message': line}, worker, '',
+                                 mark if k == 0 else None, src if k == 0 else None,
+                                 cite if k == 0 else None, exact_ns=base + k * step_us * 1000))
+        return out
 
     def kubelet(self, t, worker, message, sev='INFO', src=None, mark=None, cite=None):
         return self._simple('kubelet', t, worker, message, sev, src, mark, cite)
@@ -277,6 +294,8 @@ class Case:
         self._seq = 0
         self.jobs = []
         self._job_truth = []      # (job, outcome, verdict, not_fire, inconclusive, may_fire)
+        self._unexplained = []    # groups that must be reported at error level
+        self._unexplained_none = False   # say `unexplained: []` (the default when absent)
 
     # -- spec API -----------------------------------------------------------------------------
     def describe(self, text):
@@ -319,6 +338,21 @@ class Case:
         """A rule that must fire; `job` (a Job) names the job whose finding it is."""
         self._fire.append({'rule': rule, 'marks': list(marks), 'captures': captures,
                            'caused_by': caused_by, 'job': job})
+
+    def unexplained(self, exception, message, user_frame, step, marks=(), job=None):
+        """An error no rule explains that gpudiag must report as an error-level group (labels
+        `unexplained:`): the exception type of the cause ('' for a plain error line), a substring
+        of its exception line, the innermost user frame as 'basename:line' (None when there is
+        none), the Beam step of "[while running '...']" (None when none), and the entries where
+        the exemplar's copies start. build.py checks that the marked entries hold these texts."""
+        self._unexplained.append({'exception': exception, 'message': message,
+                                  'user_frame': user_frame, 'step': step, 'marks': list(marks),
+                                  'job': job})
+
+    def no_unexplained(self):
+        """Write `unexplained: []`: no group at error level (what an absent key means too; for
+        cases whose point is that nothing is reported, e.g. healthy runs with error noise)."""
+        self._unexplained_none = True
 
     OUTCOMES = ('succeeded', 'failed', 'cancelled', 'drained', 'updated', 'running', 'queued',
                 'unknown')
@@ -366,6 +400,7 @@ class Case:
         digits_w = DIGIT_WEIGHTS.get(e.log, DIGIT_WEIGHTS['default'])
         r = random.Random(hash_int(self.name, e.seq))
         digits = r.choices(range(10), weights=digits_w)[0]
+        digits = f.get('digits', digits)
         ts = fmt_ts(e.ns, digits)
         recv_ns = e.ns + r.randrange(150_000_000, 9_000_000_000 if e.log != 'job-message'
                                      else 1_200_000_000)
@@ -583,6 +618,7 @@ class Case:
         y.append('may_fire: [%s]' % ', '.join(self._may))
         y.append('not_fire: [%s]' % ', '.join(self._not))
         y.append('inconclusive: [%s]' % ', '.join(self._inconclusive))
+        y.extend(self._unexplained_yaml())
         total = sum(o.count for o in self.outputs)
         skipped = sum(o.skipped for o in self.outputs)
         dups = sum(o.dups for o in self.outputs)
@@ -597,6 +633,49 @@ class Case:
         y.extend(self._jobs_yaml(total))
         return '\n'.join(y) + '\n'
 
+    def _unexplained_yaml(self):
+        """The `unexplained:` section (corpus/README.md, "unexplained")."""
+        if not self._unexplained:
+            return ['unexplained: []'] if self._unexplained_none else []
+        if self._unexplained_none:
+            raise ValueError('%s: no_unexplained() and unexplained() both called' % self.name)
+        y = ['unexplained:         # groups gpudiag must report at error level (corpus/README.md)']
+        for u in self._unexplained:
+            self._check_unexplained(u)
+            y.append('  - exception: %s' % yq(u['exception']))
+            y.append('    message: %s' % yq(u['message']))
+            y.append('    user_frame: %s' % (yq(u['user_frame']) if u['user_frame'] else 'null'))
+            y.append('    step: %s' % (yq(u['step']) if u['step'] else 'null'))
+            lines = sorted(set(x for m in u['marks'] for x in self._mark_lines(m)))
+            y.append('    evidence_lines: [%s]' % ', '.join(str(x) for x in lines))
+            if u['job'] is not None:
+                y.append('    job: %s' % yq(u['job'].id))
+        return y
+
+    def _check_unexplained(self, u):
+        """The spec's claims must be in the text of the entries it marks (no drift)."""
+        texts = [_entry_text(e) for e in self.entries for m in u['marks']
+                 if e.mark == m or (isinstance(e.mark, (list, tuple)) and m in e.mark)]
+        if u['marks'] and not texts:
+            raise ValueError('%s: unexplained marks match no entry' % self.name)
+        joined = '\n'.join(texts)
+        if u['message'] and u['message'] not in joined:
+            raise ValueError('%s: unexplained message %r is in no marked entry'
+                             % (self.name, u['message']))
+        if u['exception'] and u['exception'] not in joined:
+            raise ValueError('%s: unexplained exception %r is in no marked entry'
+                             % (self.name, u['exception']))
+        if u['user_frame']:
+            base, line = u['user_frame'].rsplit(':', 1)
+            py = re.search(r'%s", line %s\b' % (re.escape(base), line), joined)
+            java = re.search(r'\(%s:%s\)' % (re.escape(base), line), joined)
+            if not py and not java:
+                raise ValueError('%s: user frame %r is in no marked entry'
+                                 % (self.name, u['user_frame']))
+        if u['step'] and ("[while running '%s']" % u['step']) not in joined:
+            raise ValueError("%s: step %r: no \"[while running '...']\" in a marked entry"
+                             % (self.name, u['step']))
+
     def _job_entries(self, job):
         seqs = set()
         for o in self.outputs:
@@ -610,6 +689,10 @@ class Case:
         if not self._job_truth:
             return []
         told = [t[0] for t in self._job_truth]
+        for u in self._unexplained:
+            if u['job'] is None or u['job'] not in told:
+                raise ValueError('%s: unexplained(%r) must name a job with job_truth()' %
+                                 (self.name, u['exception']))
         for f in self._fire:
             if f.get('job') is None:
                 raise ValueError('%s: fire(%r) names no job, but the case has jobs:' %
@@ -641,6 +724,14 @@ class Case:
 def hash_int(*parts):
     h = hashlib.sha256('\x1f'.join(str(p) for p in parts).encode()).hexdigest()
     return int(h[:16], 16)
+
+
+def _entry_text(e):
+    """All the log text of an entry (message, exception, textPayload)."""
+    p = e.fields['payload']
+    if isinstance(p, dict):
+        return '\n'.join(str(p.get(k, '')) for k in ('message', 'exception') if p.get(k))
+    return str(p)
 
 
 def _first_line(e):

@@ -231,6 +231,76 @@ SOURCES = {
                              'one launcher entry per line and the severities are inferred', 'V'),
     'job-cancel': ('apache/beam#13727 (2021), "Cancel request is committed for workflow job: JOB_ID."',
                    'V'),
+    # --- errors no rule explains (issue 15) -----------------------------------------------
+    'sklearn-nan': ('scikit-learn sklearn/utils/validation.py _assert_all_finite: "ValueError: Input '
+                    'contains NaN, infinity or a value too large for dtype(\'float32\')." (dmlc/'
+                    'xgboost#7941 title; check_array -> _assert_all_finite frames from dipanjanS/'
+                    'practical-machine-learning-with-python#6)', 'V-other'),
+    'beam-reraise': ('apache/beam sdks/python/apache_beam/runners/common.py DoFnRunner.'
+                     '_reraise_augmented: step_annotation " [while running \'%s\']" appended to '
+                     'the exception\'s message and raised inside the except block (Python 3 prints '
+                     '"During handling of the above exception, another exception occurred:"); '
+                     'compiled frames "File \\"apache_beam/runners/common.py\\", line N, in apache_beam.'
+                     'runners.common.DoFnRunner._reraise_augmented" as in leap-stc/cmip6-leap-'
+                     'feedstock PR #9', 'V-code'),
+    'beam-instruction-error': ('apache/beam sdks/python/apache_beam/runners/worker/sdk_worker.py '
+                               '_execute: print(traceback_string, file=sys.stderr) and _LOGGER.'
+                               'error("Error processing instruction %s. Original traceback is\\n%s'
+                               '\\n", …): the worker-log copy and the stderr (docker) copy of a '
+                               'failed bundle', 'V-code'),
+    'jobmsg-flat': ('job-message copy "Error message from worker: Traceback (most recent call '
+                    'last): File \\"…\\", line 290, in loads return dill.loads(s) File …" flattened '
+                    'onto one line (tensorflow/tfx#3772, GoogleCloudPlatform/mlops-with-vertex-ai#4)',
+                    'V'),
+    'weather-165': ('google/weather-tools#165 (2022): "Error message from worker: Traceback … '
+                    'ModuleNotFoundError: No module named \'download_pipeline.config\'" / "During '
+                    'handling of the above exception, another exception occurred:" / sdk_worker.py '
+                    '_execute frames; the module is the pipeline\'s own package', 'V'),
+    'leap-40': ('leap-stc/cmip6-leap-feedstock PR #40 (2023): "in _keep_only_variable_id '
+                'AttributeError: \'OpenFile\' object has no attribute \'data_vars\' [while running '
+                '\'…/Preprocessor/Fix coordinates\'" (flattened job-message tail)', 'V'),
+    'pangeo-138': ('pangeo-forge/staged-recipes PR #138 (2022): Dataflow traceback ending '
+                   '"File \\"/tmp/tmp1yj338fa/cached_recipe.py\\", line 12, in format_function" / '
+                   '"ImportError: __import__ not found" with pangeo_forge_recipes and compiled Beam '
+                   'frames', 'V'),
+    'beam-33317': ('apache/beam PR #33317 (2024), SDK crash on Dataflow: the SDK container\'s '
+                   'stderr in the worker\'s docker log one entry per line, all in the same second '
+                   '("Traceback (most recent call last):", "  File \\"/usr/local/lib/python3.9/'
+                   'threading.py\\", line 980, in _bootstrap_inner", "    self.run()")', 'V'),
+    'dlp-74': ('GoogleCloudPlatform/dlp-dataflow-deidentification#74 (2021): "Error message from '
+               'worker: java.lang.RuntimeException: org.apache.beam.sdk.util.UserCodeException: '
+               'java.lang.ArrayIndexOutOfBoundsException: 1" then the frames one per line, '
+               'indented, without "at"', 'V'),
+    'java-trace': ('Java UserCodeException stack in the Runner v2 Java harness: "org.apache.beam.sdk.'
+                   'util.UserCodeException: …", "at org.apache.beam.sdk.util.UserCodeException.wrap'
+                   '(UserCodeException.java:39)", "…$DoFnInvoker$….invokeProcessElement", "at org.'
+                   'apache.beam.fn.harness.FnApiDoFnRunner.processElementForWindowObservingParDo('
+                   'FnApiDoFnRunner.java:645)" (GoogleCloudPlatform/DataflowTemplates PR #4203), '
+                   '"Caused by: …" / "... N more" (java.lang.Throwable.printStackTrace); user class ours',
+                   'V-other'),
+    'pubsub-denied': ('Pub/Sub PERMISSION_DENIED detail "User not authorized to perform this action." '
+                      '(googleapis/google-cloud-java#3083, googleapis/nodejs-pubsub#1180) in the Python '
+                      'client\'s shapes: grpc/_channel.py _InactiveRpcError repr, google/api_core '
+                      'grpc_helpers.py "raise exceptions.from_grpc_error(exc) from exc" ("403 '
+                      '<details>"), CPython "The above exception was the direct cause of the '
+                      'following exception:"', 'V-code'),
+    'absl-tf-factory': ('bmaltais/kohya_ss#3320 (2025), TensorFlow start-up on a working GPU: '
+                        '"WARNING: All log messages before absl::InitializeLog() is called are '
+                        'written to STDERR", "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] '
+                        'Unable to register cuDNN factory: …", "E0000 … cuda_blas.cc:1407] Unable to '
+                        'register cuBLAS factory: …", "W0000 … computation_placer.cc:177] computation '
+                        'placer already registered. …"; "just warnings" (volnas10/DeepFaceLab-RTX5000#2)',
+                        'V-other'),
+    'tf-fft-factory': ('kr-colab/ReLERNN#63 and openxla/xla#20803: "E external/local_xla/xla/'
+                       'stream_executor/cuda/cuda_fft.cc:607] Unable to register cuFFT factory: '
+                       'Attempting to register factory for plugin cuFFT when one has already been '
+                       'registered" (timestamped form)', 'V-other'),
+    'pip-resolver': ('googlecolab/colabtools#1868 (2021): "ERROR: pip\'s dependency resolver does not '
+                     'currently take into account all the packages that are installed. This '
+                     'behaviour is the source of the following dependency conflicts." / "… requires '
+                     '…, but you have … which is incompatible." ("just warnings", the maintainer); '
+                     'that boot.go relays pip\'s output to the Dataflow worker-startup log is inferred',
+                     'V-other'),
     'user-code': ('application log line written by the pipeline\'s own code (synthetic)', 'I'),
 }
 

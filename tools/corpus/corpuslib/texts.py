@@ -231,3 +231,212 @@ def py_stack(py, frames):
     for f, line, fn, code in frames:
         out.append('  File "%s", line %d, in %s\n    %s\n' % (f, line, fn, code))
     return '\n'.join(out)
+
+
+# ---- errors no rule explains (issue 15: unexplained errors) ---------------------------------
+#
+# The exception lines are real (sources.py keys named where each case uses them); the Beam frames
+# around them follow real worker tracebacks: compiled `apache_beam/runners/common.py` frames
+# printed without a code line (leap-stc/cmip6-leap-feedstock PR #9, pangeo-forge/staged-recipes
+# PR #138), the sdk_worker.py/bundle_processor.py/operations.py chain of a failing bundle
+# (ray-project/ray_beam_runner#60, google/weather-tools#224). Line numbers are ours.
+
+DURING = 'During handling of the above exception, another exception occurred:'
+DIRECT = 'The above exception was the direct cause of the following exception:'
+
+
+def _invoke_frames():
+    """DoFnRunner.process down to the user's process() (compiled Beam frames, no code lines)."""
+    return [
+        '  File "apache_beam/runners/common.py", line 1435, in '
+        'apache_beam.runners.common.DoFnRunner.process',
+        '  File "apache_beam/runners/common.py", line 637, in '
+        'apache_beam.runners.common.SimpleInvoker.invoke_process',
+    ]
+
+
+def _bundle_frames(py):
+    """sdk_worker._execute down to DoFnRunner._reraise_augmented (the re-raise with the step)."""
+    base = sp(py)
+    return [
+        '  File "%s/apache_beam/runners/worker/sdk_worker.py", line 300, in _execute' % base,
+        '    response = task()',
+        '  File "%s/apache_beam/runners/worker/sdk_worker.py", line 375, in <lambda>' % base,
+        '    lambda: self.create_worker().do_instruction(request), request)',
+        '  File "%s/apache_beam/runners/worker/sdk_worker.py", line 639, in do_instruction' % base,
+        '    return getattr(self, request_type)(',
+        '  File "%s/apache_beam/runners/worker/sdk_worker.py", line 677, in process_bundle' % base,
+        '    bundle_processor.process_bundle(instruction_id))',
+        '  File "%s/apache_beam/runners/worker/bundle_processor.py", line 1113, in process_bundle'
+        % base,
+        '    input_op_by_transform_id[element.transform_id].process_encoded(',
+        '  File "%s/apache_beam/runners/worker/bundle_processor.py", line 237, in process_encoded'
+        % base,
+        '    self.output(decoded_value)',
+        '  File "apache_beam/runners/worker/operations.py", line 570, in '
+        'apache_beam.runners.worker.operations.Operation.output',
+        '  File "apache_beam/runners/worker/operations.py", line 263, in '
+        'apache_beam.runners.worker.operations.SingletonElementConsumerSet.receive',
+        '  File "apache_beam/runners/worker/operations.py", line 950, in '
+        'apache_beam.runners.worker.operations.DoOperation.process',
+        '  File "apache_beam/runners/worker/operations.py", line 951, in '
+        'apache_beam.runners.worker.operations.DoOperation.process',
+        '  File "apache_beam/runners/common.py", line 1437, in '
+        'apache_beam.runners.common.DoFnRunner.process',
+        '  File "apache_beam/runners/common.py", line 1526, in '
+        'apache_beam.runners.common.DoFnRunner._reraise_augmented',
+    ]
+
+
+def augmented_tb(py, user_frames, exc_line, step):
+    """A DoFn's exception as the SDK harness formats it on Python 3: the original traceback,
+    then Beam's re-raise with " [while running '<step>']" appended to the message
+    (apache/beam common.py DoFnRunner._reraise_augmented; raised inside the `except`, so
+    Python prints "During handling of the above exception, another exception occurred:")."""
+    first = ['Traceback (most recent call last):'] + _invoke_frames() + list(user_frames)
+    second = (['Traceback (most recent call last):'] + _bundle_frames(py) + _invoke_frames() +
+              list(user_frames))
+    return '\n'.join(first + [exc_line, '', DURING, ''] + second +
+                     [exc_line + " [while running '%s']" % step])
+
+
+def flatten(text):
+    """A multi-line traceback as the Dataflow console's job-log panel copies it: one line, each
+    line stripped and joined with a space (tensorflow/tfx#3772, GoogleCloudPlatform/
+    mlops-with-vertex-ai#4, leap-stc/cmip6-leap-feedstock PR #9)."""
+    return ' '.join(ln.strip() for ln in text.split('\n') if ln.strip())
+
+
+def middle_crop(text, keep_head, keep_tail):
+    """Cut the middle out of an over-long message, marking the cut with '...' (the way Beam's
+    DataflowWorkerLoggingHandler crops messages over MESSAGE_MAX_LENGTH)."""
+    if len(text) <= keep_head + keep_tail:
+        return text
+    return text[:keep_head] + '...' + text[-keep_tail:]
+
+
+def sklearn_nan_frames(py, user_file, line, code):
+    """The user's process() calling sklearn's check_array, which raises the NaN ValueError
+    (frame shape of dipanjanS/practical-machine-learning-with-python#6: check_array ->
+    _assert_all_finite)."""
+    base = sp(py)
+    return [
+        '  File "%s", line %d, in process' % (user_file, line),
+        '    ' + code,
+        '  File "%s/sklearn/utils/validation.py", line 800, in check_array' % base,
+        '    _assert_all_finite(array, allow_nan=force_all_finite == "allow-nan")',
+        '  File "%s/sklearn/utils/validation.py", line 114, in _assert_all_finite' % base,
+        '    raise ValueError(',
+    ]
+
+
+def module_not_found_chain(py, module):
+    """A DoFn that cannot be unpickled because a module of the user's own package is missing
+    on the worker: dill's find_class raises ModuleNotFoundError, Beam's dill_pickler.loads
+    retries with tracing on and the same error is raised again while handling the first
+    (google/weather-tools#165: "Error message from worker: Traceback … ModuleNotFoundError: No
+    module named 'download_pipeline.config' / During handling of the above exception, another
+    exception occurred: … sdk_worker.py … _execute")."""
+    base = sp(py)
+    dill = [
+        '  File "%s/apache_beam/internal/dill_pickler.py", line 285, in loads' % base,
+        '    return dill.loads(s)',
+        '  File "%s/dill/_dill.py", line 275, in loads' % base,
+        '    return load(file, ignore, **kwds)',
+        '  File "%s/dill/_dill.py", line 270, in load' % base,
+        '    return Unpickler(file, ignore=ignore, **kwds).load()',
+        '  File "%s/dill/_dill.py", line 472, in load' % base,
+        '    obj = StockUnpickler.load(self)',
+        '  File "%s/dill/_dill.py", line 462, in find_class' % base,
+        '    return StockUnpickler.find_class(self, module, name)',
+    ]
+    exc = "ModuleNotFoundError: No module named '%s'" % module
+    second = ['Traceback (most recent call last):'] + _frames_bundle(py) + [
+        '  File "%s/apache_beam/runners/worker/bundle_processor.py", line 1672, in '
+        '_create_pardo_operation' % base,
+        '    dofn_data = pickler.loads(serialized_fn)',
+        '  File "%s/apache_beam/internal/pickler.py", line 51, in loads' % base,
+        '    return desired_pickle_lib.loads(',
+        '  File "%s/apache_beam/internal/dill_pickler.py", line 289, in loads' % base,
+        '    return dill.loads(s)',
+    ] + dill[2:]
+    return '\n'.join(['Traceback (most recent call last):'] + dill + [exc, '', DURING, ''] +
+                     second + [exc])
+
+
+def grpc_permission_denied_chain(py, user_file, line, code, step, details, debug):
+    """A Google client call in a DoFn refused by IAM: grpc raises _InactiveRpcError, api_core
+    raises PermissionDenied "from" it (the direct cause), and Beam re-raises that with the step
+    while handling it. Formats: grpc/_channel.py _InactiveRpcError repr, google/api_core
+    grpc_helpers.py error_remapped_callable ("raise exceptions.from_grpc_error(exc) from exc",
+    message "403 <details>")."""
+    base = sp(py)
+    rpc = [
+        'Traceback (most recent call last):',
+        '  File "%s/google/api_core/grpc_helpers.py", line 76, in error_remapped_callable' % base,
+        '    return callable_(*args, **kwargs)',
+        '  File "%s/grpc/_channel.py", line 1161, in __call__' % base,
+        '    return _end_unary_response_blocking(state, call, False, None)',
+        '  File "%s/grpc/_channel.py", line 1004, in _end_unary_response_blocking' % base,
+        '    raise _InactiveRpcError(state)  # pytype: disable=not-instantiable',
+        'grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:',
+        '\tstatus = StatusCode.PERMISSION_DENIED',
+        '\tdetails = "%s"' % details,
+        '\tdebug_error_string = "%s"' % debug,
+        '>',
+    ]
+    user = [
+        '  File "%s", line %d, in process' % (user_file, line),
+        '    ' + code,
+        '  File "%s/google/cloud/pubsub_v1/publisher/client.py", line 272, in publish' % base,
+        '    future = sequencer.publish(message, retry=retry, timeout=timeout)',
+        '  File "%s/google/api_core/grpc_helpers.py", line 78, in error_remapped_callable' % base,
+        '    raise exceptions.from_grpc_error(exc) from exc',
+    ]
+    exc = 'google.api_core.exceptions.PermissionDenied: 403 %s' % details
+    second = ['Traceback (most recent call last):'] + _invoke_frames() + user
+    third = (['Traceback (most recent call last):'] + _bundle_frames(py) + _invoke_frames() +
+             user)
+    return '\n'.join(rpc + ['', DIRECT, ''] + second + [exc, '', DURING, ''] + third +
+                     [exc + " [while running '%s']" % step])
+
+
+# ---- Java (Dataflow Runner v2 Java SDK harness) ----------------------------------------------
+
+
+def java_user_code_trace(exc, user_class, user_file, user_line, more):
+    """A DoFn exception in the Java SDK harness as Throwable.printStackTrace prints it: Beam's
+    UserCodeException wrapping the user's exception, then "Caused by:" with the user frame and
+    "... N more" (frames: GoogleCloudPlatform/DataflowTemplates PR #4203 "UserCodeException.wrap
+    (UserCodeException.java:39)", "…$DoFnInvoker$….invokeProcessElement",
+    "FnApiDoFnRunner.processElementForWindowObservingParDo(FnApiDoFnRunner.java:645)";
+    GoogleCloudPlatform/DataflowJavaSDK#589 "Caused by: org.apache.beam.sdk.util.UserCodeException")."""
+    return '\n'.join([
+        'org.apache.beam.sdk.util.UserCodeException: %s' % exc,
+        '\tat org.apache.beam.sdk.util.UserCodeException.wrap(UserCodeException.java:39)',
+        '\tat %s$DoFnInvoker$5b3e4a1c.invokeProcessElement(Unknown Source)' % user_class,
+        '\tat org.apache.beam.fn.harness.FnApiDoFnRunner.processElementForWindowObservingParDo('
+        'FnApiDoFnRunner.java:645)',
+        '\tat org.apache.beam.fn.harness.data.PCollectionConsumerRegistry$MetricTrackingFnDataReceiver'
+        '.accept(PCollectionConsumerRegistry.java:375)',
+        '\tat org.apache.beam.fn.harness.data.PCollectionConsumerRegistry$MetricTrackingFnDataReceiver'
+        '.accept(PCollectionConsumerRegistry.java:303)',
+        '\tat org.apache.beam.fn.harness.BeamFnDataReadRunner.forwardElementToConsumer('
+        'BeamFnDataReadRunner.java:213)',
+        '\tat org.apache.beam.sdk.fn.data.BeamFnDataInboundObserver.multiplexElements('
+        'BeamFnDataInboundObserver.java:172)',
+        '\tat org.apache.beam.fn.harness.control.ProcessBundleHandler.processBundle('
+        'ProcessBundleHandler.java:537)',
+        '\tat org.apache.beam.fn.harness.control.BeamFnControlClient.delegateOnInstructionRequestType('
+        'BeamFnControlClient.java:150)',
+        '\tat org.apache.beam.fn.harness.control.BeamFnControlClient$InboundObserver.lambda$onNext$0('
+        'BeamFnControlClient.java:115)',
+        '\tat java.base/java.util.concurrent.Executors$RunnableAdapter.call(Executors.java:539)',
+        '\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)',
+        '\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
+        '\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
+        '\tat java.base/java.lang.Thread.run(Thread.java:833)',
+        'Caused by: %s' % exc,
+        '\tat %s.processElement(%s:%d)' % (user_class, user_file, user_line),
+        '\t... %d more' % more,
+    ])
