@@ -22,10 +22,14 @@ std::string_view trim_left(std::string_view s) {
 
 Severity glog_letter(char c) {
   switch (c) {
-    case 'I': return Severity::kInfo;
-    case 'W': return Severity::kWarning;
-    case 'E': return Severity::kError;
-    default: return Severity::kCritical;  // 'F'
+    case 'I':
+      return Severity::kInfo;
+    case 'W':
+      return Severity::kWarning;
+    case 'E':
+      return Severity::kError;
+    default:
+      return Severity::kCritical;  // 'F'
   }
 }
 
@@ -37,9 +41,10 @@ Severity effective_severity(const LogRecord& r) {
   // "2024-05-12 10:01:02.345678: W tensorflow/core/…"; Python's logging.basicConfig default
   // "WARNING:absl:…" (tensorflow/core/platform/default/logging.cc; absl/log/internal/log_format.cc;
   // Python's logging BASIC_FORMAT).
-  static const RE2 kGlog(R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?([IWEF])(?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))");
+  static const RE2 kGlog(
+      R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?([IWEF])(?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))");
   static const RE2 kPython(R"(^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.\-]*:)");
-  const std::string_view head = r.message.substr(0, 64);
+  const std::string_view head = r.message.substr(0, 256);
   re2::StringPiece letter, level;
   if (RE2::PartialMatch(head, kGlog, &letter)) return glog_letter(letter[0]);
   if (RE2::PartialMatch(head, kPython, &level)) {
@@ -76,8 +81,8 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(pac
 bool ErrorCandidates::may_be_candidate(const LogRecord& r) {
   if (r.severity >= Severity::kError && effective_severity(r) >= Severity::kError) return true;
   return r.message.find("Traceback (most recent call last)") != std::string_view::npos ||
-                         r.exception.find("Traceback (most recent call last)") != std::string_view::npos ||
-                         r.message.find("\nCaused by: ") != std::string_view::npos ||
+         r.exception.find("Traceback (most recent call last)") != std::string_view::npos ||
+         r.message.find("\nCaused by: ") != std::string_view::npos ||
          r.exception.find("\nCaused by: ") != std::string_view::npos;
 }
 
@@ -107,7 +112,7 @@ void ErrorCandidates::take(const LogRecord& r, std::string_view job, size_t entr
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
   ParsedError parsed = parse_error_text(text, frameworks_);
-  set_group_fields(parsed, r.step, c);
+  set_group_fields(parsed, text, r.step, c);
   c.record = std::make_unique<KeptRecord>(r, kCandidateTextBytes);
   out.errors.push_back(std::move(c));
 }

@@ -18,6 +18,15 @@ bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t 
   return w.line < than_line;
 }
 
+// Keeps the earliest copy of each log.
+void note_log(std::map<std::string, std::pair<Timestamp, SourceLocation>>& logs, const std::string& log, Timestamp at,
+              const SourceLocation& where) {
+  auto [it, added] = logs.emplace(log, std::make_pair(at, where));
+  if (!added && earlier(at, where, it->second.first, it->second.second.input, it->second.second.line)) {
+    it->second = {at, where};
+  }
+}
+
 }  // namespace
 
 void ErrorGroups::add(ErrorCandidate&& c) {
@@ -71,13 +80,19 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   if (s.first_seen == kNoTime || (c.at != kNoTime && c.at < s.first_seen)) s.first_seen = c.at;
   if (c.at != kNoTime && (s.last_seen == kNoTime || c.at > s.last_seen)) s.last_seen = c.at;
   if (!c.worker.empty() && g->workers.size() < kMaxWorkersCounted) g->workers.insert(c.worker);
-  g->logs.insert(c.log);
+  note_log(g->logs, c.log, c.at, c.where);
   g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
   const bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
                       (s.truncated == c.truncated &&
                        earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_line));
+  // A copy may name what the exemplar's copy does not (the job message names the step, the
+  // docker lines do not).
+  if (!better && s.step.empty() && !c.step.empty()) s.step = c.step;
+  if (!better && !s.user_frame && c.user_frame) s.user_frame = c.user_frame;
   if (better && c.record) {
+    if (c.step.empty()) c.step = s.step;
+    if (!c.user_frame) c.user_frame = s.user_frame;
     s.exemplar = Evidence{std::move(*c.record), std::move(c.matched_line), {}, {}};
     g->has_exemplar = true;
     g->exemplar_input = c.where.input;
@@ -109,7 +124,7 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
     for (auto& w : g.workers) {
       if (mine->workers.size() < kMaxWorkersCounted) mine->workers.insert(w);
     }
-    mine->logs.insert(g.logs.begin(), g.logs.end());
+    for (const auto& [log, at] : g.logs) note_log(mine->logs, log, at.first, at.second);
     mine->claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
     if (empty || (g.shown.first_seen != kNoTime && g.shown.first_seen < s.first_seen)) {
       const uint64_t count = s.count;
@@ -156,7 +171,7 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
       c.log = where.second;
       c.claimed_by = std::move(claimed_by);
       const ParsedError parsed = parse_error_text(text, frameworks);
-      set_group_fields(parsed, "", c);
+      set_group_fields(parsed, text, "", c);
       {
         // The exemplar is the reassembled traceback, in the first line's envelope.
         const Fragment* with_record = nullptr;
@@ -192,7 +207,7 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
       const size_t bar = k.find('|', 7);
       if (bar == std::string::npos || k.compare(bar + 1, frame.size() + 1, frame + "|") != 0) continue;
       whole.shown.count += g.shown.count;
-      whole.logs.insert(g.logs.begin(), g.logs.end());
+      for (const auto& [log, at] : g.logs) note_log(whole.logs, log, at.first, at.second);
       whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
       for (auto& w : g.workers) whole.workers.insert(w);
       whole.shown.first_seen = std::min(whole.shown.first_seen, g.shown.first_seen);
@@ -218,14 +233,15 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
       if (s.workers.size() < kMaxListedWorkers) s.workers.push_back(w);
     }
     const std::string own_log(s.exemplar.entry->log);
-    for (const auto& log : g.logs) {
-      if (log != own_log) s.also_in.push_back(log);
+    for (const auto& [log, at] : g.logs) {
+      if (log == own_log) continue;
+      s.also_in.push_back(log);
+      s.also_at.push_back(at.second);
     }
     out.push_back(std::move(s));
   }
-  std::stable_sort(out.begin(), out.end(), [](const UnexplainedGroup& a, const UnexplainedGroup& b) {
-    return a.first_seen < b.first_seen;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const UnexplainedGroup& a, const UnexplainedGroup& b) { return a.first_seen < b.first_seen; });
   groups_.clear();
   by_key_.clear();
   by_template_.clear();

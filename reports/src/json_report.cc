@@ -137,10 +137,14 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
 
 const char* novelty_name(Novelty n) {
   switch (n) {
-    case Novelty::kNew: return "new";
-    case Novelty::kRecurring: return "recurring";
-    case Novelty::kNoise: return "noise";
-    default: return "no-history";
+    case Novelty::kNew:
+      return "new";
+    case Novelty::kRecurring:
+      return "recurring";
+    case Novelty::kNoise:
+      return "noise";
+    default:
+      return "no-history";
   }
 }
 
@@ -173,6 +177,12 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     w.field("severity", impact_name(g.severity));
     w.field("novelty", novelty_name(g.novelty));
     w.array_field("also_in", g.also_in);
+    w.key("also_at").begin_array();
+    for (const SourceLocation& at : g.also_at) {
+      const std::string& path = at.input < d.inputs.size() ? d.inputs[at.input].path : std::string();
+      w.begin_object().field("file", display_path(path, o.deterministic)).field("line", at.line).end_object();
+    }
+    w.end_array();
     w.key("exemplar");
     write_evidence(w, g.exemplar, d, o);
     w.key("explains").begin_array();

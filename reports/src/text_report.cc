@@ -110,8 +110,9 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   }
   if (rf.caused_by_unexplained) {
     const RankedUnexplained& u = report.unexplained[*rf.caused_by_unexplained];
-    out += fmt::format("{}{}\n", pad,
-                       st.dim(fmt::format("a symptom of U{} {}", u.rank, terminal_safe(unexplained_headline(*u.group)))));
+    out +=
+        fmt::format("{}{}\n", pad,
+                    st.dim(fmt::format("a symptom of U{} {}", u.rank, terminal_safe(unexplained_headline(*u.group)))));
   }
   if (rf.depth > 0 || rf.caused_by_unexplained) return;  // symptoms stay short: their cause carries the story
   out += wrap(terminal_safe(f.description), pad, 100);
@@ -145,15 +146,15 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
   const Analysis& d = *report.diagnosis;
   const size_t shown = std::min(kShownGroups, report.unexplained.size());
   out += fmt::format("\n{}\n", st.bold(fmt::format("Errors no rule explains ({}{})", report.unexplained.size(),
-                                                     d.unexplained_groups_total > report.unexplained.size()
-                                                         ? fmt::format(" of {}", d.unexplained_groups_total)
-                                                         : "")));
+                                                   d.unexplained_groups_total > report.unexplained.size()
+                                                       ? fmt::format(" of {}", d.unexplained_groups_total)
+                                                       : "")));
   for (size_t i = 0; i < shown; ++i) {
     const RankedUnexplained& u = report.unexplained[i];
     const UnexplainedGroup& g = *u.group;
     const std::string pad = "    ";
-    out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(g.severity), st.bold(terminal_safe(unexplained_headline(g))),
-                       st.dim("(unexplained-error)"));
+    out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(g.severity),
+                       st.bold(terminal_safe(unexplained_headline(g))), st.dim("(unexplained-error)"));
     out += fmt::format("{}{}, {}{}{}\n", pad, plural(g.count, "entry", "entries"), time_span(g.first_seen, g.last_seen),
                        g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
                        g.truncated ? "; only a cut copy was exported" : "");
@@ -166,23 +167,28 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
     }
     const Evidence& e = g.exemplar;
     const LogRecord& r = e.entry.record();
-    out += fmt::format("{}  {} {} {}{}{}\n", pad, st.dim(format_rfc3339(r.timestamp)),
-                       r.log.empty() ? "-" : terminal_safe(r.log), r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-                       st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))),
-                       g.also_in.empty() ? "" : st.dim(fmt::format("  (also in: {})", terminal_safe(fmt::format("{}", fmt::join(g.also_in, ", "))))));
+    out += fmt::format(
+        "{}  {} {} {}{}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
+        r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
+        st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))),
+        g.also_in.empty()
+            ? ""
+            : st.dim(fmt::format("  (also in: {})", terminal_safe(fmt::format("{}", fmt::join(g.also_in, ", "))))));
     for (const auto& line : detail::excerpt_of(e)) {
       const std::string text = terminal_safe(detail::excerpt_text(line, e, kExcerptBytes));
       out += fmt::format("{}    {}\n", pad, line.fold ? st.dim(text) : text);
     }
     if (!u.symptoms.empty()) {
       std::vector<std::string> names;
-      for (size_t s : u.symptoms) names.push_back(fmt::format("#{} {}", report.findings[s].rank, report.findings[s].finding->rule_id));
+      for (size_t s : u.symptoms)
+        names.push_back(fmt::format("#{} {}", report.findings[s].rank, report.findings[s].finding->rule_id));
       out += fmt::format("{}explains: {}\n", pad, fmt::join(names, ", "));
     }
     out += fmt::format("{}{}\n", pad, st.dim(fmt::format("fingerprint {}", g.fingerprint)));
   }
   if (report.unexplained.size() > shown) {
-    out += fmt::format("  … {} more in the JSON report\n", plural(report.unexplained.size() - shown, "group", "groups"));
+    out +=
+        fmt::format("  … {} more in the JSON report\n", plural(report.unexplained.size() - shown, "group", "groups"));
   }
 }
 
@@ -229,8 +235,9 @@ void render_job_body(std::string& out, const RankedReport& report, const RenderO
   }
   if (!groups_first && !report.unexplained.empty()) {
     if (report.verdict == Verdict::kOk) {  // a healthy job's error chatter: noted, not shown
-      out += fmt::format("\n{}\n", st.dim(fmt::format("{} that no rule explains, none before a failure (--format json lists them)",
-                                                        plural(d.unexplained_groups_total, "error group", "error groups"))));
+      out += fmt::format(
+          "\n{}\n", st.dim(fmt::format("{} that no rule explains, none before a failure (--format json lists them)",
+                                       plural(d.unexplained_groups_total, "error group", "error groups"))));
     } else {
       render_unexplained(out, report, o, st);
     }

@@ -66,7 +66,7 @@ struct Finding {
   std::string title;  // placeholders filled
   std::string family;
   FamilyRole family_role = FamilyRole::kCause;  // the pack's policy for `family`
-  bool generic = false;  // the rule only says "something went wrong here" (`generic: true`)
+  bool generic = false;                         // the rule only says "something went wrong here" (`generic: true`)
   Impact severity = Impact::kWarning;
   // Set when the job succeeded and the rule's severity was capped to warning (a risk, not the
   // cause of a failure): the rule's own severity.
@@ -117,13 +117,13 @@ struct UnexplainedGroup {
   // "unexplained-error/" + 16 hex digits of XXH3-64 of `key` (the grouping key, versioned "g1|…").
   std::string fingerprint;
   std::string key;
-  std::string template_text;   // the masked exception line or line template, `<*>` for variables
-  std::string exception;       // the exception line as printed ("ValueError: Input contains NaN …"), "" for a plain line
+  std::string template_text;  // the masked exception line or line template, `<*>` for variables
+  std::string exception;  // the exception line as printed ("ValueError: Input contains NaN …"), "" for a plain line
   std::string exception_type;  // "ValueError", "java.lang.IllegalStateException", ""
   std::optional<UserFrame> user_frame;
-  std::string step;      // Beam's step from " [while running 'STEP']", ""
-  bool truncated = false;  // only cut copies were seen (a flattened job-message traceback)
-  uint64_t count = 0;    // entries (after reassembly: a docker-split traceback is one)
+  std::string step;                  // Beam's step from " [while running 'STEP']", ""
+  bool truncated = false;            // only cut copies were seen (a flattened job-message traceback)
+  uint64_t count = 0;                // entries (after reassembly: a docker-split traceback is one)
   std::vector<std::string> workers;  // distinct worker VMs, sorted: the first kMaxListedWorkers
   uint64_t workers_total = 0;
   Timestamp first_seen = kNoTime;
@@ -132,8 +132,9 @@ struct UnexplainedGroup {
   // cause rule at error explains the job; info otherwise (docs/unexplained.md, "Severity").
   Impact severity = Impact::kInfo;
   Novelty novelty = Novelty::kNoHistory;
-  Evidence exemplar;                 // the earliest entry, raw (not masked)
-  std::vector<std::string> also_in;  // other logs that held a copy ("job-message", "docker" …)
+  Evidence exemplar;                    // the earliest entry, raw (not masked)
+  std::vector<std::string> also_in;     // other logs that held a copy ("job-message", "docker" …)
+  std::vector<SourceLocation> also_at;  // … and where each log's earliest copy starts
 };
 
 // A check that could not be decided from this export (absence past its end, a log type missing).

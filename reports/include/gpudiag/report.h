@@ -98,8 +98,8 @@ std::string unexplained_headline(const UnexplainedGroup& group);
 
 struct RankedReport {
   const Analysis* diagnosis = nullptr;
-  std::vector<RankedFinding> findings;  // roots in rank order, each followed by its symptoms
-  std::vector<RankedFix> fixes;         // job-wide, best first
+  std::vector<RankedFinding> findings;         // roots in rank order, each followed by its symptoms
+  std::vector<RankedFix> fixes;                // job-wide, best first
   std::vector<RankedUnexplained> unexplained;  // the engine's order: the most likely cause first
   Verdict verdict = Verdict::kOk;
   std::string verdict_line;                // one line a person reads first

@@ -51,6 +51,8 @@ def build(c):
     c.fire('work-item-failed', marks=['wif'])
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.not_fire('worker-lost-contact')
-    c.unexplained(exception='google.api_core.exceptions.PermissionDenied',
-                  message='403 User not authorized to perform this action',
+    # The innermost exception is the cause (issue 15): gRPC's error, which `raise … from` wrapped
+    # into google.api_core's PermissionDenied; both have the user's frame publish_alerts.py:41.
+    c.unexplained(exception='grpc._channel._InactiveRpcError',
+                  message='StatusCode.PERMISSION_DENIED',
                   user_frame='publish_alerts.py:41', step=STEP, marks=['denied', 'denied-msg'])

@@ -62,4 +62,4 @@ def build(c):
     c.fire('workflow-failed', marks=['wif'], caused_by='gpu-out-of-memory')
     c.not_fire('host-out-of-memory')
     c.unexplained(exception='UnicodeDecodeError', message="codec can't decode byte 0xff",
-                  user_frame='labels.py:23', step='ParseLabels', marks=['decode'])
+                  user_frame='labels.py:23', step='ParseLabels', marks=['decode'], severity='info')

@@ -339,15 +339,18 @@ class Case:
         self._fire.append({'rule': rule, 'marks': list(marks), 'captures': captures,
                            'caused_by': caused_by, 'job': job})
 
-    def unexplained(self, exception, message, user_frame, step, marks=(), job=None):
+    def unexplained(self, exception, message, user_frame, step, marks=(), job=None, severity='error'):
         """An error no rule explains that gpudiag must report as an error-level group (labels
         `unexplained:`): the exception type of the cause ('' for a plain error line), a substring
         of its exception line, the innermost user frame as 'basename:line' (None when there is
         none), the Beam step of "[while running '...']" (None when none), and the entries where
-        the exemplar's copies start. build.py checks that the marked entries hold these texts."""
+        the exemplar's copies start. build.py checks that the marked entries hold these texts.
+        `severity='info'`: the group is listed, but not as the cause (a cause rule explains the job)."""
+        if severity not in ('error', 'info'):
+            raise ValueError('%s: unexplained severity %r is not error or info' % (self.name, severity))
         self._unexplained.append({'exception': exception, 'message': message,
                                   'user_frame': user_frame, 'step': step, 'marks': list(marks),
-                                  'job': job})
+                                  'job': job, 'severity': severity})
 
     def no_unexplained(self):
         """Write `unexplained: []`: no group at error level (what an absent key means too; for
@@ -639,7 +642,7 @@ class Case:
             return ['unexplained: []'] if self._unexplained_none else []
         if self._unexplained_none:
             raise ValueError('%s: no_unexplained() and unexplained() both called' % self.name)
-        y = ['unexplained:         # groups gpudiag must report at error level (corpus/README.md)']
+        y = ['unexplained:         # groups gpudiag must report, at error level unless said (corpus/README.md)']
         for u in self._unexplained:
             self._check_unexplained(u)
             y.append('  - exception: %s' % yq(u['exception']))
@@ -650,6 +653,8 @@ class Case:
             y.append('    evidence_lines: [%s]' % ', '.join(str(x) for x in lines))
             if u['job'] is not None:
                 y.append('    job: %s' % yq(u['job'].id))
+            if u['severity'] != 'error':
+                y.append('    severity: %s' % u['severity'])
         return y
 
     def _check_unexplained(self, u):
