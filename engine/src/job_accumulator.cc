@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "gpudiag/stable_hash.h"
+
 namespace gpudiag::detail {
 namespace {
 
@@ -130,8 +132,23 @@ uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view
 void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
   const Signal& signal = pack.signals[hit.signal];
   if (signal.role == SignalRole::kObserver) {
-    facts_set_by[hit.signal] =
-        apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed, decoded[hit.signal]);
+    const FactExtractorSpec& extractor = pack.extractors[signal.extractor];
+    LastExtraction& last = facts_set_by[hit.signal];
+    // Phases and worker counts are points in time: every hit gives a new one.
+    const bool facts_only = extractor.phase.empty() && extractor.worker_count.empty();
+    const uint64_t text_hash = hit.text.empty() ? 0 : stable_hash(hit.text);
+    if (facts_only && last.applied && last.facts_version == facts.version() && last.log == hit.log &&
+        last.captures == hit.captures && last.text_size == hit.text.size() && last.text_hash == text_hash) {
+      for (const auto& name : last.facts) facts.note_more(name, 1);
+      return;
+    }
+    last.facts = apply_extraction(extractor, pack.catalog, hit, facts, observed, decoded[hit.signal]);
+    last.log = hit.log;
+    last.captures = hit.captures;
+    last.text_hash = text_hash;
+    last.text_size = hit.text.size();
+    last.facts_version = facts.version();
+    last.applied = true;
     return;
   }
   const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
@@ -144,7 +161,7 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
 void JobAccumulator::add_seen(JobSeen&& seen) {
   entries += seen.entries;
   for (const auto& [signal, n] : seen.extractor_overflow) {
-    for (const auto& name : facts_set_by[signal]) facts.note_more(name, n);
+    for (const auto& name : facts_set_by[signal].facts) facts.note_more(name, n);
   }
   if (seen.earliest != kNoTime && (earliest == kNoTime || seen.earliest < earliest)) earliest = seen.earliest;
   if (seen.latest != kNoTime && (latest == kNoTime || seen.latest > latest)) latest = seen.latest;

@@ -121,7 +121,20 @@ class JobAccumulator {
   std::map<std::string, uint32_t, std::less<>> sdk_worker_ids;  // "worker/sdk-0-1" → id
   JobFacts facts;
   ObserverOutput observed;
-  std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
+  // Per extractor signal: the facts its last applied hit set (a name per setting), and what that hit
+  // read. An SDK harness echoes the same options once per process: a hit that reads the same while
+  // the facts have not changed since (JobFacts::version) would set the same values again, so it is
+  // only counted — the same result, without decoding the options again.
+  struct LastExtraction {
+    std::vector<std::string> facts;
+    std::string log;
+    Captures captures;
+    uint64_t text_hash = 0;  // XXH3-64 of the decoder's text
+    size_t text_size = 0;
+    uint64_t facts_version = 0;  // facts.version() right after it was applied
+    bool applied = false;
+  };
+  std::map<int, LastExtraction> facts_set_by;  // extractor signal → its last applied hit
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;

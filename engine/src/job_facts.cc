@@ -153,7 +153,10 @@ bool is_number(std::string_view v) {
 
 void JobFacts::set(std::string_view name, std::string value, const FactSource& source, int priority) {
   auto it = facts_.find(name);
-  if (it == facts_.end()) it = facts_.emplace(std::string(name), FactValue{}).first;
+  if (it == facts_.end()) {
+    it = facts_.emplace(std::string(name), FactValue{}).first;
+    ++version_;
+  }
   FactValue& f = it->second;
   // The first sources that differ (what, extractor or value): every SDK process echoes the same
   // options, and five copies of one sighting would tell nothing more and cost a job's memory.
@@ -162,16 +165,19 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
   });
   if (!repeat && f.sightings.size() < FactValue::kMaxSightings) {
     f.sightings.push_back(JobFactSource{source.what, source.extractor, value, source.input, source.line});
+    ++version_;
   }
   if (recording_ != nullptr) recording_->emplace_back(name);
   const bool first = f.sightings_total++ == 0;
   if (!first && f.priority >= priority) return;
+  ++version_;
   f.value = std::move(value);
   f.source = source;
   f.priority = priority;
 }
 
 void JobFacts::absorb(const JobFacts& other) {
+  ++version_;
   for (const auto& [name, theirs] : other.facts_) {
     auto [it, added] = facts_.try_emplace(name, theirs);
     if (added) continue;

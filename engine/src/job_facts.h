@@ -48,9 +48,13 @@ class JobFacts {
   std::vector<JobFact> list() const;
   // While `names` is set, every name set() is given is appended to it (what a decoder set).
   void record_names(std::vector<std::string>* names) { recording_ = names; }
+  // Changes whenever a fact is added, takes a value or gains a sighting (not when only counted): an
+  // unchanged version means setting again what was set since gives nothing new but counts.
+  uint64_t version() const { return version_; }
 
  private:
   std::map<std::string, FactValue, std::less<>> facts_;
+  uint64_t version_ = 0;
   std::vector<std::string>* recording_ = nullptr;
 };
 

@@ -458,7 +458,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.signal = si;
     hit.entry_index = entry_index;
     hit.at = r.timestamp;
-    hit.job = std::string(job_id_);
+    hit.job = job_->ordinal;
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;
