@@ -62,9 +62,9 @@ struct SignalHits {
 
 // What a fact extractor's applied hits read (the entry's log, the captures, the decoder's text) and
 // the facts each set, per job. SDK harnesses echo the same few option sets once per process: a hit
-// that reads what an earlier one did, while the job's facts have not changed since that one was
-// applied (JobFacts::version), would set the same values again and add no sighting, so it is only
-// counted — the same result without decoding the options again.
+// that reads what an earlier one did, while no fact was added since that one was applied
+// (JobFacts::version), would set the same values again and add no sighting, so it is only counted —
+// the same result without decoding the options again.
 struct ExtractorReading {
   std::string log;
   std::vector<std::pair<std::string, std::string>> captures;

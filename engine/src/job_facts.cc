@@ -165,12 +165,10 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
   });
   if (!repeat && f.sightings.size() < FactValue::kMaxSightings) {
     f.sightings.push_back(JobFactSource{source.what, source.extractor, value, source.input, source.line});
-    ++version_;
   }
   if (recording_ != nullptr) recording_->emplace_back(name);
   const bool first = f.sightings_total++ == 0;
   if (!first && f.priority >= priority) return;
-  ++version_;
   f.value = std::move(value);
   f.source = source;
   f.priority = priority;

@@ -48,8 +48,10 @@ class JobFacts {
   std::vector<JobFact> list() const;
   // While `names` is set, every name set() is given is appended to it (what a decoder set).
   void record_names(std::vector<std::string>* names) { recording_ = names; }
-  // Changes whenever a fact is added, takes a value or gains a sighting (not when only counted): an
-  // unchanged version means setting again what was set since gives nothing new but counts.
+  // Changes whenever a fact is added. A setting is never undone by later ones (a fact's priority
+  // only rises, its sightings only grow, each kept or full), and what the extractors read of the
+  // facts is only whether one is set: so while the version is unchanged, setting again what was
+  // set since gives nothing new but the count.
   uint64_t version() const { return version_; }
 
  private:
