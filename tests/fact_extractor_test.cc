@@ -161,3 +161,50 @@ TEST_CASE("a fact keeps its strongest source's value, its first five sources and
   CHECK(zone->extractor == "gpu-zone-line-v2");
   CHECK(zone->sources_total == 7);
 }
+
+namespace {
+
+// The first options echo of a corpus case's export, as the JSON string it is there (still escaped).
+std::string options_echo_of(const std::string& corpus_case) {
+  const std::string text = test::read_file(test::source_dir() + "/corpus/" + corpus_case + "/export.json");
+  const std::string key = R"("message": "Python sdk harness started with pipeline_options: {)";
+  const size_t at = text.find(key);
+  REQUIRE(at != std::string::npos);
+  size_t end = at + key.size();
+  while (end < text.size() && (text[end] != '"' || text[end - 1] == '\\')) ++end;
+  return text.substr(at + 11, end + 1 - (at + 11));
+}
+
+}  // namespace
+
+TEST_CASE("an options echo that repeats is counted each time and read again once a fact was added", "[rules]") {
+  // The options echoes of two corpus cases (healthy-cpu-batch: no container image; healthy-gpu-t4-
+  // tensorflow: a custom image, so custom_container is set whenever sdk_container_image is known).
+  // Five SDK processes of one job echo them as C C G C C: the last two C are read again after G
+  // added facts (the engine may only count a repeated echo while no fact was added since).
+  const std::string cpu = options_echo_of("healthy-cpu-batch");
+  const std::string gpu = options_echo_of("healthy-gpu-t4-tensorflow");
+  std::string text = "[";
+  int n = 0;
+  for (const std::string* echo : {&cpu, &cpu, &gpu, &cpu, &cpu}) {
+    text += fmt::format(
+        R"({}{{"insertId":"o{}","logName":"projects/p/logs/dataflow.googleapis.com%2Fworker","resource":{{"type":"dataflow_step","labels":{{"job_id":"2024-01-01_00_00_00-1","job_name":"j","project_id":"p","region":"us-central1"}}}},"severity":"INFO","jsonPayload":{{"message":{}}},"timestamp":"2024-01-01T00:00:0{}Z"}})",
+        n ? "," : "", n, *echo, n);
+    ++n;
+  }
+  const std::string path = test::temp_dir() + "/export.json";
+  test::write_file(path, text + "]");
+  auto d = analyze(test::builtin_pack(), {path}, {});
+  REQUIRE(d);
+  const JobFact* custom = fact(*d, "custom_container");
+  REQUIRE(custom != nullptr);
+  CHECK(custom->value == "true");
+  CHECK(custom->sources_total == 3);  // G, and each C after it
+  const JobFact* experiments = fact(*d, "experiments");
+  REQUIRE(experiments != nullptr);
+  CHECK(experiments->sources_total == 5);
+  CHECK(experiments->sources.size() == 2);  // the two distinct echoes
+  const JobFact* image = fact(*d, "sdk_container_image");
+  REQUIRE(image != nullptr);
+  CHECK(image->sources_total == 1);
+}

@@ -11,6 +11,18 @@ namespace gpudiag {
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (size_t i = 0; i < s.size();) {
+    // Printable ASCII that needs no escape (most of a report) is copied a run at a time.
+    size_t plain = i;
+    while (plain < s.size()) {
+      const auto b = static_cast<unsigned char>(s[plain]);
+      if (b < 0x20 || b >= 0x7F || b == '"' || b == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.append(s.substr(i, plain - i));
+      i = plain;
+      continue;
+    }
     const Utf8Char c = decode_utf8(s, i);
     i += c.size;
     switch (c.code_point) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "evidence_excerpt.h"
+#include "evidence_merge.h"
 #include "fact_catalog.h"
 #include "fact_extractor.h"
 #include "gpudiag/rule_pack.h"
@@ -93,6 +95,10 @@ struct CompiledRulePack {
   // the bit of each shape that does not silence it (its `except`).
   std::vector<std::unique_ptr<RE2>> quiet_patterns;
   std::vector<uint32_t> quiet_exempt;
+  // The policy's framework frames and wrappers, compiled once for every job's evaluation (compiling
+  // them per job cost ~1 M instructions a job).
+  std::unique_ptr<const FrameFilter> frameworks;
+  Wrappers wrappers;
   std::string hash;
 
   int rule_index(std::string_view id) const;

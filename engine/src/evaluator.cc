@@ -43,10 +43,7 @@ struct LegResult {
 class RuleEvaluator {
  public:
   RuleEvaluator(const JobAccumulator& acc, Analysis& out)
-      : acc_(acc),
-        out_(out),
-        frameworks_(acc.pack.policy.framework_frames),
-        wrappers_(compile_wrappers(acc.pack.policy.wrappers)) {}
+      : acc_(acc), out_(out), frameworks_(*acc.pack.frameworks), wrappers_(acc.pack.wrappers) {}
 
   void run() {
     for (const auto& rule : acc_.pack.rules) evaluate(rule);
@@ -71,8 +68,8 @@ class RuleEvaluator {
 
   const JobAccumulator& acc_;
   Analysis& out_;
-  const FrameFilter frameworks_;
-  const Wrappers wrappers_;
+  const FrameFilter& frameworks_;
+  const Wrappers& wrappers_;
 };
 
 LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {

@@ -64,11 +64,15 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
   ++batch_;
   // Every job of the batch first, so that finishing a job early to make room never takes one that
   // this batch still adds to.
-  for (auto& [id, what] : seen.jobs) job(id);
+  std::vector<const std::string*> ids(seen.jobs.size());  // by JobSeen::ordinal, as hits name their job
+  for (auto& [id, what] : seen.jobs) {
+    job(id);
+    ids[what.ordinal] = &id;
+  }
   for (auto& hit : seen.hits) {
     if (hit.signal < 0) continue;  // superseded within its chunk
     if (is_duplicate(hit.entry_index)) continue;
-    if (JobAccumulator* acc = job(hit.job)) acc->add_hit(std::move(hit), decoded_);
+    if (JobAccumulator* acc = job(*ids[hit.job])) acc->add_hit(std::move(hit), decoded_);
   }
   for (auto& error : seen.errors) {
     if (is_duplicate(error.entry_index)) continue;

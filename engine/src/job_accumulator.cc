@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "gpudiag/stable_hash.h"
+
 namespace gpudiag::detail {
 namespace {
 
@@ -69,6 +71,11 @@ void SignalHits::add(const HitRef& ref, Hit&& hit) {
   if (evidence.size() > keep_earliest + keep_latest) evidence.erase(evidence.begin() + keep_earliest);
 }
 
+const std::vector<std::string>& ExtractorReadings::last_facts() const {
+  static const std::vector<std::string> kNone;
+  return readings.empty() ? kNone : readings[last].facts;
+}
+
 JobAccumulator::JobAccumulator(const CompiledRulePack& p, const std::vector<std::string>& paths, std::string id)
     : pack(p), input_paths(paths), job_id(std::move(id)) {}
 
@@ -130,8 +137,37 @@ uint32_t JobAccumulator::sdk_worker_id(std::string_view worker, std::string_view
 void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
   const Signal& signal = pack.signals[hit.signal];
   if (signal.role == SignalRole::kObserver) {
-    facts_set_by[hit.signal] =
-        apply_extraction(pack.extractors[signal.extractor], pack.catalog, hit, facts, observed, decoded[hit.signal]);
+    const FactExtractorSpec& extractor = pack.extractors[signal.extractor];
+    ExtractorReadings& seen = facts_set_by[hit.signal];
+    // Phases and worker counts are points in time: every hit gives a new one.
+    const bool facts_only = extractor.phase.empty() && extractor.worker_count.empty();
+    const uint64_t text_hash = hit.text.empty() ? 0 : stable_hash(hit.text);
+    const auto same = std::find_if(seen.readings.begin(), seen.readings.end(), [&](const ExtractorReading& r) {
+      return r.text_size == hit.text.size() && r.text_hash == text_hash && r.log == hit.log &&
+             r.captures == hit.captures;
+    });
+    if (facts_only && same != seen.readings.end() && same->facts_version == facts.version()) {
+      for (const auto& name : same->facts) facts.note_more(name, 1);
+      seen.last = static_cast<size_t>(same - seen.readings.begin());
+      return;
+    }
+    std::vector<std::string> set = apply_extraction(extractor, pack.catalog, hit, facts, observed, decoded[hit.signal]);
+    if (same != seen.readings.end()) {
+      seen.last = static_cast<size_t>(same - seen.readings.begin());
+    } else if (seen.readings.size() < ExtractorReadings::kMaxReadings) {
+      seen.last = seen.readings.size();
+      seen.readings.emplace_back();
+    } else {
+      seen.last = seen.next;
+      seen.next = (seen.next + 1) % ExtractorReadings::kMaxReadings;
+    }
+    ExtractorReading& reading = seen.readings[seen.last];
+    reading.log = hit.log;
+    reading.captures = hit.captures;
+    reading.text_hash = text_hash;
+    reading.text_size = hit.text.size();
+    reading.facts = std::move(set);
+    reading.facts_version = facts.version();
     return;
   }
   const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
@@ -144,7 +180,7 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
 void JobAccumulator::add_seen(JobSeen&& seen) {
   entries += seen.entries;
   for (const auto& [signal, n] : seen.extractor_overflow) {
-    for (const auto& name : facts_set_by[signal]) facts.note_more(name, n);
+    for (const auto& name : facts_set_by[signal].last_facts()) facts.note_more(name, n);
   }
   if (seen.earliest != kNoTime && (earliest == kNoTime || seen.earliest < earliest)) earliest = seen.earliest;
   if (seen.latest != kNoTime && (latest == kNoTime || seen.latest > latest)) latest = seen.latest;

@@ -61,6 +61,29 @@ struct SignalHits {
   void note_worker(uint32_t worker);
 };
 
+// What a fact extractor's applied hits read (the entry's log, the captures, the decoder's text) and
+// the facts each set, per job. SDK harnesses echo the same few option sets once per process: a hit
+// that reads what an earlier one did, while no fact was added since that one was applied
+// (JobFacts::version), would set the same values again and add no sighting, so it is only counted —
+// the same result without decoding the options again.
+struct ExtractorReading {
+  std::string log;
+  std::vector<std::pair<std::string, std::string>> captures;
+  uint64_t text_hash = 0;  // XXH3-64 of the decoder's text
+  size_t text_size = 0;
+  std::vector<std::string> facts;  // the facts it set, a name per setting
+  uint64_t facts_version = 0;      // JobFacts::version() right after it was applied
+};
+struct ExtractorReadings {
+  static constexpr size_t kMaxReadings = 8;
+  std::vector<ExtractorReading> readings;  // distinct ones, the latest kMaxReadings
+  size_t last = 0;                         // the one the last hit read
+  size_t next = 0;                         // the slot a new reading takes once kMaxReadings are kept
+
+  // The facts the last hit set (none before the first).
+  const std::vector<std::string>& last_facts() const;
+};
+
 // Counts distinct names exactly, in fixed memory, up to kCapacity of them (beyond: saturated()).
 // Names are told apart by a 64-bit FNV-1a hash; each gets a slot index, stable while it is counted.
 class DistinctNames {
@@ -123,7 +146,7 @@ class JobAccumulator {
   JobFacts facts;
   ErrorGroups errors;  // error entries, grouped: the unexplained ones once rules are evaluated
   ObserverOutput observed;
-  std::map<int, std::vector<std::string>> facts_set_by;  // extractor signal → the facts its last hit set
+  std::map<int, ExtractorReadings> facts_set_by;  // extractor signal → what its hits read and set
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;

@@ -153,7 +153,10 @@ bool is_number(std::string_view v) {
 
 void JobFacts::set(std::string_view name, std::string value, const FactSource& source, int priority) {
   auto it = facts_.find(name);
-  if (it == facts_.end()) it = facts_.emplace(std::string(name), FactValue{}).first;
+  if (it == facts_.end()) {
+    it = facts_.emplace(std::string(name), FactValue{}).first;
+    ++version_;
+  }
   FactValue& f = it->second;
   // The first sources that differ (what, extractor or value): every SDK process echoes the same
   // options, and five copies of one sighting would tell nothing more and cost a job's memory.
@@ -172,6 +175,7 @@ void JobFacts::set(std::string_view name, std::string value, const FactSource& s
 }
 
 void JobFacts::absorb(const JobFacts& other) {
+  ++version_;
   for (const auto& [name, theirs] : other.facts_) {
     auto [it, added] = facts_.try_emplace(name, theirs);
     if (added) continue;

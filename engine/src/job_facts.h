@@ -48,9 +48,15 @@ class JobFacts {
   std::vector<JobFact> list() const;
   // While `names` is set, every name set() is given is appended to it (what a decoder set).
   void record_names(std::vector<std::string>* names) { recording_ = names; }
+  // Changes whenever a fact is added. A setting is never undone by later ones (a fact's priority
+  // only rises, its sightings only grow, each kept or full), and what the extractors read of the
+  // facts is only whether one is set: so while the version is unchanged, setting again what was
+  // set since gives nothing new but the count.
+  uint64_t version() const { return version_; }
 
  private:
   std::map<std::string, FactValue, std::less<>> facts_;
+  uint64_t version_ = 0;
   std::vector<std::string>* recording_ = nullptr;
 };
 

@@ -29,7 +29,7 @@ struct Hit {
   int signal = -1;
   size_t entry_index = 0;  // within its batch (to drop duplicates when merging)
   Timestamp at = kNoTime;
-  std::string job;  // the entry's job id ("" = unattributed)
+  uint32_t job = 0;  // the entry's job: its JobSeen::ordinal in the batch's ChunkObservations::jobs
   std::string worker;
   std::string sdk_worker;
   SourceLocation where;  // absolute

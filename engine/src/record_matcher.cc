@@ -321,6 +321,7 @@ void RecordMatcher::start_chunk() {
   first_hit_.clear();
   job_ = nullptr;
   job_id_ = {};
+  recent_jobs_ = {};
   job_caches_.clear();
   caches_ = nullptr;
   last_worker_.clear();
@@ -341,13 +342,22 @@ typename Map::mapped_type& lookup(Map& map, std::string_view key, const typename
 
 JobSeen& RecordMatcher::job_of(const LogRecord& r, ChunkObservations& out) {
   if (job_ != nullptr && r.job_id == job_id_) return *job_;
-  auto it = out.jobs.find(r.job_id);
-  if (it == out.jobs.end()) {
-    it = out.jobs.emplace(std::string(r.job_id), JobSeen{}).first;
-    it->second.ordinal = static_cast<uint32_t>(out.jobs.size() - 1);
+  auto recent = std::find_if(recent_jobs_.begin(), recent_jobs_.end(),
+                             [&](const RecentJob& j) { return j.seen != nullptr && j.id == r.job_id; });
+  if (recent == recent_jobs_.end()) {
+    auto it = out.jobs.find(r.job_id);
+    if (it == out.jobs.end()) {
+      it = out.jobs.emplace(std::string(r.job_id), JobSeen{}).first;
+      it->second.ordinal = static_cast<uint32_t>(out.jobs.size() - 1);
+    }
+    recent = recent_jobs_.end() - 1;  // the one seen longest ago makes room
+    *recent = RecentJob{it->first, &it->second};
   }
-  job_ = &it->second;
-  job_id_ = it->first;
+  const RecentJob found = *recent;
+  std::move_backward(recent_jobs_.begin(), recent, recent + 1);
+  recent_jobs_.front() = found;
+  job_ = found.seen;
+  job_id_ = found.id;
   caches_ = nullptr;
   if (job_->ordinal < kCachedJobs) {
     if (job_caches_.size() <= job_->ordinal) job_caches_.resize(job_->ordinal + 1);
@@ -463,7 +473,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     hit.signal = si;
     hit.entry_index = entry_index;
     hit.at = r.timestamp;
-    hit.job = std::string(job_id_);
+    hit.job = job_->ordinal;
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;

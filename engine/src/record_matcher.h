@@ -2,6 +2,7 @@
 // the candidate signals are evaluated. One RecordMatcher per thread. Internal to engine.
 #pragma once
 
+#include <array>
 #include <unordered_map>
 #include <vector>
 
@@ -110,6 +111,13 @@ class RecordMatcher {
   static constexpr size_t kCachedJobs = 32;
   JobSeen* job_ = nullptr;
   std::string_view job_id_;  // the current job's key in the chunk's map (stable: a std::map node)
+  // The chunk's jobs seen last, the latest first: interleaved jobs (a sink shard, about three
+  // running at any time) change job on most entries, and a map lookup by id costs several compares.
+  struct RecentJob {
+    std::string_view id;  // the map's key
+    JobSeen* seen = nullptr;
+  };
+  std::array<RecentJob, 4> recent_jobs_{};
   std::vector<JobCaches> job_caches_;
   JobCaches* caches_ = nullptr;
   std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())

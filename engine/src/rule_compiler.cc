@@ -198,6 +198,8 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
       if (r >= 0) pack->quiet_exempt[r] |= uint32_t{1} << q;
     }
   }
+  pack->frameworks = std::make_unique<const FrameFilter>(pack->policy.framework_frames);
+  pack->wrappers = compile_wrappers(pack->policy.wrappers);
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
   return pack;
