@@ -71,7 +71,7 @@ bool is_traceback_fragment(std::string_view line) {
   return RE2::PartialMatch(line, kException);
 }
 
-ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(pack.policy.framework_frames) {
+ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pack.frameworks) {
   if (pack.policy.benign_errors.empty()) return;
   std::string alternation;
   for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";

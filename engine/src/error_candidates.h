@@ -39,7 +39,7 @@ class ErrorCandidates {
             ChunkObservations& out) const;
 
  private:
-  FrameFilter frameworks_;
+  const FrameFilter& frameworks_;
   std::unique_ptr<RE2> benign_;  // the pack's benign_errors, one alternation (null: none)
 };
 

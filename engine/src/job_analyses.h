@@ -15,7 +15,7 @@ namespace gpudiag::detail {
 class JobAnalyses {
  public:
   JobAnalyses(const CompiledRulePack& pack, JobSelection select)
-      : pack_(pack), frameworks_(pack.policy.framework_frames), select_(std::move(select)) {}
+      : pack_(pack), frameworks_(*pack.frameworks), select_(std::move(select)) {}
 
   // Evaluates the rules on a finished job. A healthy job finished early is kept as a summary (its
   // facts, phases and inconclusive checks dropped), so that thousands of them fit the memory cap.
@@ -30,7 +30,7 @@ class JobAnalyses {
 
  private:
   const CompiledRulePack& pack_;
-  const FrameFilter frameworks_;
+  const FrameFilter& frameworks_;
   const JobSelection select_;
   std::vector<Analysis> jobs_;
   std::vector<JobCount> not_selected_;
