@@ -2,6 +2,7 @@
 // and prints, for each line, LINE<TAB>GROUP<TAB>TEMPLATE, the template being its group's final one
 // with <*> for variables (Loghub's convention; bench/patterns.py scores it on Loghub-2k).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +14,8 @@
 #include "commands.h"
 #include "gpudiag/patterns.h"
 #include "gpudiag/report.h"
+#include "gpudiag/rule_stub.h"
+#include "run_options.h"
 
 namespace gpudiag::cli {
 namespace {
@@ -79,12 +82,64 @@ int run_patterns(const PatternsOptions& o) {
   return kExitOk;
 }
 
+struct SuggestOptions {
+  std::string fingerprint;
+  RunOptions run;
+};
+
+// A line of the same job that is not the group's error, for the stub's `no_match`: another group's
+// exemplar, else a job message.
+std::string healthy_line_of(const Analysis& job, const UnexplainedGroup& g) {
+  for (const auto& other : job.unexplained) {
+    if (other.fingerprint == g.fingerprint) continue;
+    const std::string_view m = other.exemplar.entry->message;
+    if (!m.empty()) return std::string(m.substr(0, m.find('\n')));
+  }
+  for (const auto& p : job.phases) {
+    if (!p.message.empty()) return p.message.substr(0, p.message.find('\n'));
+  }
+  return "";
+}
+
+// gpudiag patterns suggest FINGERPRINT PATH…: analyses the export and prints the group's rule stub.
+int run_suggest(const SuggestOptions& o) {
+  auto analysis = run_analysis(o.run);
+  if (!analysis) return kExitError;
+  const Analysis& d = analysis->diagnosis;
+  std::vector<const Analysis*> jobs;
+  for (const auto& j : d.jobs) jobs.push_back(&j);
+  if (jobs.empty()) jobs.push_back(&d);
+  std::vector<std::string> known;
+  for (const Analysis* job : jobs) {
+    for (const auto& g : job->unexplained) {
+      if (g.fingerprint == o.fingerprint) {
+        const std::string from = fmt::format(
+            "{}:{}",
+            o.run.inputs.empty()
+                ? std::string("-")
+                : display_path(
+                      o.run.inputs[g.exemplar.entry->where.input < o.run.inputs.size() ? g.exemplar.entry->where.input
+                                                                                       : 0],
+                      false),
+            g.exemplar.entry->where.line);
+        std::cout << render_rule_stub(g, healthy_line_of(*job, g), from);
+        return kExitOk;
+      }
+      if (known.size() < 10) known.push_back(fmt::format("  {}  {}", g.fingerprint, unexplained_headline(g)));
+    }
+  }
+  std::cerr << terminal_safe_lines(fmt::format(
+      "gpudiag: no unexplained error group {} in this export{}\n{}", o.fingerprint,
+      known.empty() ? "" : "; its groups:", known.empty() ? "" : fmt::format("{}\n", fmt::join(known, "\n"))));
+  return kExitError;
+}
+
 }  // namespace
 
 void add_patterns_command(CLI::App& app, std::function<int()>& run) {
   auto o = std::make_shared<PatternsOptions>();
   CLI::App* cmd = app.add_subcommand("patterns", "Group plain-text log messages by template (Drain-style miner)");
-  cmd->add_option("--lines", o->lines, "A text file, one message a line, or - for stdin")->required();
+  cmd->add_option("--lines", o->lines, "A text file, one message a line, or - for stdin");
   cmd->add_option(
          "--format", o->format,
          "tsv: LINE<TAB>GROUP<TAB>TEMPLATE for each input line; summary: COUNT<TAB>GROUP<TAB>TEMPLATE for each group")
@@ -94,7 +149,19 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run) {
                   "The fraction of a template's tokens a line must share to join its group")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  cmd->callback([&run, o] { run = [o] { return run_patterns(*o); }; });
+  auto s = std::make_shared<SuggestOptions>();
+  CLI::App* suggest = cmd->add_subcommand(
+      "suggest", "A rule stub for the pack from an unexplained error group (its fingerprint, from a report)");
+  suggest->add_option("fingerprint", s->fingerprint, "unexplained-error/… (JSON unexplained[].fingerprint)")
+      ->required();
+  s->run.add_to(*suggest, "never");
+  suggest->callback([&run, s] { run = [s] { return run_suggest(*s); }; });
+  cmd->require_subcommand(0, 1);
+  cmd->callback([&run, o, cmd] {
+    if (cmd->got_subcommand("suggest")) return;
+    if (o->lines.empty()) throw CLI::RequiredError("--lines (or the subcommand suggest)");
+    run = [o] { return run_patterns(*o); };
+  });
 }
 
 }  // namespace gpudiag::cli

@@ -92,9 +92,15 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
   });
   cmd->add_subcommand("lint", "Every problem in every rule file, with file:line:column")->callback([&run, rules] {
     run = [rules] {
-      const auto diags = RulePack::lint(RuleSources{builtin_rule_files(), rules->dirs});
+      const RuleSources sources{builtin_rule_files(), rules->dirs};
+      const auto diags = RulePack::lint(sources);
+      const auto warnings = RulePack::lint_warnings(sources);
       for (const auto& d : diags) std::cout << terminal_safe_lines(render_with_source(d)) << '\n';
-      std::cout << fmt::format("{} problem{}\n", diags.size(), diags.size() == 1 ? "" : "s");
+      for (const auto& d : warnings) std::cout << terminal_safe_lines(render_with_source(d, "warning")) << '\n';
+      std::cout << fmt::format("{} problem{}", diags.size(), diags.size() == 1 ? "" : "s");
+      if (!warnings.empty())
+        std::cout << fmt::format(", {} warning{}", warnings.size(), warnings.size() == 1 ? "" : "s");
+      std::cout << '\n';
       return diags.empty() ? kExitOk : kExitError;
     };
   });

@@ -3,7 +3,10 @@
 // face (rule_pack.h).
 #include "gpudiag/rule_pack.h"
 
+#include <re2/re2.h>
+
 #include "compiled_rule_pack.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "rule_collector.h"
 #include "rule_compiler.h"
 #include "rule_pack_dump.h"
@@ -28,6 +31,35 @@ RulePack& RulePack::operator=(RulePack&&) noexcept = default;
 RulePack::~RulePack() = default;
 
 Diagnostics RulePack::lint(const RuleSources& sources) { return collect(sources).problems; }
+
+Diagnostics RulePack::lint_warnings(const RuleSources& sources) {
+  // A YAML value (after `key:` or a list's `- `, quoted or not) that starts with TODO.
+  static const RE2 kTodo(R"(^(\s*(?:-\s+)?(?:[\w-]+:\s+)?['"]?)TODO\b)");
+  Diagnostics warnings;
+  for (const auto& dir : detail::read_rule_dirs(sources.dirs)) {
+    for (const auto& file : dir.files) {
+      uint64_t line_no = 0;
+      size_t at = 0;
+      while (at <= file.text.size()) {
+        const size_t end = std::min(file.text.find('\n', at), file.text.size());
+        const std::string_view line(file.text.data() + at, end - at);
+        ++line_no;
+        re2::StringPiece lead;
+        if (RE2::PartialMatch(line, kTodo, &lead)) {
+          warnings.push_back(Diagnostic{.code = code_name(DiagnosticCode::kRuleTodo),
+                                        .message = "this value still says TODO",
+                                        .file = file.path,
+                                        .line = line_no,
+                                        .column = lead.size() + 1,
+                                        .source_line = std::string(line),
+                                        .help = "write it, then run `gpudiag rules test` again"});
+        }
+        at = end + 1;
+      }
+    }
+  }
+  return warnings;
+}
 
 Result<RulePack> RulePack::load(const RuleSources& sources) {
   auto rules = collect(sources);

@@ -54,6 +54,7 @@ enum class DiagnosticCode : uint8_t {
   kRuleId,
   kRuleSeverity,
   kRuleDuration,
+  kRuleTodo,
   kBaselineYaml,
   kBaselineMissing,
   kBaselineType,
@@ -87,9 +88,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 62> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 63> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 62>{{
+  return std::array<DiagnosticCodeInfo, 63>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -130,6 +131,8 @@ inline constexpr std::array<DiagnosticCodeInfo, 62> kDiagnosticCodes = [] {
       {DiagnosticCode::kRuleId, "rule-id", kRules, "a rule or fix id is not kebab-case"},
       {DiagnosticCode::kRuleSeverity, "rule-severity", kRules, "a severity is not info, warning, error or critical"},
       {DiagnosticCode::kRuleDuration, "rule-duration", kRules, "a duration is malformed"},
+      {DiagnosticCode::kRuleTodo, "rule-todo", kRules,
+       "a warning of `rules lint`: a value still says TODO (a stub from `patterns suggest`)"},
       {DiagnosticCode::kBaselineYaml, "baseline-yaml", kBaseline, "a baseline file is not valid YAML"},
       {DiagnosticCode::kBaselineMissing, "baseline-missing", kBaseline, "a baseline entry lacks a key it needs"},
       {DiagnosticCode::kBaselineType, "baseline-type", kBaseline, "a baseline file or entry has the wrong shape"},

@@ -132,6 +132,8 @@ class RulePack {
   static Result<RulePack> load(const RuleSources& sources);
   // Every problem in every rule file (errors and warnings), each with file:line:column.
   static Diagnostics lint(const RuleSources& sources);
+  // Warnings, not problems: the values in the user rule files that still say TODO (code rule-todo).
+  static Diagnostics lint_warnings(const RuleSources& sources);
 
   // Made by load(): the loader's compiler stage builds the compiled form.
   explicit RulePack(std::unique_ptr<detail::CompiledRulePack> compiled);

@@ -1,0 +1,122 @@
+// Errors no rule explains (issue 15, docs/unexplained.md): what the analysis reports over real
+// corpus exports, independent of input order and thread count, and the rule stub that
+// `gpudiag patterns suggest` writes from a group — which `rules test` must pass and `rules lint`
+// accept with one warning per TODO.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "gpudiag/report.h"
+#include "gpudiag/rule_stub.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+const UnexplainedGroup& top_group(const Analysis& d) {
+  REQUIRE_FALSE(d.unexplained.empty());
+  return d.unexplained.front();
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a docker-split traceback is one group whatever the export's order", "[unit]") {
+  // The same entries newest first (gcloud's array) and as shuffled sink shards (NDJSON).
+  const Analysis newest_first = test::analyze_case("corpus/docker-split-traceback", 1);
+  const Analysis shards = test::analyze_case("corpus/docker-split-traceback-sink-shard", 2);
+  const UnexplainedGroup& a = top_group(newest_first);
+  const UnexplainedGroup& b = top_group(shards);
+  CHECK(a.exception_type == "ImportError");
+  CHECK(a.fingerprint == b.fingerprint);
+  CHECK(a.count == b.count);
+  REQUIRE(a.user_frame);
+  CHECK(a.user_frame->line == 12);
+  // Reassembled: the exemplar holds the traceback's header and its exception line.
+  const std::string text(a.exemplar.entry->message);
+  CHECK(text.find("Traceback (most recent call last):") != std::string::npos);
+  CHECK(text.find("ImportError: __import__ not found") != std::string::npos);
+}
+
+TEST_CASE("the worker and job-message copies of one failure are one group", "[unit]") {
+  const Analysis d = test::analyze_case("corpus/user-dofn-valueerror-python");
+  const UnexplainedGroup& g = top_group(d);
+  CHECK(g.severity == Impact::kError);
+  CHECK(g.exception_type == "ValueError");
+  CHECK(std::find(g.also_in.begin(), g.also_in.end(), "job-message") != g.also_in.end());
+  CHECK(g.step == "Embed");
+  // The symptom rules fold under it and the verdict names it.
+  const RankedReport report = rank(d);
+  CHECK(report.verdict_line.find("ValueError in pipeline.py:88 (process), step 'Embed'") != std::string::npos);
+  bool folded = false;
+  for (const auto& rf : report.findings)
+    folded = folded || (rf.finding->rule_id == "work-item-failed" && rf.caused_by_unexplained);
+  CHECK(folded);
+}
+
+TEST_CASE("a healthy job's error chatter is never at error level", "[unit]") {
+  const Analysis d = test::analyze_case("corpus/healthy-with-error-noise");
+  for (const auto& g : d.unexplained) CHECK(g.severity == Impact::kInfo);
+  // TensorFlow's I/W lines, logged at ERROR because they go to stderr, are not candidates at all.
+  for (const auto& g : d.unexplained)
+    CHECK(std::string(g.exemplar.entry->message).find(": I tensorflow/") == std::string::npos);
+}
+
+TEST_CASE("an error beside a rule's finding is listed after it at info", "[unit]") {
+  const Analysis d = test::analyze_case("corpus/unexplained-beside-rule-finding");
+  const RankedReport report = rank(d);
+  REQUIRE_FALSE(report.findings.empty());
+  CHECK(report.findings.front().finding->rule_id == "gpu-out-of-memory");
+  CHECK(top_group(d).exception_type == "UnicodeDecodeError");
+  CHECK(top_group(d).severity == Impact::kInfo);
+}
+
+TEST_CASE("a template's pattern escapes literal text and matches its lines", "[unit]") {
+  CHECK(template_pattern("exit status <*>") == "exit\\s+status\\s+\\S+");
+  CHECK(template_pattern("dtype('float32').") == "dtype\\('float32'\\)\\.");
+  CHECK(template_pattern("rhost=<*> user=root") == "rhost=\\S+\\s+user=root");
+}
+
+TEST_CASE("gpudiag patterns suggest writes a stub that rules test passes and rules lint warns on", "[cli]") {
+  const std::string export_path = test::source_dir() + "/corpus/user-dofn-valueerror-python/export.json";
+  const auto report = test::run_gpudiag({"analyze", "--format", "json", export_path});
+  const size_t start = report.out.find("\"unexplained-error/");
+  REQUIRE(start != std::string::npos);
+  const std::string fingerprint = report.out.substr(start + 1, report.out.find('"', start + 1) - start - 1);
+  CHECK(fingerprint.size() == std::string("unexplained-error/").size() + 16);
+
+  const auto stub = test::run_gpudiag({"patterns", "suggest", fingerprint, export_path});
+  REQUIRE(stub.exit_code == 0);
+  CHECK(stub.out.find("match:\n  text: 'ValueError:\\s+Input\\s+contains") != std::string::npos);
+  CHECK(stub.out.find("    - 'ValueError: Input contains NaN") != std::string::npos);
+  CHECK(stub.out.find("  no_match:\n") != std::string::npos);
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/stub.yaml") << stub.out;
+  const auto tested = test::run_gpudiag({"rules", "test", "--rules", dir});
+  CHECK(tested.exit_code == 0);
+  CHECK(tested.out.find(", 0 failed") != std::string::npos);
+  const auto linted = test::run_gpudiag({"rules", "lint", "--rules", dir});
+  CHECK(linted.exit_code == 0);
+  CHECK(count_of(stub.out, "'TODO") == 7);
+  CHECK(count_of(linted.out, "warning[rule-todo]") == 7);
+  CHECK(linted.out.find("0 problems, 7 warnings") != std::string::npos);
+  // With the stub in the pack the error is explained: no group is left at error level.
+  const auto again = test::run_gpudiag({"analyze", "--format", "json", "--rules", dir, export_path});
+  CHECK(again.out.find("user-value-error-in-process") != std::string::npos);
+  CHECK(again.out.find(fingerprint) == std::string::npos);
+}
+
+TEST_CASE("gpudiag patterns suggest with an unknown fingerprint is exit 2 listing the groups", "[cli]") {
+  const std::string export_path = test::source_dir() + "/corpus/user-dofn-valueerror-python/export.json";
+  const auto r = test::run_gpudiag({"patterns", "suggest", "unexplained-error/0000000000000000", export_path});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("no unexplained error group unexplained-error/0000000000000000") != std::string::npos);
+  CHECK(r.err.find("ValueError in pipeline.py:88") != std::string::npos);
+}
