@@ -98,9 +98,12 @@ bool ErrorCandidates::may_be_candidate(const LogRecord& r) {
          r.exception.find("\nCaused by: ") != std::string_view::npos;
 }
 
+bool ErrorCandidates::is_benign(const LogRecord& r) const {
+  return benign_ && RE2::PartialMatch(r.message.substr(0, r.message.find('\n')), *benign_);
+}
+
 void ErrorCandidates::take(const LogRecord& r, std::string_view job, size_t entry_index,
                            const std::vector<int>& claimed_by, ChunkObservations& out) const {
-  if (benign_ && RE2::PartialMatch(r.message.substr(0, r.message.find('\n')), *benign_)) return;
   ErrorCandidate c;
   c.entry_index = entry_index;
   c.at = r.timestamp;

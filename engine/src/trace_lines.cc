@@ -3,7 +3,14 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 namespace gpudiag::detail {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+}  // namespace
 
 std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -22,15 +29,18 @@ TraceLines classify_trace_lines(std::string_view text) {
     const size_t nl = text.find('\n', pos);
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     const std::string_view t = trim_blanks(line);
+    // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
+    // a test that spares RE2 the lines it cannot match.
+    const std::string_view body = line.substr(std::min(line.size(), line.find_first_not_of("\t\n\f\r ")));
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
     if (t.empty()) {
       k = TraceLineKind::kBlank;
-    } else if (RE2::PartialMatch(line, py_frame)) {
+    } else if (starts_with(body, "File \"") && RE2::PartialMatch(line, py_frame)) {
       k = TraceLineKind::kPyFrame;
-    } else if (RE2::PartialMatch(line, java_more, &more)) {
+    } else if (starts_with(body, "... ") && RE2::PartialMatch(line, java_more, &more)) {
       k = TraceLineKind::kJavaMore;
-    } else if (RE2::PartialMatch(line, java_frame)) {
+    } else if (starts_with(body, "at ") && RE2::PartialMatch(line, java_frame)) {
       k = TraceLineKind::kJavaFrame;
     } else if (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) {
       k = TraceLineKind::kHead;
