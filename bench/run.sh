@@ -96,7 +96,7 @@ if [ -n "$unexplained_only" ]; then
   done
   for name in base new; do
     printf -v "t_$name" '%s' "$(awk -v n=$name '$1==n{print $2}' /tmp/gpudiag-bench.unexplained | sort -g | head -1)"
-    printf -v "cpu_$name" '%s' "$(awk -v n=$name '$1==n{print $3}' /tmp/gpudiag-bench.unexplained | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')"
+    printf -v "cpu_$name" '%s' "$(awk -v n=$name '$1==n{print $3}' /tmp/gpudiag-bench.unexplained | sort -g | awk '{a[NR]=$1} END{printf "%.2f", a[int((NR+1)/2)]}')"
     printf -v "rss_$name" '%s' "$(awk -v n=$name '$1==n{print $4}' /tmp/gpudiag-bench.unexplained | sort -g | tail -1)"
   done
   rm -f /tmp/gpudiag-bench.unexplained
