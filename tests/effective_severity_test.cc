@@ -1,6 +1,8 @@
 // effective_severity: the level a stderr line logged at ERROR says in its own prefix (glog/absl
 // letters, TensorFlow's timestamped letter, Python logging's LEVEL:name:), the entry's severity
 // otherwise. Real texts; each row names its source.
+#include <re2/re2.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -15,6 +17,28 @@ Severity effective(std::string_view message, Severity logged = Severity::kError)
   r.severity = logged;
   r.message = message;
   return detail::effective_severity(r);
+}
+
+// The reading as RE2 does it, the patterns effective_severity names (it reads ASCII by hand).
+Severity by_regex(std::string_view message, Severity logged = Severity::kError) {
+  if (logged < Severity::kError) return logged;
+  static const RE2 glog(
+      R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?([IWEF])(?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))");
+  static const RE2 python(R"(^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.\-]*:)");
+  const std::string_view head = message.substr(0, 256);
+  re2::StringPiece letter, level;
+  if (RE2::PartialMatch(head, glog, &letter)) {
+    return letter[0] == 'I'   ? Severity::kInfo
+           : letter[0] == 'W' ? Severity::kWarning
+           : letter[0] == 'E' ? Severity::kError
+                              : Severity::kCritical;
+  }
+  if (RE2::PartialMatch(head, python, &level)) {
+    if (level == "DEBUG") return Severity::kDebug;
+    if (level == "INFO") return Severity::kInfo;
+    if (level == "WARNING") return Severity::kWarning;
+  }
+  return logged;
 }
 
 struct Row {
@@ -62,6 +86,13 @@ TEST_CASE("effective_severity reads the level stderr lines carry in their prefix
   for (const Row& row : rows) {
     INFO(row.message);
     CHECK(effective(row.message) == row.want);
+    CHECK(by_regex(row.message) == row.want);
+    // Cut anywhere (a cut copy, a prefix torn off): the same answer as RE2's.
+    const std::string_view text(row.message);
+    for (size_t cut = 0; cut <= text.size(); ++cut) {
+      CHECK(effective(text.substr(0, cut)) == by_regex(text.substr(0, cut)));
+      CHECK(effective(text.substr(cut)) == by_regex(text.substr(cut)));
+    }
   }
   // Only entries logged at ERROR or above are read through their prefix.
   CHECK(effective("E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory",
