@@ -11,6 +11,7 @@ at a fixed rate. Same arguments, same bytes.
   bench/generate.py --size 1G --shape array  --out bench/data/1g.json      # gcloud's pretty array
   bench/generate.py --size 100M --shape ndjson --gzip --out bench/data/100m.ndjson.gz
   bench/generate.py --size 1G --jobs 31 --out bench/data/1g-31jobs.ndjson      # a day's sink shard
+  bench/generate.py --size 1G --healthy --out bench/data/1G-healthy.ndjson     # green runs only
 
 Without --jobs every entry keeps the job id of the corpus case it was taken from (so the export holds
 as many job ids as there are cases), as it always did: that output is unchanged. With --jobs N every
@@ -19,6 +20,10 @@ worker VMs, and the jobs' entries are interleaved by time the way a day's sink s
 each job runs in its own window of the export's time span, and about three jobs run at any moment.
 The total size is the one asked for, whatever N is (--jobs 1 and --jobs 31 at the same --size are
 the same amount of work for a per-job engine).
+
+With --healthy no failure entry is mixed in: only the healthy and near-miss cases' entries (their
+jobs all succeed, with the ERROR-level chatter green runs have) and the long, retried tracebacks.
+Nothing in it may become a finding or an error-level unexplained group.
 """
 import argparse
 import gzip
@@ -207,6 +212,8 @@ def main():
     ap.add_argument('--jobs', type=int, default=None,
                     help='rewrite the entries into N jobs, interleaved by time (default: keep the '
                          'corpus cases\' own job ids)')
+    ap.add_argument('--healthy', action='store_true',
+                    help='no failure entries: a green export (the hay and the retried tracebacks only)')
     ap.add_argument('--out', required=True)
     args = ap.parse_args()
 
@@ -233,6 +240,8 @@ def main():
         t_ns += rng.randint(1_000_000, 300_000_000)
         if n % args.failure_every == 0 and failures:
             template = rng.choice(failures)
+            if args.healthy:
+                continue  # a green export: the failure's slot stays empty
         else:
             # A job logs a few dozen job messages but thousands of worker, docker and system lines.
             template = rng.choice(healthy)

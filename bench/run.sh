@@ -6,17 +6,23 @@
 #   bench/run.sh --quick    # 200 MiB inputs, for a smoke run
 #   bench/run.sh --jobs-only [SIZE]   # only the per-job rows (issue 14), default 1G, e.g. 20M for a
 #                                     # smoke run; writes bench/RESULTS-jobs-run.md
+#   GPUDIAG_BASE=../wt-base/build/cli/gpudiag bench/run.sh --unexplained [SIZE]
+#                                     # only the cost of unexplained errors (issue 15): this build
+#                                     # against a build without them, on a healthy export, default
+#                                     # 1G; writes bench/RESULTS-unexplained-run.md
 #
 # Needs: a Release build in build/ (tools/setup demo), ripgrep, valgrind, GNU time (/usr/bin/time).
 # Timings never go into the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=1G; big=2G; runs=5; jobs_only=""
+size=1G; big=2G; runs=5; jobs_only=""; unexplained_only=""
 if [ "${1:-}" = "--quick" ]; then size=200M; big=400M; runs=2; fi
 if [ "${1:-}" = "--jobs-only" ]; then jobs_only=1; size=${2:-1G}; runs=3; fi
+if [ "${1:-}" = "--unexplained" ]; then unexplained_only=1; size=${2:-1G}; runs=5; fi
 tools="rg valgrind /usr/bin/time python3 gzip zcat"
 [ -n "$jobs_only" ] && tools="/usr/bin/time python3"
+[ -n "$unexplained_only" ] && tools="valgrind /usr/bin/time python3"
 for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install ripgrep valgrind time)" >&2; exit 2; }
 done
@@ -60,6 +66,71 @@ bytes() { stat -c %s "$1"; }
 mbps() { awk "BEGIN{printf \"%.0f\", $1 / 1e6 / ($2 > 0 ? $2 : 1e-9)}"; }
 ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 1e-9)}"; }
 verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
+
+# Unexplained errors (issue 15): "the analysis of a large healthy export must not slow down more
+# than 3 %". GPUDIAG_BASE is a build without the feature (the commit before it, with the same other
+# changes); both binaries run in this one invocation, alternating, on the same healthy export
+# (bench/generate.py --healthy: green jobs only, with their ERROR-level chatter and the retried
+# tracebacks). Instructions from callgrind on a 40 MB one (-j1, deterministic), CPU time (median)
+# on SIZE; the report of SIZE must hold no error-level unexplained group.
+if [ -n "$unexplained_only" ]; then
+  B=${GPUDIAG_BASE:-}
+  [ -x "$B" ] || { echo "bench: GPUDIAG_BASE must name a gpudiag built without unexplained errors" >&2; exit 2; }
+  healthy=$data/$size-healthy.ndjson; small=$data/40M-healthy.ndjson
+  [ -f "$healthy" ] || python3 bench/generate.py --size "$size" --healthy --out "$healthy"
+  [ -f "$small" ] || python3 bench/generate.py --size 40M --healthy --out "$small"
+  instr_of() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | grep -o 'Collected : [0-9]*' | awk '{print $3}'
+  }
+  i_base=$(instr_of "$B" analyze -j1 --format json "$small")
+  i_new=$(instr_of "$G" analyze -j1 --format json "$small")
+  cat "$healthy" > /dev/null  # warm the page cache
+  rm -f /tmp/gpudiag-bench.unexplained
+  for _ in $(seq "$runs"); do
+    for name in base new; do
+      bin=$B; [ "$name" = new ] && bin=$G
+      /usr/bin/time -f "%e %U %S %M" -o /tmp/gpudiag-bench.time "$bin" analyze -j2 --format json "$healthy" > /dev/null 2>/dev/null || true
+      read -r t u s m < /tmp/gpudiag-bench.time
+      echo "$name $t $(awk "BEGIN{print $u + $s}") $m" >> /tmp/gpudiag-bench.unexplained
+    done
+  done
+  for name in base new; do
+    printf -v "t_$name" '%s' "$(awk -v n=$name '$1==n{print $2}' /tmp/gpudiag-bench.unexplained | sort -g | head -1)"
+    printf -v "cpu_$name" '%s' "$(awk -v n=$name '$1==n{print $3}' /tmp/gpudiag-bench.unexplained | sort -g | awk '{a[NR]=$1} END{printf "%.2f", a[int((NR+1)/2)]}')"
+    printf -v "rss_$name" '%s' "$(awk -v n=$name '$1==n{print $4}' /tmp/gpudiag-bench.unexplained | sort -g | tail -1)"
+  done
+  rm -f /tmp/gpudiag-bench.unexplained
+  # The groups of every job of the report, by severity; the findings (none may fire on green jobs).
+  read -r g_error g_info n_findings n_jobs <<<"$($G analyze -j2 --format json "$healthy" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+groups = [g for j in d["jobs"] for g in j.get("unexplained", [])]
+print(sum(g["severity"] == "error" for g in groups), sum(g["severity"] == "info" for g in groups),
+      sum(len(j.get("findings", [])) for j in d["jobs"]), len(d["jobs"]))')"
+  {
+    echo "# Benchmark results: the cost of unexplained errors"
+    echo
+    echo "Measured by \`bench/run.sh --unexplained $size\` on $(date -u +%Y-%m-%d), $(nproc) cores. Inputs from"
+    echo "\`bench/generate.py --size N --healthy\` (green jobs only). Baseline: \`$B\`. $runs rounds, the two"
+    echo "binaries alternating; wall time the best, CPU (user + sys) the median, peak RSS the largest. Page"
+    echo "cache warm. Load (1 min) at the end: $(cut -d' ' -f1 /proc/loadavg)."
+    echo
+    echo "| what | instructions, 40 MB, -j1 | CPU (s), $size, -j2 | wall (s) | peak RSS (MiB) |"
+    echo "|---|---:|---:|---:|---:|"
+    echo "| without unexplained errors | $i_base | $cpu_base | $t_base | $((rss_base / 1024)) |"
+    echo "| with | $i_new | $cpu_new | $t_new | $((rss_new / 1024)) |"
+    echo
+    echo "The $size report: $n_jobs jobs, $n_findings findings, unexplained groups: $g_error at error, $g_info at info."
+    echo
+    echo "| target (issue 15) | measured | |"
+    echo "|---|---|---|"
+    echo "| a large healthy export ≤ 3 % slower (CPU time, medians of $runs) | $(awk "BEGIN{printf \"%.3f\", $cpu_new / $cpu_base}")× (instructions $(awk "BEGIN{printf \"%.3f\", $i_new / $i_base}")×, wall $(ratio "$t_new" "$t_base")×) | $(verdict "$cpu_new <= 1.03 * $cpu_base") |"
+    echo "| no error-level unexplained group in the healthy export | $g_error | $(verdict "$g_error == 0") |"
+    echo "| peak RSS ≤ 64 MiB | $((rss_new / 1024)) MiB | $(verdict "$rss_new <= 65536") |"
+  } > bench/RESULTS-unexplained-run.md
+  cat bench/RESULTS-unexplained-run.md
+  exit 0
+fi
 
 # Jobs as the unit (issue 14): the same binary, in one invocation of this script, on exports of the
 # same size holding 1 job and 31 jobs (a day's sink shard, entries interleaved by time), and on one

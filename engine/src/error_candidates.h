@@ -33,8 +33,12 @@ class ErrorCandidates {
 
   // Whether the record may be a candidate (cheap: its severity and whether it holds a traceback).
   static bool may_be_candidate(const LogRecord& r);
+  // Whether its first line is one the pack's benign_errors name (never a candidate). Asked before the
+  // matcher's quiet shapes: most ERROR chatter of green runs is benign, and one RE2 is the cheaper test.
+  bool is_benign(const LogRecord& r) const;
   // Takes a record that may be, after its signals were evaluated (`claimed_by`: the rules that took
-  // it as evidence) and known not to be quiet (help text, DEBUG chatter … are never candidates).
+  // it as evidence) and known to be neither benign nor quiet (help text, DEBUG chatter … are never
+  // candidates).
   void take(const LogRecord& r, std::string_view job, size_t entry_index, const std::vector<int>& claimed_by,
             ChunkObservations& out) const;
 

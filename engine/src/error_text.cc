@@ -64,6 +64,16 @@ void innermost_java_cause(std::string& type, re2::StringPiece& message) {
 
 bool python_frame(std::string_view line, ErrorFrame& f) {
   static const RE2 re(R"re(^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?)re");
+  PyFrameParts parts;
+  const PyFrameRead read = read_python_frame(line, parts);
+  if (read == PyFrameRead::kNo) return false;
+  if (read == PyFrameRead::kYes) {  // at most 19 digits: no overflow
+    f.line = 0;
+    for (char c : parts.number) f.line = f.line * 10 + static_cast<uint64_t>(c - '0');
+    f.file = std::string(parts.file);
+    f.function = std::string(parts.function);
+    return true;
+  }
   re2::StringPiece file, function;
   if (!RE2::PartialMatch(line, re, &file, &f.line, &function)) return false;
   f.file = std::string(file);

@@ -236,7 +236,8 @@ std::string reflow_traceback(std::string_view text) {
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     if (flattened(line)) {
       reflow_python(line, out);
-    } else if (RE2::PartialMatch(line, java_flat)) {
+    } else if (line.find('(') != std::string_view::npos && RE2::PartialMatch(line, java_flat)) {
+      // Both forms of java_flat hold a `(`: a line without one (most Python frames) spares RE2.
       reflow_java(line, out);
     } else {
       (out += line) += '\n';

@@ -500,7 +500,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
 }
 
 void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
-  if (!ErrorCandidates::may_be_candidate(r) || quiet_shapes(r) != 0) return;
+  if (!ErrorCandidates::may_be_candidate(r) || errors_.is_benign(r) || quiet_shapes(r) != 0) return;
   errors_.take(r, job_id_, entry_index, claimed_by_, out);
 }
 

@@ -3,13 +3,63 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 namespace gpudiag::detail {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+}  // namespace
+
+PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
+  size_t at = 0;
+  while (at < line.size() && is_regex_space(line[at])) ++at;
+  std::string_view rest = line.substr(at);
+  if (!starts_with(rest, "File \"")) return PyFrameRead::kNo;
+  rest.remove_prefix(6);
+  const size_t quote = rest.find('"');
+  if (quote == std::string_view::npos) return PyFrameRead::kNo;
+  parts.file = rest.substr(0, quote);
+  rest.remove_prefix(quote);
+  if (!starts_with(rest, "\", line ")) return PyFrameRead::kNo;
+  rest.remove_prefix(8);
+  size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  if (digits == 0) return PyFrameRead::kNo;
+  parts.number = rest.substr(0, digits);
+  rest.remove_prefix(digits);
+  parts.function = {};
+  if (starts_with(rest, ", in ")) {
+    rest.remove_prefix(5);
+    size_t end = 0;
+    while (end < rest.size() && !is_regex_space(rest[end])) ++end;
+    parts.function = rest.substr(0, end);  // empty: `, in ` then a blank, no name (the group is optional)
+  }
+  if (!is_ascii(parts.file) || !is_ascii(parts.function) || digits > 19) return PyFrameRead::kAskRegex;
+  return PyFrameRead::kYes;
+}
 
 std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
+
+namespace {
+
+bool is_python_frame(std::string_view line, const RE2& py_frame) {
+  PyFrameParts parts;
+  const PyFrameRead read = read_python_frame(line, parts);
+  return read == PyFrameRead::kYes || (read == PyFrameRead::kAskRegex && RE2::PartialMatch(line, py_frame));
+}
+
+}  // namespace
 
 TraceLines classify_trace_lines(std::string_view text) {
   static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
@@ -22,15 +72,18 @@ TraceLines classify_trace_lines(std::string_view text) {
     const size_t nl = text.find('\n', pos);
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     const std::string_view t = trim_blanks(line);
+    // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
+    // a test that spares RE2 the lines it cannot match.
+    const std::string_view body = line.substr(std::min(line.size(), line.find_first_not_of("\t\n\f\r ")));
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
     if (t.empty()) {
       k = TraceLineKind::kBlank;
-    } else if (RE2::PartialMatch(line, py_frame)) {
+    } else if (is_python_frame(line, py_frame)) {
       k = TraceLineKind::kPyFrame;
-    } else if (RE2::PartialMatch(line, java_more, &more)) {
+    } else if (starts_with(body, "... ") && RE2::PartialMatch(line, java_more, &more)) {
       k = TraceLineKind::kJavaMore;
-    } else if (RE2::PartialMatch(line, java_frame)) {
+    } else if (starts_with(body, "at ") && RE2::PartialMatch(line, java_frame)) {
       k = TraceLineKind::kJavaFrame;
     } else if (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) {
       k = TraceLineKind::kHead;

@@ -31,6 +31,17 @@ struct TraceLines {
 
 TraceLines classify_trace_lines(std::string_view text);
 
+// A Python frame line read by hand, as RE2 would read it with
+// `^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?` (on every frame of every candidate traceback,
+// RE2's captures cost thousands of instructions a line). kAskRegex: a byte past ASCII in the path
+// or the name, or a number of more than 19 digits — cases where UTF-8 or number parsing could make
+// RE2 answer otherwise; the caller asks RE2 then.
+enum class PyFrameRead : uint8_t { kNo, kYes, kAskRegex };
+struct PyFrameParts {
+  std::string_view file, number, function;  // function empty when the line has no `, in NAME`
+};
+PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts);
+
 // `s` without leading blanks and tabs nor trailing blanks, tabs and '\r'.
 std::string_view trim_blanks(std::string_view s);
 

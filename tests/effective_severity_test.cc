@@ -1,0 +1,108 @@
+// effective_severity: the level a stderr line logged at ERROR says in its own prefix (glog/absl
+// letters, TensorFlow's timestamped letter, Python logging's LEVEL:name:), the entry's severity
+// otherwise. Real texts; each row names its source.
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "error_candidates.h"
+
+using namespace gpudiag;
+
+namespace {
+
+Severity effective(std::string_view message, Severity logged = Severity::kError) {
+  LogRecord r;
+  r.severity = logged;
+  r.message = message;
+  return detail::effective_severity(r);
+}
+
+// The reading as RE2 does it, the patterns effective_severity names (it reads ASCII by hand).
+Severity by_regex(std::string_view message, Severity logged = Severity::kError) {
+  if (logged < Severity::kError) return logged;
+  static const RE2 glog(
+      R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?([IWEF])(?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))");
+  static const RE2 python(R"(^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.\-]*:)");
+  const std::string_view head = message.substr(0, 256);
+  re2::StringPiece letter, level;
+  if (RE2::PartialMatch(head, glog, &letter)) {
+    return letter[0] == 'I'   ? Severity::kInfo
+           : letter[0] == 'W' ? Severity::kWarning
+           : letter[0] == 'E' ? Severity::kError
+                              : Severity::kCritical;
+  }
+  if (RE2::PartialMatch(head, python, &level)) {
+    if (level == "DEBUG") return Severity::kDebug;
+    if (level == "INFO") return Severity::kInfo;
+    if (level == "WARNING") return Severity::kWarning;
+  }
+  return logged;
+}
+
+struct Row {
+  const char* message;
+  Severity want;
+};
+
+}  // namespace
+
+TEST_CASE("effective_severity reads the level stderr lines carry in their prefix", "[unit]") {
+  const Row rows[] = {
+      // bmaltais/kohya_ss#3320 (2025), TensorFlow start-up on a working GPU (absl's letter form).
+      {"E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
+       "register factory for plugin cuDNN when one has already been registered",
+       Severity::kError},
+      {"W0000 00:00:1718708588.715000 1187 computation_placer.cc:177] computation placer already registered. Please "
+       "check linkage and avoid linking the same target more than once.",
+       Severity::kWarning},
+      {"WARNING: All log messages before absl::InitializeLog() is called are written to STDERR", Severity::kError},
+      // kr-colab/ReLERNN#63, openxla/xla#20803: TensorFlow's timestamped form.
+      {"2024-06-18 11:12:30.123456: E external/local_xla/xla/stream_executor/cuda/cuda_fft.cc:607] Unable to "
+       "register cuFFT factory: Attempting to register factory for plugin cuFFT when one has already been registered",
+       Severity::kError},
+      // NVIDIA/DALI#1813 (2020): "Found device 0 with properties" (timestamp prefix as TensorFlow prints it).
+      {"2020-03-25 09:01:02.345678: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1558] Found device 0 with "
+       "properties:",
+       Severity::kInfo},
+      {"I tensorflow/core/common_runtime/gpu/gpu_device.cc:1558] Found device 0 with properties:", Severity::kInfo},
+      // googlecolab/colabtools#1868 (2021): pip's resolver at ERROR (no logging prefix: its own word).
+      {"ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+       "This behaviour is the source of the following dependency conflicts.",
+       Severity::kError},
+      {"tensorflow 2.16.1 requires ml-dtypes~=0.3.1, but you have ml-dtypes 0.4.0 which is incompatible.",
+       Severity::kError},
+      // Python logging's BASIC_FORMAT ("%(levelname)s:%(name)s:%(message)s"): Beam's launcher lines
+      // (shared/reference/dataflow-log-signatures.md, a8).
+      {"WARNING:root:Make sure that locally built Python SDK docker image has Python 3.9 interpreter.",
+       Severity::kWarning},
+      {"INFO:root:Using provided Python SDK container image: gcr.io/cloud-dataflow/v1beta3/python39:2.42.0",
+       Severity::kInfo},
+      {"", Severity::kError},
+      {"2024", Severity::kError},
+      {"E", Severity::kError},
+  };
+  for (const Row& row : rows) {
+    INFO(row.message);
+    CHECK(effective(row.message) == row.want);
+    CHECK(by_regex(row.message) == row.want);
+    // Cut anywhere (a cut copy, a prefix torn off): the same answer as RE2's.
+    const std::string_view text(row.message);
+    for (size_t cut = 0; cut <= text.size(); ++cut) {
+      CHECK(effective(text.substr(0, cut)) == by_regex(text.substr(0, cut)));
+      CHECK(effective(text.substr(cut)) == by_regex(text.substr(cut)));
+    }
+    // A byte past ASCII anywhere in the first 80 (a UTF-8 letter in a file name or a message; RE2
+    // reads UTF-8, the hand reader hands those cases to it): still RE2's answer.
+    for (size_t at = 0; at < std::min<size_t>(text.size(), 80); ++at) {
+      std::string varied(text);
+      varied.replace(at, 1, "\xc3\xa9");  // é
+      CHECK(effective(varied) == by_regex(varied));
+    }
+  }
+  // Only entries logged at ERROR or above are read through their prefix.
+  CHECK(effective("E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory",
+                  Severity::kWarning) == Severity::kWarning);
+}
