@@ -154,6 +154,10 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   CHECK_THAT(text.out, Catch::Contains("history: noise: green runs of this pipeline have it too"));
   CHECK(text.out.find("since the last green run") < text.out.find("Errors no rule explains"));
 
+  const auto markdown = gate(10, {kNoisyGreen, kChained}, {"--new-only", "--format", "md"});
+  CHECK_THAT(markdown.out, Catch::Contains(fmt::format("**Since the last green run** (#8, job `{}`):", job(8))));
+  CHECK_THAT(markdown.out, Catch::Contains("| beam\\_version\\_worker | 2.56.0 | 2.58.0 |"));
+
   // Run 11, red: the chained error again (so far only in a failed run) is recurring, and with its
   // findings known too, gate --new-only passes; without --new-only it trips.
   const auto eleventh = gate(11, {kChained}, {"--new-only", "--format", "json"});
