@@ -33,7 +33,8 @@ void add_record_options(CLI::App& cmd, HistoryOptions& history) {
   CLI::Option* db = history.add_db(cmd, false);
   history.add_pipeline(cmd, "Record the run under this pipeline (default: the job name without its timestamp and id)");
   cmd.add_flag("--new-only", history.new_only,
-               "With --db: only findings no earlier run of the pipeline had (nor were accepted) trip --fail-on")
+               "With --db: only findings no earlier run of the pipeline had (nor were accepted), and new "
+               "unexplained error groups, trip --fail-on")
       ->needs(db);
 }
 

@@ -647,6 +647,9 @@ TEST_CASE("a schema version 3 database's v2 fingerprints stay known and accepted
     // Back to version 3 as the previous gpudiag left it: each row under its v2 fingerprint.
     RawDb raw(db);
     raw.exec(R"sql(
+      DROP VIEW unexplained_groups;
+      DROP TABLE unexplained;
+      DROP TABLE fact;
       DROP VIEW findings;
       DROP INDEX finding_by_fingerprint_v2;
       DROP INDEX run_by_outcome;
@@ -732,6 +735,9 @@ TEST_CASE("a schema version 4 database is migrated: its runs get the outcome 'un
     evidence = raw.single("SELECT count(*) FROM evidence");
     REQUIRE(findings > 0);
     raw.exec(R"sql(
+      DROP VIEW unexplained_groups;
+      DROP TABLE unexplained;
+      DROP TABLE fact;
       DROP VIEW findings;
       DROP INDEX run_by_outcome;
       ALTER TABLE run DROP COLUMN outcome;

@@ -174,16 +174,21 @@ RecordedRun record_one(const Database& db, const RankedReport& report, const std
   }
   if (replace_id != 0) {
     db.execute("DELETE FROM finding WHERE run_id = ?1", replace_id);
+    db.execute("DELETE FROM unexplained WHERE run_id = ?1", replace_id);
+    db.execute("DELETE FROM fact WHERE run_id = ?1", replace_id);
     out.replaced = true;
   }
   out.id = insert_run(db, report, pipeline, replace_id);
   insert_findings(db, report, out.id);
+  detail::insert_unexplained_and_facts(db, report, out.id);
   const detail::PipelineRuns runs = detail::load_pipeline(db, pipeline, out.id);
   out.runs_recorded = runs.runs.size();
   for (const RankedFinding& rf : report.findings) {
     out.findings.push_back(
         detail::recurrence(runs, {rf.finding->rule_id, rf.finding->fingerprint}, runs.runs.size() - 1));
   }
+  out.unexplained = detail::unexplained_novelty(db, report, pipeline, out.id);
+  out.changes_since_green = detail::changes_since_green(db, report, pipeline, out.id);
   return out;
 }
 
@@ -224,6 +229,8 @@ void annotate(RankedReport& report, const RecordedRun& run, bool new_only) {
     FindingHistory& h = report.findings[i].history.emplace(run.findings[i]);
     h.gate_ignores = new_only && h.known;
   }
+  apply_novelty(report, run.unexplained, new_only);
+  report.changes_since_green = run.changes_since_green;
 }
 
 Result<RunSummary> HistoryStore::accept(int64_t run_id, const std::string& reason) {

@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 5> kMigrations{{
+constexpr std::array<Migration, 6> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -156,6 +156,31 @@ CREATE VIEW findings AS
          f.rule_id, f.fingerprint, f.title, f.severity, f.confidence, f.count, f.first_seen, f.last_seen,
          f.workers, f.caused_by, f.fingerprint_v1, f.identity, f.fingerprint_v2, r.outcome
   FROM finding f JOIN run r ON r.id = f.run_id;
+)sql"},
+    {6, "each run's unexplained error groups and job facts (novelty; what changed since the last green run)",
+     R"sql(
+CREATE TABLE unexplained (
+  run_id      INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+  fingerprint TEXT NOT NULL,
+  rank        INTEGER NOT NULL,
+  severity    TEXT NOT NULL,
+  count       INTEGER NOT NULL,
+  headline    TEXT NOT NULL,
+  template    TEXT NOT NULL,
+  first_seen  TEXT,
+  PRIMARY KEY (run_id, fingerprint)
+) WITHOUT ROWID;
+CREATE INDEX unexplained_by_fingerprint ON unexplained (fingerprint, run_id);
+CREATE TABLE fact (
+  run_id      INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  value       TEXT NOT NULL,
+  PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
+CREATE VIEW unexplained_groups AS
+  SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, r.outcome,
+         u.rank, u.fingerprint, u.severity, u.count, u.headline, u.template, u.first_seen
+  FROM unexplained u JOIN run r ON r.id = u.run_id;
 )sql"},
 }};
 static_assert(kMigrations.back().to == kHistorySchemaVersion, "a migration step per schema version");

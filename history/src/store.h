@@ -52,6 +52,16 @@ RunSummary load_run(const Database& db, int64_t run_id);
 // The latest run of `pipeline` whose job succeeded, with an id below `before_run_id` (0: any).
 std::optional<RunSummary> last_green_run(const Database& db, const std::string& pipeline, int64_t before_run_id);
 
+// Each run's unexplained groups and facts (unexplained_store.cc), inside the caller's transaction.
+void insert_unexplained_and_facts(const Database& db, const RankedReport& report, int64_t run_id);
+// Each group's novelty (parallel to report.unexplained) from the runs of `pipeline` before `run_id`.
+std::vector<Novelty> unexplained_novelty(const Database& db, const RankedReport& report, const std::string& pipeline,
+                                         int64_t run_id);
+// For a failed run: the facts that differ from the pipeline's last green run before it (nullopt when
+// there is none, or it was recorded without facts, before schema v6).
+std::optional<ChangesSinceGreen> changes_since_green(const Database& db, const RankedReport& report,
+                                                     const std::string& pipeline, int64_t run_id);
+
 // Deletes the ingested sources recorded before `cutoff` (a db time) with their entries, keeping the
 // full-text index in step. Returns the sources and entries deleted. Inside the caller's transaction.
 std::pair<uint64_t, uint64_t> prune_sources(const Database& db, const std::string& cutoff);

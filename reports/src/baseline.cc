@@ -281,7 +281,7 @@ bool trips_gate(const RankedReport& report, Impact threshold) {
 }
 
 bool counts_for_gate(const RankedUnexplained& u, Impact threshold) {
-  return !u.suppressed && u.group->severity >= threshold;
+  return !u.suppressed && !u.gate_ignores && u.severity() >= threshold;
 }
 
 }  // namespace gpudiag

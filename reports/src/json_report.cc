@@ -135,19 +135,6 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
   w.end_array();
 }
 
-const char* novelty_name(Novelty n) {
-  switch (n) {
-    case Novelty::kNew:
-      return "new";
-    case Novelty::kRecurring:
-      return "recurring";
-    case Novelty::kNoise:
-      return "noise";
-    default:
-      return "no-history";
-  }
-}
-
 // The errors no rule explains (docs/json-schema.md, "unexplained"), the most likely cause first.
 void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   const Analysis& d = *r.diagnosis;
@@ -174,8 +161,8 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     w.field("workers_total", g.workers_total);
     write_time(w, "first_seen", g.first_seen);
     write_time(w, "last_seen", g.last_seen);
-    w.field("severity", impact_name(g.severity));
-    w.field("novelty", novelty_name(g.novelty));
+    w.field("severity", impact_name(u.severity()));
+    w.field("novelty", novelty_name(u.novelty));
     w.array_field("also_in", g.also_in);
     w.key("also_at").begin_array();
     for (const SourceLocation& at : g.also_at) {
@@ -251,6 +238,19 @@ void write_facts(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   w.end_array();
 }
 
+// What changed since the pipeline's last green run (docs/json-schema.md, "changes_since_green").
+void write_changes_since_green(JsonWriter& w, const ChangesSinceGreen& c) {
+  w.key("changes_since_green").begin_object();
+  w.field("run", c.green.run).field("job_id", c.green.job_id);
+  write_time(w, "time", c.green.time);
+  w.key("changes").begin_array();
+  for (const FactChange& f : c.changes) {
+    w.begin_object().field("fact", f.fact).field("before", f.before).field("after", f.after).end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
 void write_run_history(JsonWriter& w, const ReportHistory& h) {
   w.key("history").begin_object();
   w.field("pipeline", h.pipeline).field("run", h.run);
@@ -275,6 +275,7 @@ void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   write_inconclusive(w, r, o);
   write_unexplained(w, r, o);
   if (r.history) write_run_history(w, *r.history);
+  if (r.changes_since_green) write_changes_since_green(w, *r.changes_since_green);
   write_facts(w, r, o);
   w.end_object();
 }
@@ -370,6 +371,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   }
   if (report.baseline) write_baseline(w, *report.baseline, o);
   if (report.history) write_run_history(w, *report.history);
+  if (report.changes_since_green) write_changes_since_green(w, *report.changes_since_green);
 
   write_facts(w, report, o);
   w.key("jobs").begin_array();

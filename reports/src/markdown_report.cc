@@ -260,6 +260,18 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     const bool tripped = trips_gate(report, *o.fail_on) || !gate_refusal(report, o.allow_empty).empty();
     head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, o)));
   }
+  if (report.changes_since_green && !report.changes_since_green->changes.empty()) {
+    const ChangesSinceGreen& c = *report.changes_since_green;
+    head += fmt::format("**Since the last green run** (#{}, job {}):\n\n| fact | before | after |\n|---|---|---|\n",
+                        c.green.run, markdown_code_span(c.green.job_id));
+    // markdown_escape, not code spans: it escapes `|`, which would end a table cell even inside one.
+    for (const FactChange& f : c.changes) {
+      head += fmt::format("| {} | {} | {} |\n", markdown_escape(f.fact),
+                          f.before.empty() ? "—" : markdown_escape(crop_middle(f.before, 120)),
+                          f.after.empty() ? "—" : markdown_escape(crop_middle(f.after, 120)));
+    }
+    head += "\n";
+  }
   const bool several = detail::several_jobs(report);
   if (several) head += jobs_table(report);
 

@@ -155,6 +155,21 @@ std::string unexplained_headline(const UnexplainedGroup& g) {
 
 namespace {
 
+// Symptoms and generic findings that no rule explains fold under the most likely error group: the
+// first that is not noise (noise is listed last, so the first group unless all are noise).
+void fold_under_unexplained(RankedReport& report) {
+  for (RankedFinding& rf : report.findings) rf.caused_by_unexplained.reset();
+  for (RankedUnexplained& u : report.unexplained) u.symptoms.clear();
+  if (report.unexplained.empty() || report.unexplained.front().folded()) return;
+  RankedUnexplained& top = report.unexplained.front();
+  for (size_t i = 0; i < report.findings.size(); ++i) {
+    RankedFinding& rf = report.findings[i];
+    if (rf.caused_by || !group_explains(*top.group, *rf.finding)) continue;
+    rf.caused_by_unexplained = 0;
+    top.symptoms.push_back(i);
+  }
+}
+
 void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
   for (const auto& g : d.unexplained) {
     RankedUnexplained u;
@@ -162,14 +177,60 @@ void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
     u.group = &g;
     report.unexplained.push_back(std::move(u));
   }
-  if (report.unexplained.empty()) return;
-  // Symptoms and generic findings that no rule explains fold under the most likely error group.
-  RankedUnexplained& top = report.unexplained.front();
-  for (size_t i = 0; i < report.findings.size(); ++i) {
-    RankedFinding& rf = report.findings[i];
-    if (rf.caused_by || !group_explains(*top.group, *rf.finding)) continue;
-    rf.caused_by_unexplained = 0;
-    top.symptoms.push_back(i);
+  fold_under_unexplained(report);
+}
+
+// The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
+// failed is failed even when no rule knows why. An input that could not be read or an export
+// without a Dataflow job is never "ok" (docs/formats.md, Input problems).
+void set_verdict(RankedReport& report) {
+  const Analysis& d = *report.diagnosis;
+  const size_t notes = d.inconclusive.size();
+  const std::string inconclusive =
+      notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
+  const size_t unread = d.input_errors.size();
+  const std::string unread_note = unread == 0 ? ""
+                                              : fmt::format("{} of {} input{} could not be read", unread,
+                                                            d.inputs.size(), d.inputs.size() == 1 ? "" : "s");
+  const std::string unread_suffix = unread == 0 ? "" : fmt::format(" ({})", unread_note);
+  report.verdict = verdict_of(d);
+  const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
+  const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
+  // A failure no cause rule explains says so rather than naming a symptom ("The Dataflow job
+  // failed") as its cause.
+  const bool explained =
+      top_counts && top->finding->severity >= Impact::kError && top->finding->family_role != FamilyRole::kSymptom;
+  const UnexplainedGroup* likely_group =
+      report.unexplained.empty() || report.unexplained.front().severity() < Impact::kError
+          ? nullptr
+          : report.unexplained.front().group;
+  if (report.verdict == Verdict::kFailed && (!explained || top->finding->generic) && likely_group != nullptr) {
+    report.verdict_line = fmt::format("FAILED — most likely cause: {} — no rule in the pack knows this error{}",
+                                      unexplained_headline(*likely_group), unread_suffix);
+  } else if (report.verdict == Verdict::kFailed && !explained) {
+    const std::string symptom = top_counts ? fmt::format(" (symptom: {})", top->finding->title) : "";
+    report.verdict_line =
+        d.job.outcome == JobOutcome::kFailed
+            ? fmt::format("FAILED — the job failed ({}) and no rule in the pack explains it{}{}",
+                          d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source, symptom, unread_suffix)
+            : fmt::format("FAILED — no rule in the pack explains the failure{}{}", symptom, unread_suffix);
+  } else if (report.verdict != Verdict::kOk) {
+    // A succeeded job is failed only by a rule whose failure hides behind the success.
+    const bool failed = report.verdict == Verdict::kFailed;
+    const char* lead = d.job.outcome != JobOutcome::kSucceeded ? "most likely cause"
+                       : failed                                ? "the job reported success, but"
+                                                               : "the job succeeded, but";
+    report.verdict_line =
+        fmt::format("{} — {}: {}{}", failed ? "FAILED" : "WARNING", lead, top->finding->title, unread_suffix);
+  } else if (unread > 0) {
+    report.verdict = Verdict::kIncomplete;
+    report.verdict_line = fmt::format("INCOMPLETE — {}; what was read shows no known problem", unread_note);
+  } else if (!holds_dataflow_job(d)) {
+    report.verdict = Verdict::kEmpty;
+    report.verdict_line = empty_verdict_line(d);
+  } else {
+    report.verdict = Verdict::kOk;
+    report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
   }
 }
 
@@ -268,59 +329,24 @@ RankedReport rank(const Analysis& d) {
   }
 
   rank_unexplained_groups(d, report);
-
-  // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
-  // failed is failed even when no rule knows why. An input that could not be read or an export
-  // without a Dataflow job is never "ok" (docs/formats.md, Input problems).
-  const size_t notes = d.inconclusive.size();
-  const std::string inconclusive =
-      notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
-  const size_t unread = d.input_errors.size();
-  const std::string unread_note = unread == 0 ? ""
-                                              : fmt::format("{} of {} input{} could not be read", unread,
-                                                            d.inputs.size(), d.inputs.size() == 1 ? "" : "s");
-  const std::string unread_suffix = unread == 0 ? "" : fmt::format(" ({})", unread_note);
-  report.verdict = verdict_of(d);
-  const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
-  const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
-  // A failure no cause rule explains says so rather than naming a symptom ("The Dataflow job
-  // failed") as its cause.
-  const bool explained =
-      top_counts && top->finding->severity >= Impact::kError && top->finding->family_role != FamilyRole::kSymptom;
-  const UnexplainedGroup* likely_group =
-      report.unexplained.empty() || report.unexplained.front().group->severity < Impact::kError
-          ? nullptr
-          : report.unexplained.front().group;
-  if (report.verdict == Verdict::kFailed && (!explained || top->finding->generic) && likely_group != nullptr) {
-    report.verdict_line = fmt::format("FAILED — most likely cause: {} — no rule in the pack knows this error{}",
-                                      unexplained_headline(*likely_group), unread_suffix);
-  } else if (report.verdict == Verdict::kFailed && !explained) {
-    const std::string symptom = top_counts ? fmt::format(" (symptom: {})", top->finding->title) : "";
-    report.verdict_line =
-        d.job.outcome == JobOutcome::kFailed
-            ? fmt::format("FAILED — the job failed ({}) and no rule in the pack explains it{}{}",
-                          d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source, symptom, unread_suffix)
-            : fmt::format("FAILED — no rule in the pack explains the failure{}{}", symptom, unread_suffix);
-  } else if (report.verdict != Verdict::kOk) {
-    // A succeeded job is failed only by a rule whose failure hides behind the success.
-    const bool failed = report.verdict == Verdict::kFailed;
-    const char* lead = d.job.outcome != JobOutcome::kSucceeded ? "most likely cause"
-                       : failed                                ? "the job reported success, but"
-                                                               : "the job succeeded, but";
-    report.verdict_line =
-        fmt::format("{} — {}: {}{}", failed ? "FAILED" : "WARNING", lead, top->finding->title, unread_suffix);
-  } else if (unread > 0) {
-    report.verdict = Verdict::kIncomplete;
-    report.verdict_line = fmt::format("INCOMPLETE — {}; what was read shows no known problem", unread_note);
-  } else if (!holds_dataflow_job(d)) {
-    report.verdict = Verdict::kEmpty;
-    report.verdict_line = empty_verdict_line(d);
-  } else {
-    report.verdict = Verdict::kOk;
-    report.verdict_line = fmt::format("OK — no known problem found{}", inconclusive);
-  }
+  set_verdict(report);
   for (const auto& job : d.jobs) report.jobs.push_back(rank(job));
   return report;
+}
+
+void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bool new_only) {
+  for (size_t i = 0; i < report.unexplained.size() && i < novelty.size(); ++i) {
+    RankedUnexplained& u = report.unexplained[i];
+    u.novelty = novelty[i];
+    u.gate_ignores = new_only && (u.novelty == Novelty::kRecurring || u.novelty == Novelty::kNoise);
+  }
+  // Re-ranked after the fact because the history is only known once the run is recorded, after
+  // rank(): noise goes last, the rest keeps the engine's order.
+  std::stable_partition(report.unexplained.begin(), report.unexplained.end(),
+                        [](const RankedUnexplained& u) { return !u.folded(); });
+  for (size_t i = 0; i < report.unexplained.size(); ++i) report.unexplained[i].rank = static_cast<int>(i) + 1;
+  fold_under_unexplained(report);
+  set_verdict(report);
 }
 
 }  // namespace gpudiag

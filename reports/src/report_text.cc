@@ -204,14 +204,32 @@ std::string gate_line(const RankedReport& report, const RenderOptions& options) 
   for (const auto& rf : report.findings) known += rf.history && rf.history->gate_ignores ? 1 : 0;
   const std::string ignored =
       known > 0 ? fmt::format("; {} known to the run history (--new-only)", plural(known, "finding", "findings")) : "";
-  if (failing.empty()) {
-    return fmt::format("passed: no {}finding at or above {}{}{}", known > 0 ? "new " : "", impact_name(threshold),
-                       suppressed, ignored);
+  // Unexplained groups that trip it are named after the findings; the ones --new-only passes over
+  // (recurring, noise) are counted.
+  std::vector<std::string> groups;
+  size_t groups_known = 0;
+  for (const auto& u : report.unexplained) {
+    if (counts_for_gate(u, threshold)) groups.push_back(u.group->fingerprint);
+    groups_known += u.gate_ignores ? 1 : 0;
   }
+  const auto groups_plural = [](size_t n) { return plural(n, "unexplained error group", "unexplained error groups"); };
+  const std::string groups_ignored =
+      groups_known == 0 ? "" : fmt::format("; {} not new (--new-only)", groups_plural(groups_known));
+  if (failing.empty() && groups.empty()) {
+    return fmt::format("passed: no {}finding at or above {}{}{}{}", known > 0 ? "new " : "", impact_name(threshold),
+                       suppressed, ignored, groups_ignored);
+  }
+  if (failing.empty()) {
+    return fmt::format("tripped: {} at or above {} ({}){}{}{}", groups_plural(groups.size()), impact_name(threshold),
+                       fmt::join(groups, ", "), suppressed, ignored, groups_ignored);
+  }
+  const std::string group_note =
+      (groups.empty() ? "" : fmt::format("; {} ({})", groups_plural(groups.size()), fmt::join(groups, ", "))) +
+      groups_ignored;
   return fmt::format(
-      "tripped: {} at or above {} ({}){}{}",
+      "tripped: {} at or above {} ({}){}{}{}",
       plural(failing.size(), known > 0 ? "new finding" : "finding", known > 0 ? "new findings" : "findings"),
-      impact_name(threshold), fmt::join(failing, ", "), suppressed, ignored);
+      impact_name(threshold), fmt::join(failing, ", "), suppressed, ignored, group_note);
 }
 
 std::string stale_reason(const BaselineEntryReview& e) {

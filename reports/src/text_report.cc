@@ -140,6 +140,28 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
 }
 
 constexpr size_t kShownGroups = 3;
+constexpr size_t kShownChanges = 8;
+
+// "It worked yesterday": the facts that differ from the pipeline's last green run, near the top.
+void render_changes_since_green(std::string& out, const RankedReport& report, const Style& st) {
+  if (!report.changes_since_green) return;
+  const ChangesSinceGreen& c = *report.changes_since_green;
+  out += fmt::format(
+      "  since the last green run (#{}, job {}, {}): {}\n", c.green.run, terminal_safe(c.green.job_id),
+      format_rfc3339(c.green.time),
+      c.changes.empty() ? "no job fact changed" : plural(c.changes.size(), "fact changed", "facts changed"));
+  for (size_t i = 0; i < c.changes.size() && i < kShownChanges; ++i) {
+    const FactChange& f = c.changes[i];
+    const std::string line = f.before.empty()  ? fmt::format("{}: added {}", f.fact, f.after)
+                             : f.after.empty() ? fmt::format("{}: removed (was {})", f.fact, f.before)
+                                               : fmt::format("{}: {} → {}", f.fact, f.before, f.after);
+    out += fmt::format("    {}\n", terminal_safe(crop_middle(line, 200)));
+  }
+  if (c.changes.size() > kShownChanges) {
+    out +=
+        fmt::format("    {}\n", st.dim(fmt::format("… {} more in the JSON report", c.changes.size() - kShownChanges)));
+  }
+}
 
 // The errors no rule explains (docs/unexplained.md): U1, U2 … with the raw exemplar.
 void render_unexplained(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
@@ -153,15 +175,15 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
     const RankedUnexplained& u = report.unexplained[i];
     const UnexplainedGroup& g = *u.group;
     const std::string pad = "    ";
-    out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(g.severity),
+    out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(u.severity()),
                        st.bold(terminal_safe(unexplained_headline(g))), st.dim("(unexplained-error)"));
     out += fmt::format("{}{}, {}{}{}\n", pad, plural(g.count, "entry", "entries"), time_span(g.first_seen, g.last_seen),
                        g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
                        g.truncated ? "; only a cut copy was exported" : "");
     if (u.suppressed) out += fmt::format("{}{}\n", pad, st.dim("suppressed by the baseline"));
-    if (g.novelty != Novelty::kNoHistory) {
-      const char* n = g.novelty == Novelty::kNew         ? "new: no earlier run of this pipeline had it"
-                      : g.novelty == Novelty::kRecurring ? "recurring: earlier failed runs had it"
+    if (u.novelty != Novelty::kNoHistory) {
+      const char* n = u.novelty == Novelty::kNew         ? "new: no earlier run of this pipeline had it"
+                      : u.novelty == Novelty::kRecurring ? "recurring: earlier failed runs had it"
                                                          : "noise: green runs of this pipeline have it too";
       out += fmt::format("{}history: {}\n", pad, n);
     }
@@ -196,7 +218,7 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
 void render_job_body(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
   const Analysis& d = *report.diagnosis;
   // An error no rule explains that is the likely cause comes first: it is what the reader came for.
-  const bool groups_first = !report.unexplained.empty() && report.unexplained.front().group->severity >= Impact::kError;
+  const bool groups_first = !report.unexplained.empty() && report.unexplained.front().severity() >= Impact::kError;
   if (groups_first) render_unexplained(out, report, o, st);
   if (!report.findings.empty()) {
     out +=
@@ -312,6 +334,7 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
                        time_span(jd.start, jd.end));
     out += fmt::format("  verdict: {}\n", verdict_text(job, st));
     if (job.history) out += fmt::format("  history: {}\n", terminal_safe(history_summary(job)));
+    render_changes_since_green(out, job, st);
     render_job_body(out, job, o, st);
   }
 }
@@ -359,6 +382,7 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, o));
   if (report.history && !several) {
     out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
+    render_changes_since_green(out, report, st);
   }
 
   if (several) {

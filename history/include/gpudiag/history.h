@@ -34,7 +34,7 @@
 namespace gpudiag {
 
 // The schema version this gpudiag writes; older databases are migrated to it on open.
-inline constexpr int kHistorySchemaVersion = 5;
+inline constexpr int kHistorySchemaVersion = 6;
 
 // The pipeline a job belongs to: its name without the parts that change per launch — Beam's default
 // `beamapp-user-0426123456-abcdef`, `-20240101-120000`, `-2024-01-01`, trailing timestamps and random
@@ -55,10 +55,14 @@ struct RecordedRun {
   uint64_t runs_recorded = 0;  // of the pipeline, this one included
   bool replaced = false;       // the same job was recorded before; its run was rewritten
   std::vector<FindingHistory> findings;
+  std::vector<Novelty> unexplained;                      // parallel to RankedReport::unexplained
+  std::optional<ChangesSinceGreen> changes_since_green;  // a failed run with a green one before it
 };
 
 // Attaches a recorded run's statuses to the report it was recorded from (for the renderers and the
-// gate). `new_only`: known findings no longer trip the gate (gate --new-only).
+// gate): each finding's history, each unexplained group's novelty (apply_novelty: noise is folded
+// away and the verdict line re-made) and the changes since the last green run. `new_only`: known
+// findings and groups that are not new no longer trip the gate (gate --new-only).
 void annotate(RankedReport& report, const RecordedRun& run, bool new_only = false);
 
 struct PruneOptions {

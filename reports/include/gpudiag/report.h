@@ -91,7 +91,35 @@ struct RankedUnexplained {
   std::vector<size_t> symptoms;             // indices into RankedReport::findings
   std::optional<size_t> baseline_entry;     // set by apply_baseline (rule `unexplained-error`)
   bool suppressed = false;
+  // What the run history says (apply_novelty); the Analysis' own `group->novelty` stays no-history.
+  Novelty novelty = Novelty::kNoHistory;
+  bool gate_ignores = false;  // not new, and the gate trips only on new groups (gate --new-only)
+  // Noise (green runs have it too) is folded away: listed last, shown as info, never the headline,
+  // never a gate's reason.
+  bool folded() const { return novelty == Novelty::kNoise; }
+  Impact severity() const { return folded() ? Impact::kInfo : group->severity; }
 };
+
+// The JSON and text name of a novelty: "new", "recurring", "noise", "no-history".
+std::string_view novelty_name(Novelty novelty);
+
+// One job fact that differs between the pipeline's last green run and the reported run.
+struct FactChange {
+  std::string fact;
+  std::string before;  // "" when the green run did not have it (added)
+  std::string after;   // "" when the reported run does not have it (removed)
+};
+
+// What changed since the pipeline's last green run (a failed run recorded with --db).
+struct ChangesSinceGreen {
+  RunRef green;                     // the last green run (outcome `succeeded`) before the reported one
+  std::vector<FactChange> changes;  // by fact name
+};
+
+// The facts that differ between two runs, by name. Facts that describe one run rather than its setup
+// (job_id, job_name, outcome, workers_seen) are left out: they differ every time.
+std::vector<FactChange> fact_changes(const std::vector<std::pair<std::string, std::string>>& before,
+                                     const std::vector<std::pair<std::string, std::string>>& after);
 
 // "ValueError in pipeline.py:88 (process), step 'Embed'"; a plain line's own text, cropped.
 std::string unexplained_headline(const UnexplainedGroup& group);
@@ -105,6 +133,8 @@ struct RankedReport {
   std::string verdict_line;                // one line a person reads first
   std::optional<BaselineReview> baseline;  // set by apply_baseline
   std::optional<ReportHistory> history;    // set when the run was recorded in a run history
+  // Set for a failed run recorded in a run history whose pipeline had a green run before it.
+  std::optional<ChangesSinceGreen> changes_since_green;
   // One per job of the export (Analysis::jobs), the worst first; the fields above describe the
   // worst one. Each job's own `jobs` is empty.
   std::vector<RankedReport> jobs;
@@ -112,6 +142,12 @@ struct RankedReport {
 
 // Orders findings and fixes, and gives the verdict. The Analysis must outlive the report.
 RankedReport rank(const Analysis& diagnosis);
+
+// Sets each unexplained group's novelty from a run history (parallel to report.unexplained) and
+// ranks the groups again: noise last, U1 … renumbered, the findings folded under the most likely
+// group that is not noise, and the verdict line named after it. `new_only` (gate --new-only): only
+// new groups (or any, when there is no earlier run) trip the gate. Called by history's annotate().
+void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bool new_only);
 
 // Whether any analysed entry belongs to a Dataflow job: it carries a job id (resource.labels.job_id,
 // the dataflow.googleapis.com/job_id label) or sits in a log only Dataflow writes (job-message,
