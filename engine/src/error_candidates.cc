@@ -157,10 +157,14 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
 
 bool ErrorCandidates::may_be_candidate(const LogRecord& r) {
   if (r.severity >= Severity::kError && effective_severity(r) >= Severity::kError) return true;
-  return r.message.find("Traceback (most recent call last)") != std::string_view::npos ||
-         r.exception.find("Traceback (most recent call last)") != std::string_view::npos ||
-         r.message.find("\nCaused by: ") != std::string_view::npos ||
-         r.exception.find("\nCaused by: ") != std::string_view::npos;
+  // Every record asks this. A traceback has lines: one memchr for a line break first, the search for
+  // its header only in texts that have one (a one-line header alone is a docker fragment, which is
+  // logged at ERROR and taken above).
+  const auto holds = [](std::string_view text, std::string_view what) {
+    return text.find('\n') != std::string_view::npos && text.find(what) != std::string_view::npos;
+  };
+  return holds(r.message, "Traceback (most recent call last)") || holds(r.message, "\nCaused by: ") ||
+         holds(r.exception, "Traceback (most recent call last)") || holds(r.exception, "\nCaused by: ");
 }
 
 bool ErrorCandidates::is_benign(const LogRecord& r) const {
@@ -191,8 +195,7 @@ void ErrorCandidates::take(const LogRecord& r, std::string_view job, size_t entr
     text += r.exception;
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
-  ParsedError parsed = parse_error_text(text, frameworks_);
-  set_group_fields(parsed, text, r.step, c);
+  set_group_fields(parse_error_text(text, frameworks_), text, r.step, c);
   c.record = std::make_unique<KeptRecord>(r, kCandidateTextBytes);
   out.errors.push_back(std::move(c));
 }
