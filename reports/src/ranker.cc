@@ -142,6 +142,13 @@ std::string unexplained_headline(const UnexplainedGroup& g) {
     if (line.size() > 160) return std::string(line.substr(0, 157)) + "…";
     return std::string(line);
   }
+  // Without a frame of the user's, the exception's own line says most ("ModuleNotFoundError: No
+  // module named 'embed_pipeline.transforms'").
+  if (!g.user_frame && !g.exception.empty()) {
+    std::string out = g.exception.size() > 160 ? g.exception.substr(0, 157) + "…" : g.exception;
+    if (!g.step.empty()) out += fmt::format(", step '{}'", g.step);
+    return out;
+  }
   std::string out = g.exception_type;
   if (g.user_frame) {
     const std::string& file = g.user_frame->file;

@@ -196,9 +196,19 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
         g.also_in.empty()
             ? ""
             : st.dim(fmt::format("  (also in: {})", terminal_safe(fmt::format("{}", fmt::join(g.also_in, ", "))))));
+    bool exception_shown = g.exception.empty(), frame_shown = !g.user_frame;
     for (const auto& line : detail::excerpt_of(e)) {
       const std::string text = terminal_safe(detail::excerpt_text(line, e, kExcerptBytes));
       out += fmt::format("{}    {}\n", pad, line.fold ? st.dim(text) : text);
+      exception_shown = exception_shown || text.find(terminal_safe(g.exception)) != std::string::npos;
+      frame_shown = frame_shown || text.find(terminal_safe(g.user_frame->file)) != std::string::npos;
+    }
+    // A flattened or cut copy (the job message's) holds them somewhere in one long line: say them.
+    if (!exception_shown) out += fmt::format("{}    {}\n", pad, terminal_safe(crop_middle(g.exception, kExcerptBytes)));
+    if (!frame_shown) {
+      out += fmt::format("{}    {}\n", pad,
+                         terminal_safe(fmt::format("File \"{}\", line {}, in {}", g.user_frame->file,
+                                                   g.user_frame->line, g.user_frame->function)));
     }
     if (!u.symptoms.empty()) {
       std::vector<std::string> names;
@@ -206,7 +216,9 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
         names.push_back(fmt::format("#{} {}", report.findings[s].rank, report.findings[s].finding->rule_id));
       out += fmt::format("{}explains: {}\n", pad, fmt::join(names, ", "));
     }
-    out += fmt::format("{}{}\n", pad, st.dim(fmt::format("fingerprint {}", g.fingerprint)));
+    out += fmt::format("{}{}\n", pad,
+                       st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
+                                          g.fingerprint, g.fingerprint)));
   }
   if (report.unexplained.size() > shown) {
     out +=
