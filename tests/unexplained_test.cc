@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_groups.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
 #include "test_support.h"
@@ -119,4 +120,35 @@ TEST_CASE("gpudiag patterns suggest with an unknown fingerprint is exit 2 listin
   CHECK(r.out.empty());
   CHECK(r.err.find("no unexplained error group unexplained-error/0000000000000000") != std::string::npos);
   CHECK(r.err.find("ValueError in pipeline.py:88") != std::string::npos);
+}
+
+TEST_CASE("error groups stay within the export's budget of kept text and say what they left out", "[unit]") {
+  using namespace gpudiag::detail;
+  ErrorBudget budget;
+  budget.limit = 64u << 10;
+  ErrorGroups groups;
+  groups.set_budget(&budget);
+  // 200 distinct one-line errors of 1 KiB each (a noisy job): the budget holds about 60 of them.
+  for (int i = 0; i < 200; ++i) {
+    LogRecord r;
+    const std::string text = "RuntimeError: failure number " + std::string(1000, static_cast<char>('a' + i % 26)) +
+                             std::to_string(i) + " of a kind";
+    r.message = text;
+    r.timestamp = 1'000'000'000LL * (i + 1);
+    r.log = "worker";
+    ErrorCandidate c;
+    c.at = r.timestamp;
+    c.log = "worker";
+    c.key = "g1|exc|RuntimeError|-|" + std::to_string(i);
+    c.exception_type = "RuntimeError";
+    c.exception_line = text;
+    c.record = std::make_unique<KeptRecord>(r);
+    groups.add(std::move(c));
+    CHECK(budget.held <= budget.limit);
+  }
+  CHECK(groups.capped());
+  CHECK(groups.entries_past_cap() > 100);
+  const auto kept = groups.finish(FrameFilter({}), [](int) { return false; });
+  CHECK(kept.size() + groups.entries_past_cap() == 200);
+  CHECK(budget.held == 0);  // given back when the job is finished
 }

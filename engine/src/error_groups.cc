@@ -29,12 +29,29 @@ void note_log(std::map<std::string, std::pair<Timestamp, SourceLocation>>& logs,
 
 }  // namespace
 
+bool ErrorGroups::hold(uint64_t bytes) {
+  if (budget_ != nullptr && !budget_->take(bytes)) {
+    capped_ = true;
+    return false;
+  }
+  bytes_held_ += bytes;
+  return true;
+}
+
+namespace {
+
+// What a kept record costs the budget: its text, and a little for the rest.
+uint64_t kept_bytes(const KeptRecord& r) { return r->message.size() + r->exception.size() + 256; }
+
+}  // namespace
+
 void ErrorGroups::add(ErrorCandidate&& c) {
   if (!c.fragment) {
     add_parsed(std::move(c));
     return;
   }
-  if (fragment_count_ >= kMaxFragments) {  // too many pending: this line stands alone
+  if (fragment_count_ >= kMaxFragments || !hold(c.text.size() + (c.record ? kept_bytes(*c.record) : 0))) {
+    // too many pending: this line stands alone
     capped_ = true;
     c.fragment = false;
     c.matched_line = c.text;
@@ -83,13 +100,15 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   note_log(g->logs, c.log, c.at, c.where);
   g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
-  const bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
-                      (s.truncated == c.truncated &&
-                       earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_line));
+  bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
+                (s.truncated == c.truncated &&
+                 earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_line));
   // A copy may name what the exemplar's copy does not (the job message names the step, the
   // docker lines do not).
   if (!better && s.step.empty() && !c.step.empty()) s.step = c.step;
   if (!better && !s.user_frame && c.user_frame) s.user_frame = c.user_frame;
+  if (better && c.record && !hold(kept_bytes(*c.record))) better = false;  // the export's budget is spent
+  if (!better && !g->has_exemplar) ++entries_past_cap_;                    // … and the group has none
   if (better && c.record) {
     if (c.step.empty()) c.step = s.step;
     if (!c.user_frame) c.user_frame = s.user_frame;
@@ -140,6 +159,8 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
     }
   }
   entries_past_cap_ += other.entries_past_cap_;
+  bytes_held_ += other.bytes_held_;  // the same budget: what it held is now held here
+  other.bytes_held_ = 0;
   capped_ = capped_ || other.capped_;
 }
 
@@ -245,6 +266,8 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
   groups_.clear();
   by_key_.clear();
   by_template_.clear();
+  if (budget_ != nullptr) budget_->give_back(bytes_held_);  // the groups now belong to the job's Analysis
+  bytes_held_ = 0;
   return out;
 }
 

@@ -4,6 +4,8 @@
 // Internal to engine.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,12 +20,29 @@
 
 namespace gpudiag::detail {
 
+// What every job's error groups hold at once, in bytes of kept text: one budget for the export,
+// so that many jobs with many errors stay inside the memory cap (docs/performance.md, "Memory caps").
+struct ErrorBudget {
+  static constexpr uint64_t kBytes = 16u << 20;
+  uint64_t limit = kBytes;
+  uint64_t held = 0;
+  bool take(uint64_t bytes) {
+    if (held + bytes > limit) return false;
+    held += bytes;
+    return true;
+  }
+  void give_back(uint64_t bytes) { held -= std::min(held, bytes); }
+};
+
 class ErrorGroups {
  public:
-  static constexpr size_t kMaxGroups = 1000;
-  static constexpr size_t kMaxFragments = 4096;
+  static constexpr size_t kMaxGroups = 200;
+  static constexpr size_t kMaxFragments = 2048;
   // Lines of one (worker, log) at most this far apart belong to one traceback.
   static constexpr Timestamp kFragmentGap = 1'000'000'000;
+
+  // The export's budget (none: unbounded, for tests of one job).
+  void set_budget(ErrorBudget* budget) { budget_ = budget; }
 
   void add(ErrorCandidate&& c);
   // Everything `other` (the export's unattributed entries) holds, as if its entries were this job's.
@@ -64,6 +83,10 @@ class ErrorGroups {
   std::unique_ptr<TemplateMiner> miner_;
   std::map<std::pair<std::string, std::string>, std::vector<Fragment>> fragments_;  // (worker, log) → lines
   size_t fragment_count_ = 0;
+  ErrorBudget* budget_ = nullptr;
+  uint64_t bytes_held_ = 0;  // of the budget
+  // Takes `bytes` of the budget for kept text; false (and capped_) when the export's budget is spent.
+  bool hold(uint64_t bytes);
   uint64_t entries_past_cap_ = 0;
   bool capped_ = false;
 };

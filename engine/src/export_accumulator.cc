@@ -18,6 +18,7 @@ JobAccumulator* ExportAccumulator::job(const std::string& id) {
       finish_least_recent();
     }
     it = jobs.emplace(id, std::make_unique<JobAccumulator>(pack, input_paths, id)).first;
+    it->second->errors.set_budget(&error_budget_);
     it->second->lean = jobs.size() > kFullJobs;
     if (jobs.size() > kFullJobs) many_jobs = true;
   }

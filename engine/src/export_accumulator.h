@@ -68,6 +68,7 @@ class ExportAccumulator {
   std::set<std::string, std::less<>> finished_ids_;  // finished early (bounded by kMaxListedUndiagnosed)
   uint64_t batch_ = 0;                               // batches merged so far, for "seen least recently"
 
+  ErrorBudget error_budget_;            // what every job's error groups hold at once
   std::map<int, DecodeCache> decoded_;  // extractor signal → its decoder's last value (shared by jobs)
   JobAccumulator* last_ = nullptr;      // the last hit's job (entries come in runs of one job)
 };

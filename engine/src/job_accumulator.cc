@@ -286,6 +286,12 @@ std::vector<std::string> JobAccumulator::caps_reached() const {
                                 unnamed_workers.saturated() ? "at least " : "", workers_total(), kMaxNamedWorkers,
                                 unnamed_workers.count()));
   }
+  if (errors.capped()) {
+    notes.push_back(fmt::format(
+        "errors no rule explains: past a cap ({} groups a job, {} pending traceback lines, "
+        "{} MiB of kept text for all jobs), {} entries counted, not grouped",
+        ErrorGroups::kMaxGroups, ErrorGroups::kMaxFragments, ErrorBudget::kBytes >> 20, errors.entries_past_cap()));
+  }
   if (observed.phases_dropped > 0) {
     notes.push_back(fmt::format("{} further job phase messages are counted, not kept (each phase is kept {} times)",
                                 observed.phases_dropped, ObserverOutput::kMaxPhasesPerKind));
