@@ -47,7 +47,7 @@ void RuleReader::read_id(const Node& n, RuleSpec& rule) {
           "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
   else if (rule.info.id == kUnexplainedRuleId)
     error(n.at, "rule-id", fmt::format("rule id `{}` is reserved for errors no rule explains", rule.info.id),
-          "choose another id; baselines and SARIF use this one for unexplained error groups (docs/unexplained.md)");
+          "choose another id; baselines and SARIF use this one for the errors no rule explains");
 }
 
 void RuleReader::read_description(const Node& n, RuleSpec& rule) {
