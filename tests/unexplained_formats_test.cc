@@ -211,3 +211,39 @@ TEST_CASE("the gate line names the unexplained groups that trip it", "[unit][rep
              Catch::Contains("gate tripped: 3 findings at or above error (work-item-failed, workflow-failed, "
                              "unexplained-error U1)"));
 }
+
+TEST_CASE("several jobs: the failed job's unexplained group in its own run suite and annotation",
+          "[unit][reports][unexplained][jobs]") {
+  // Both corpus exports are JSON arrays: one array of both jobs' entries (a project-wide export).
+  std::string failed = test::read_file(test::source_dir() + "/" + kValueError + "/export.json");
+  std::string healthy = test::read_file(test::source_dir() + "/corpus/healthy-cpu-batch/export.json");
+  failed.erase(failed.find_last_of(']'));
+  healthy.erase(0, healthy.find('[') + 1);
+  const Analysis d = test::analyze_text(failed + ",\n" + healthy, "two-jobs.json");
+  const RankedReport report = rank(d);
+  REQUIRE(report.jobs.size() == 2);
+  REQUIRE(report.jobs.front().unexplained.size() == 1);
+  const RenderOptions o{.deterministic = true};
+  const std::string who = "job feature-embed-nightly (2024-05-13_20_10_12-17096802295837905429): ";
+
+  const std::string gh = render_github(report, o);
+  CHECK_THAT(gh, Catch::Contains("title=gpudiag%3A ValueError in pipeline.py%3A88 (process)%2C step 'Embed'::" + who +
+                                 "U1 ValueError in pipeline.py:88"));
+  CHECK(count(gh, "::U1 ") + count(gh, "): U1 ") == 1);
+
+  const auto& rules = test::builtin_pack().rules();
+  simdjson::dom::parser parser;
+  simdjson::dom::array runs = parser.parse(render_sarif(report, rules, o))["runs"];
+  REQUIRE(runs.size() == 1);  // the healthy job has no run of its own
+  simdjson::dom::element result = runs.at(0)["results"].at(0);
+  CHECK(std::string_view(result["ruleId"]) == "unexplained-error");
+  CHECK_THAT(std::string(std::string_view(result["message"]["text"])), Catch::StartsWith(who + "U1 "));
+
+  const std::string junit = render_junit(report, rules, o);
+  CHECK(count(junit, R"(classname="unexplained")") == 1);
+  CHECK_THAT(group_testcase(junit), Catch::Contains("<failure "));
+
+  // The jobs table names the group as the failed job's top cause.
+  CHECK_THAT(render_markdown(report, o),
+             Catch::Contains("| failed | ❌ failed | ValueError in pipeline.py:88 (process), step 'Embed' |"));
+}
