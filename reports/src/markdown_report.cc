@@ -156,7 +156,8 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
                                                      markdown_escape(fmt::format("{}", fmt::join(g.also_in, ", ")))));
   std::string text;  // the raw exemplar, not the masked template: it is what the reader searches for
   for (const auto& line : detail::excerpt_of(e)) {
-    text += (text.empty() ? "" : "\n") + detail::excerpt_text(line, e, kLineBytes);
+    if (!text.empty()) text += '\n';
+    text += detail::excerpt_text(line, e, kLineBytes);
   }
   out += markdown_code_block(text) + "\n";
   if (!u.symptoms.empty()) {
