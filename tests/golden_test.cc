@@ -276,14 +276,15 @@ void check_rendered(const std::string& dir, const CaseRun& run) {
 
 // Cases whose every format has a golden: cause and symptoms, healthy, inconclusive, hostile log
 // text, messy input, flex-start with a job file.
-constexpr std::array<std::string_view, 8> kFormatCases = {"corpus/gpu-oom-then-sdk-disconnected-work-item-failed",
+constexpr std::array<std::string_view, 9> kFormatCases = {"corpus/gpu-oom-then-sdk-disconnected-work-item-failed",
                                                           "corpus/healthy-gpu-t4-tensorflow",
                                                           "corpus/gpu-driver-absent-export-ends-early-inconclusive",
                                                           "corpus/hostile-log-text",
                                                           "corpus/messy-malformed-line-ndjson",
                                                           "corpus/flex-start-capacity-timeout-jobjson",
                                                           "corpus/multi-job-stockout-beside-healthy",
-                                                          "corpus/multi-job-sink-shard-two-failures"};
+                                                          "corpus/multi-job-sink-shard-two-failures",
+                                                          "corpus/user-dofn-valueerror-python"};
 constexpr std::array<std::pair<OutputFormat, std::string_view>, 5> kFormatGoldens = {{
     {OutputFormat::kMarkdown, "expected.md"},
     {OutputFormat::kHtml, "expected.html"},

@@ -132,6 +132,19 @@ TEST_CASE("two rule files with the same id in one directory clash", "[rules]") {
   CHECK(diags[0].code == "rule-duplicate-id");
 }
 
+TEST_CASE("a rule may not take the id reserved for errors no rule explains", "[rules]") {
+  const auto diags = lint_one(replace(kGoodRule, "id: test-rule", "id: unexplained-error"));
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "rule-id");
+  CHECK(diags[0].message == "rule id `unexplained-error` is reserved for errors no rule explains");
+  CHECK_THAT(diags[0].file, Catch::EndsWith("rule.yaml"));
+  CHECK(diags[0].line == 1);
+  CHECK(diags[0].column == 5);
+  CHECK_THAT(render_with_source(diags[0]), Catch::Contains("1 | id: unexplained-error"));
+  // Only the exact id is reserved: a rule about unexplained errors may still say so in its id.
+  CHECK(lint_one(replace(kGoodRule, "id: test-rule", "id: unexplained-error-in-sink")).empty());
+}
+
 TEST_CASE("unknown facts and rule references are caught", "[rules]") {
   const auto fact = lint_one(replace(kGoodRule, "fixes:", "when: {gpu_requsted: true}\nfixes:"));
   REQUIRE(fact.size() == 1);

@@ -45,6 +45,9 @@ void RuleReader::read_id(const Node& n, RuleSpec& rule) {
   if (!is_kebab_id(rule.info.id))
     error(n.at, "rule-id", fmt::format("rule id `{}` is not kebab-case", rule.info.id),
           "lower-case words joined by single dashes, e.g. gpu-out-of-memory");
+  else if (rule.info.id == kUnexplainedRuleId)
+    error(n.at, "rule-id", fmt::format("rule id `{}` is reserved for errors no rule explains", rule.info.id),
+          "choose another id; baselines and SARIF use this one for the errors no rule explains");
 }
 
 void RuleReader::read_description(const Node& n, RuleSpec& rule) {

@@ -13,11 +13,10 @@
 #include <string_view>
 
 #include "error_text.h"
+#include "gpudiag/rule_pack.h"
 #include "observations.h"
 
 namespace gpudiag::detail {
-
-inline constexpr std::string_view kUnexplainedRuleId = "unexplained-error";
 
 std::string line_group_key(std::string_view line_template);
 std::string group_fingerprint(std::string_view key);

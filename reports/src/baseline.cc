@@ -221,7 +221,7 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
   for (size_t i = 0; i < review.entries.size(); ++i) {
     BaselineEntryReview& r = review.entries[i];
     for (RankedUnexplained& u : report.unexplained) {
-      if (r.entry.rule_id != "unexplained-error" || u.group->fingerprint != r.entry.fingerprint) continue;
+      if (r.entry.rule_id != kUnexplainedRuleId || u.group->fingerprint != r.entry.fingerprint) continue;
       r.matched.push_back(r.entry.rule_id);
       if (u.suppressed) continue;
       u.baseline_entry = i;

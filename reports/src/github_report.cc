@@ -1,9 +1,12 @@
 // GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` per finding, highest
 // ranked first, at most ten per level (GitHub shows no more per step); the rest are named in one
-// notice that points to the Markdown summary. Stale baseline entries become warnings on the
-// baseline file itself. Messages and properties are escaped as the runner requires (%25, %0D, %0A;
-// in properties also %3A and %2C), so no log line can start or end a command.
+// notice that points to the Markdown summary. Each error no rule explains is one annotation at its
+// level (error, or a notice for info) located at its exemplar, before the findings when it is the
+// likely cause. Stale baseline entries become warnings on the baseline file itself. Messages and
+// properties are escaped as the runner requires (%25, %0D, %0A; in properties also %3A and %2C), so
+// no log line can start or end a command.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -63,9 +66,40 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       }
     }
   };
+  // Errors no rule explains: one annotation each at its level, located at its exemplar.
+  size_t suppressed_groups = 0;
+  const auto annotate_groups = [&](const RankedReport& job, const std::string& who) {
+    for (const auto& u : job.unexplained) {
+      const UnexplainedGroup& g = *u.group;
+      if (u.suppressed) {
+        ++suppressed_groups;
+        continue;
+      }
+      const std::string_view level = command(u.severity());
+      if (shown[level] == kPerLevel) {
+        left_out.push_back(who.empty() ? fmt::format("U{}", u.rank)
+                                       : fmt::format("U{} ({})", u.rank, job.diagnosis->job.id));
+        continue;
+      }
+      ++shown[level];
+      std::string message = fmt::format("{}U{} {} — no rule in the pack knows this error ({})", who, u.rank,
+                                        unexplained_headline(g), g.fingerprint);
+      if (const std::string_view n = detail::novelty_note(u.novelty); !n.empty()) message += fmt::format("; {}", n);
+      message += fmt::format("\n{}", detail::unexplained_stats(g));
+      for (const auto& line : detail::excerpt_of(g.exemplar))
+        message += fmt::format("\n{}", detail::excerpt_text(line, g.exemplar, kLineBytes));
+      if (!u.symptoms.empty())
+        message += fmt::format("\nExplains: {}", fmt::join(detail::unexplained_explains(job, u), ", "));
+      const LogRecord& r = g.exemplar.entry.record();
+      out += annotation(level, detail::input_path(*job.diagnosis, r, o.deterministic), r.where.line,
+                        fmt::format("gpudiag: {}", unexplained_headline(g)), message);
+    }
+  };
   // With several jobs, every job shown in full annotates its own findings, each message naming its
   // job; a one-job export reads as before.
   const auto annotate = [&](const RankedReport& job, const std::string& who) {
+    const bool groups_first = detail::unexplained_first(job);  // the likely cause is annotated first
+    if (groups_first) annotate_groups(job, who);
     for (const auto& rf : job.findings) {
       const Finding& f = *rf.finding;
       if (rf.suppressed) {
@@ -81,6 +115,8 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       std::string message =
           fmt::format("{}#{} {} ({}), confidence {:.0f}%", who, rf.rank, f.title, f.rule_id, f.confidence * 100);
       if (rf.caused_by) message += fmt::format("; a symptom of #{}", job.findings[*rf.caused_by].rank);
+      if (rf.caused_by_unexplained)
+        message += fmt::format("; a symptom of U{}", job.unexplained[*rf.caused_by_unexplained].rank);
       if (rf.history) message += fmt::format("; {}", history_note(*rf.history));
       message +=
           fmt::format("\n{}", f.via == "facts" ? "found from the job's configuration"
@@ -98,6 +134,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
         message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
       out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
     }
+    if (!groups_first) annotate_groups(job, who);
   };
   if (detail::several_jobs(report)) {
     for (size_t i : detail::full_jobs(report)) {
@@ -134,6 +171,10 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   }
   if (suppressed > 0)
     out += fmt::format("gpudiag: {} suppressed by the baseline\n", detail::plural(suppressed, "finding", "findings"));
+  if (suppressed_groups > 0) {
+    out += fmt::format("gpudiag: {} suppressed by the baseline\n",
+                       detail::plural(suppressed_groups, "error group", "error groups"));
+  }
   if (o.fail_on) out += fmt::format("gpudiag: gate {}\n", terminal_safe(detail::gate_line(report, o)));
   return out;
 }

@@ -6,6 +6,7 @@
 // inconclusive or skipped. With several jobs, a jobs table follows the header, the sections above
 // describe the worst job, and each other failed or warning job gets a section of its own at the end.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -155,9 +156,10 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
                        plural(problems, "problem", "problems"), plural(d.skipped, "entry", "entries"));
   }
   if (detail::several_jobs(report)) out += R"(<nav><a href="#jobs">Jobs</a></nav>)";
-  out +=
-      R"(<nav><a href="#timeline-section">Timeline</a><a href="#findings">Findings</a><a href="#workers">Workers</a>)"
-      R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)";
+  out += fmt::format(
+      R"(<nav><a href="#timeline-section">Timeline</a>{}<a href="#findings">Findings</a><a href="#workers">Workers</a>)"
+      R"(<a href="#fixes">Fixes</a><a href="#skipped">Inconclusive and skipped</a></nav></header>)",
+      report.unexplained.empty() ? "" : R"(<a href="#unexplained">Errors no rule explains</a>)");
 }
 
 // `prefix` goes before every id and in-page link: "" for the report's first job, "j2-" … for the
@@ -176,11 +178,17 @@ void timeline(std::string& out, const RankedReport& report, std::string_view pre
   }
   out +=
       "<span>workers: the count the job messages announce (a target)</span>"
-      "<span>● a finding, pinned where it first appeared; its bar spans first to last entry</span></p>";
+      "<span>● a finding, pinned where it first appeared; its bar spans first to last entry</span>";
+  if (!report.unexplained.empty()) out += "<span>▪ U1 … an error no rule explains, pinned at its first entry</span>";
+  out += "</p>";
   out += R"(<h3>The job's story</h3><ol class="story">)";
   for (const auto& e : detail::story_events(report)) {
     const std::string when = e.at == kNoTime ? "—" : format_rfc3339(e.at).substr(11, 8) + "Z";
-    if (e.finding_rank > 0) {
+    if (e.group_rank > 0) {
+      out += fmt::format(
+          R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#{}u-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
+          impact_name(e.severity), when, prefix, e.group_rank, esc(e.label), esc(e.detail));
+    } else if (e.finding_rank > 0) {
       out += fmt::format(
           R"(<li class="finding-event sev-{}"><time class="mono">{}</time><span><a href="#{}f-{}">{}</a> first seen <span class="muted small">— {}</span></span></li>)",
           impact_name(e.severity), when, prefix, e.finding_rank, esc(e.label), esc(e.detail));
@@ -222,6 +230,34 @@ std::string excerpt_html(const Evidence& e, bool whole) {
   return out;
 }
 
+// One evidence entry with its neighbours; `also` names the other logs that held a copy ("" none).
+void evidence_entry(std::string& out, const Analysis& d, const Evidence& e, std::string_view also,
+                    const RenderOptions& o, bool whole) {
+  const LogRecord& r = e.entry.record();
+  std::vector<const LogRecord*> earlier, later;
+  for (const auto* side : {&e.before, &e.after}) {
+    for (const auto& k : *side) {
+      const bool before =
+          k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
+      (before ? earlier : later).push_back(&k.record());
+    }
+  }
+  const auto by_time = [](const LogRecord* a, const LogRecord* b) { return a->timestamp < b->timestamp; };
+  std::stable_sort(earlier.begin(), earlier.end(), by_time);
+  std::stable_sort(later.begin(), later.end(), by_time);
+  out += R"(<div class="evidence">)";
+  for (const auto* k : earlier) context_row(out, d, *k, o);
+  std::string head = fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
+                                 r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp),
+                                 severity_name(r.severity), esc(r.log.empty() ? "-" : r.log));
+  if (!r.worker.empty()) head += " · " + esc(r.worker);
+  if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
+  if (!also.empty()) head += " · also in: " + esc(also);
+  out += fmt::format(R"(<div class="hit-head">{}</div>{})", head, excerpt_html(e, whole));
+  for (const auto* k : later) context_row(out, d, *k, o);
+  out += "</div>";
+}
+
 // Evidence entries with their neighbours in the input, earlier ones above and later ones below
 // (a gcloud export is newest first, so file order alone would read backwards). The first entry is
 // shown by its excerpt and, folded, whole; the others by their excerpt.
@@ -231,33 +267,8 @@ void evidence(std::string& out, const Analysis& d, const Finding& f, const Rende
       R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
       plural(f.count, "entry", "entries"),
       f.count > f.evidence.size() ? fmt::format(" ({} kept: the earliest and the latest)", f.evidence.size()) : "");
-  for (size_t i = 0; i < f.evidence.size(); ++i) {
-    const Evidence& e = f.evidence[i];
-    const LogRecord& r = e.entry.record();
-    std::vector<const LogRecord*> earlier, later;
-    for (const auto* side : {&e.before, &e.after}) {
-      for (const auto& k : *side) {
-        const bool before =
-            k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
-        (before ? earlier : later).push_back(&k.record());
-      }
-    }
-    const auto by_time = [](const LogRecord* a, const LogRecord* b) { return a->timestamp < b->timestamp; };
-    std::stable_sort(earlier.begin(), earlier.end(), by_time);
-    std::stable_sort(later.begin(), later.end(), by_time);
-    out += R"(<div class="evidence">)";
-    for (const auto* k : earlier) context_row(out, d, *k, o);
-    std::string head =
-        fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
-                    r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp), severity_name(r.severity),
-                    esc(r.log.empty() ? "-" : r.log));
-    if (!r.worker.empty()) head += " · " + esc(r.worker);
-    if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
-    if (!e.also_in.empty()) head += " · also in: " + esc(detail::also_in(e));
-    out += fmt::format(R"(<div class="hit-head">{}</div>{})", head, excerpt_html(e, i == 0));
-    for (const auto* k : later) context_row(out, d, *k, o);
-    out += "</div>";
-  }
+  for (size_t i = 0; i < f.evidence.size(); ++i)
+    evidence_entry(out, d, f.evidence[i], detail::also_in(f.evidence[i]), o, i == 0);
 }
 
 std::string finding_facts(const Finding& f) {
@@ -282,6 +293,10 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
       f.confidence_note.empty() ? "" : fmt::format(" ({})", esc(f.confidence_note)), esc(finding_facts(f)),
       rf.caused_by
           ? fmt::format(R"( · a symptom of <a href="#{1}f-{0}">#{0}</a>)", report.findings[*rf.caused_by].rank, prefix)
+      : rf.caused_by_unexplained
+          ? fmt::format(R"( · a symptom of <a href="#{1}u-{0}">U{0}</a> {2})",
+                        report.unexplained[*rf.caused_by_unexplained].rank, prefix,
+                        esc(unexplained_headline(*report.unexplained[*rf.caused_by_unexplained].group)))
           : "");
   if (rf.baseline_entry) {
     const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
@@ -472,6 +487,78 @@ void jobs_table(std::string& out, const RankedReport& report) {
          R"(whose verdict is not ok has a section of its own after them.</p></section>)";
 }
 
+// One error no rule explains: what it is, where and when, the raw exemplar (whole, folded) and the
+// findings it explains.
+void unexplained_group(std::string& out, const RankedReport& report, const RankedUnexplained& u, const RenderOptions& o,
+                       std::string_view prefix) {
+  const UnexplainedGroup& g = *u.group;
+  out += fmt::format(R"(<article class="finding unexplained sev-{}{}" id="{}u-{}">)", impact_name(u.severity()),
+                     u.suppressed ? " suppressed" : "", prefix, u.rank);
+  out += fmt::format(R"(<h3>U{}. <span class="badge">{}</span> {}</h3>)", u.rank, upper(impact_name(u.severity())),
+                     esc(unexplained_headline(g)));
+  out += fmt::format(R"(<div class="facts"><code>{}</code> · {}</div>)", kUnexplainedRuleId,
+                     esc(detail::unexplained_stats(g)));
+  out += R"(<dl class="meta small">)";
+  const auto row = [&](std::string_view name, const std::string& value) {
+    if (!value.empty()) out += fmt::format("<dt>{}</dt><dd>{}</dd>", name, value);
+  };
+  row("Exception", g.exception.empty() ? "" : "<code>" + esc(g.exception) + "</code>");
+  if (g.user_frame) {
+    row("User frame", fmt::format("<code>{}:{}</code> in <code>{}</code>", esc(g.user_frame->file), g.user_frame->line,
+                                  esc(g.user_frame->function)));
+  }
+  row("Step", esc(g.step));
+  if (g.exception.empty()) row("Template", "<code>" + esc(g.template_text) + "</code>");
+  std::string names;
+  for (const auto& w : g.workers) names += (names.empty() ? "" : ", ") + ("<code>" + esc(w) + "</code>");
+  if (g.workers_total > g.workers.size()) names += fmt::format(" … of {}", g.workers_total);
+  row("Workers", names);
+  row("First seen", g.first_seen == kNoTime ? "" : format_rfc3339(g.first_seen));
+  row("Last seen", g.last_seen == kNoTime ? "" : format_rfc3339(g.last_seen));
+  row("Fingerprint", "<code>" + esc(g.fingerprint) + "</code>");
+  out += "</dl>";
+  if (u.baseline_entry) {
+    const BaselineEntry& e = report.baseline->entries[*u.baseline_entry].entry;
+    out += fmt::format(R"(<p class="note">{} (<code>{}:{}</code>){}</p>)",
+                       u.suppressed ? "Suppressed by the baseline" : "In the baseline but expired on " + esc(e.expires),
+                       esc(report.baseline->file), e.line, u.suppressed ? ": " + esc(e.reason) : "; it counts again");
+  }
+  if (u.novelty != Novelty::kNoHistory) {
+    out += fmt::format(R"(<p class="note history-{}">History: {}</p>)", u.novelty == Novelty::kNew ? "new" : "known",
+                       esc(detail::novelty_note(u.novelty)));
+  }
+  out += R"(<p class="small muted">The earliest entry, as logged:</p>)";
+  evidence_entry(out, *report.diagnosis, g.exemplar, fmt::format("{}", fmt::join(g.also_in, ", ")), o, true);
+  if (!u.symptoms.empty()) {
+    out += R"(<p class="small"><strong>Explains:</strong></p><ul class="small">)";
+    for (size_t i : u.symptoms) {
+      const RankedFinding& s = report.findings[i];
+      out += fmt::format(R"(<li><a href="#{}f-{}">#{}</a> {} (<code>{}</code>)</li>)", prefix, s.rank, s.rank,
+                         esc(s.finding->title), esc(s.finding->rule_id));
+    }
+    out += "</ul>";
+  }
+  out += "</article>";
+}
+
+// The errors no rule explains (all the report keeps; the text and Markdown show three), the most
+// likely cause first. "" when there are none.
+void unexplained(std::string& out, const RankedReport& report, const RenderOptions& o, std::string_view prefix = "") {
+  if (report.unexplained.empty()) return;
+  const Analysis& d = *report.diagnosis;
+  out += fmt::format(
+      R"(<section id="{}unexplained"><h2>Errors no rule explains ({}{})</h2>)", prefix, report.unexplained.size(),
+      d.unexplained_groups_total > report.unexplained.size() ? fmt::format(" of {}", d.unexplained_groups_total) : "");
+  if (!detail::unexplained_first(report)) {
+    out += std::any_of(report.unexplained.begin(), report.unexplained.end(),
+                       [](const RankedUnexplained& u) { return u.severity() >= Impact::kError; })
+               ? R"(<p class="muted">Errors no rule in the pack knows, grouped; a rule's finding ranks first.</p>)"
+               : R"(<p class="muted">None came before a failure: error chatter, not a cause.</p>)";
+  }
+  for (const auto& u : report.unexplained) unexplained_group(out, report, u, o, prefix);
+  out += "</section>";
+}
+
 // Another job whose verdict is not ok, in full: its verdict, timeline, findings and fixes.
 void job_section(std::string& out, const RankedReport& job, size_t number, const RenderOptions& o) {
   const std::string prefix = fmt::format("j{}-", number);
@@ -485,7 +572,10 @@ void job_section(std::string& out, const RankedReport& job, size_t number, const
   }
   out += "</div>";
   timeline(out, job, prefix);
+  const bool groups_first = detail::unexplained_first(job);
+  if (groups_first) unexplained(out, job, o, prefix);
   findings(out, job, o, prefix);
+  if (!groups_first) unexplained(out, job, o, prefix);
   fixes(out, job, prefix);
   out += "</section>";
 }
@@ -521,8 +611,18 @@ std::string render_html(const RankedReport& report, const RenderOptions& o) {
   }
   timeline(out, report);
   out += '\n';
+  // An error no rule explains that is the likely cause comes before the findings it explains.
+  const bool groups_first = detail::unexplained_first(report);
+  if (groups_first) {
+    unexplained(out, report, o);
+    out += '\n';
+  }
   findings(out, report, o);
   out += '\n';
+  if (!groups_first && !report.unexplained.empty()) {
+    unexplained(out, report, o);
+    out += '\n';
+  }
   workers(out, report);
   out += '\n';
   fixes(out, report);

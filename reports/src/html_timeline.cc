@@ -103,7 +103,7 @@ void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
   std::array<double, kMarkRows> row_end;
   row_end.fill(0);
   for (const auto& e : story_events(report)) {
-    if (e.finding_rank > 0 || e.at == kNoTime) continue;
+    if (e.finding_rank > 0 || e.group_rank > 0 || e.at == kNoTime) continue;
     const double x = sc.x(e.at);
     const double width = static_cast<double>(e.label.size()) * kCharWidth;
     const double left = std::min(x, kWidth - kRight - width);
@@ -186,6 +186,37 @@ void finding_lanes(std::string& out, const RankedReport& report, const Scale& sc
   }
 }
 
+// After the findings' lanes: one per error no rule explains, its pin labelled U1, U2 ….
+void group_lanes(std::string& out, const RankedReport& report, const Scale& sc, std::string_view prefix) {
+  const size_t lanes = std::min(report.unexplained.size(), kTimelineGroups);
+  for (size_t i = 0; i < lanes; ++i) {
+    const RankedUnexplained& u = report.unexplained[i];
+    const UnexplainedGroup& g = *u.group;
+    const double y = kLanesY + static_cast<double>(report.findings.size() + i) * kLaneH;
+    const std::string what = g.exception_type.empty() ? unexplained_headline(g) : g.exception_type;
+    const std::string label = crop_middle(fmt::format("U{} {}", u.rank, what), 34);
+    out += fmt::format(R"(<a href="#{}u-{}"><text class="lane-label{}" x="8" y="{}">{}</text></a>)", prefix, u.rank,
+                       u.suppressed ? " suppressed" : "", y + 4, html_escape(label));
+    out += fmt::format(R"(<line class="lane" x1="{0}" y1="{1}" x2="{2}" y2="{1}"/>)", kGutter, y, kWidth - kRight);
+    const std::string tip = html_escape(fmt::format("U{} {} — no rule explains it — {}", u.rank,
+                                                    unexplained_headline(g), time_span(g.first_seen, g.last_seen)));
+    if (g.first_seen == kNoTime) {
+      out +=
+          fmt::format(R"(<text class="none" x="{}" y="{}">no time<title>{}</title></text>)", kGutter + 6, y + 4, tip);
+      continue;
+    }
+    const double x0 = sc.x(g.first_seen);
+    const double x1 = g.last_seen == kNoTime ? x0 : sc.x(g.last_seen);
+    out += fmt::format(R"(<a href="#{}u-{}" class="{} unexplained"><title>{}</title>)", prefix, u.rank,
+                       severity_class(u.severity()), tip);
+    out += fmt::format(R"(<rect class="span" x="{}" y="{}" width="{}" height="6" rx="3"/>)", fmt_x(x0), y - 3,
+                       fmt_x(std::max(x1 - x0, 6.0)));
+    out += fmt::format(R"(<rect class="pin" x="{}" y="{}" width="22" height="18" rx="4"/>)", fmt_x(x0 - 11), y - 9);
+    out += fmt::format(R"(<text class="pin-text" x="{}" y="{}" text-anchor="middle">U{}</text></a>)", fmt_x(x0), y + 4,
+                       u.rank);
+  }
+}
+
 }  // namespace
 
 std::string phase_label(std::string_view phase) {
@@ -221,6 +252,18 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
     if (!where.empty()) detail += fmt::format("; first in the {} log", where);
     events.push_back({f.first_seen, fmt::format("#{} {}", rf.rank, f.title), std::move(detail), rf.rank, f.severity});
   }
+  for (size_t i = 0; i < report.unexplained.size() && i < kTimelineGroups; ++i) {
+    const RankedUnexplained& u = report.unexplained[i];
+    const UnexplainedGroup& g = *u.group;
+    const LogRecord& r = g.exemplar.entry.record();
+    std::string detail = fmt::format("no rule explains it; {}", plural(g.count, "entry", "entries"));
+    if (g.last_seen != kNoTime && g.last_seen != g.first_seen) detail += ", the last at " + format_rfc3339(g.last_seen);
+    if (!r.log.empty())
+      detail += fmt::format("; first in the {} log",
+                            r.worker.empty() ? std::string(r.log) : fmt::format("{} on {}", r.log, r.worker));
+    events.push_back({g.first_seen, fmt::format("U{} {}", u.rank, unexplained_headline(g)), std::move(detail), 0,
+                      u.severity(), u.rank});
+  }
   std::stable_sort(events.begin(), events.end(), [](const StoryEvent& a, const StoryEvent& b) {
     if ((a.at == kNoTime) != (b.at == kNoTime)) return b.at == kNoTime;
     return a.at < b.at;
@@ -232,7 +275,8 @@ std::string timeline_svg(const RankedReport& report, std::string_view prefix) {
   const Analysis& d = *report.diagnosis;
   if (d.start == kNoTime) return "";
   Scale sc{d.start, std::max(d.end, d.start + 60 * kSecond)};
-  const double height = kLanesY + static_cast<double>(report.findings.size()) * kLaneH + 6;
+  const size_t lanes = report.findings.size() + std::min(report.unexplained.size(), kTimelineGroups);
+  const double height = kLanesY + static_cast<double>(lanes) * kLaneH + 6;
   std::string out = fmt::format(
       R"(<svg id="{0}timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {1} {2}" role="img" aria-labelledby="{0}timeline-title">)",
       prefix, kWidth, fmt_x(height));
@@ -242,10 +286,14 @@ std::string timeline_svg(const RankedReport& report, std::string_view prefix) {
   axis(out, sc, height - 6);
   phase_band(out, report, sc);
   worker_lane(out, d, sc);
-  if (!report.findings.empty()) {
-    out += fmt::format(R"(<text class="lane-head" x="8" y="{}">Findings, first seen</text>)", kLanesY - 22);
+  if (!report.findings.empty() || !report.unexplained.empty()) {
+    out += fmt::format(R"(<text class="lane-head" x="8" y="{}">{}, first seen</text>)", kLanesY - 22,
+                       report.unexplained.empty() ? "Findings"
+                       : report.findings.empty()  ? "Errors no rule explains"
+                                                  : "Findings and errors no rule explains");
   }
   finding_lanes(out, report, sc, prefix);
+  group_lanes(out, report, sc, prefix);
   return out + "</svg>";
 }
 

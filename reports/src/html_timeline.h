@@ -1,5 +1,6 @@
 // The HTML post-mortem's timeline: an inline SVG of the job's phases (from job messages), its
-// worker count over time, and one lane per finding pinned where it first appeared. Internal to
+// worker count over time, one lane per finding pinned where it first appeared, and one per error no rule
+// explains (the first kTimelineGroups) pinned at its first entry. Internal to
 // reports; html_report.cc places it.
 #pragma once
 
@@ -17,11 +18,15 @@ struct StoryEvent {
   std::string detail;    // the job message, or where the finding was seen (raw text)
   int finding_rank = 0;  // > 0 for findings
   Impact severity = Impact::kInfo;
+  int group_rank = 0;  // > 0 for errors no rule explains (U1, U2 …)
 };
 
-// The phases worth a marker (consecutive repeats dropped) and findings' first appearances, in time
-// order; findings without a time come last.
+// The phases worth a marker (consecutive repeats dropped), findings' and unexplained error groups'
+// first appearances, in time order; those without a time come last.
 std::vector<StoryEvent> story_events(const RankedReport& report);
+
+// Errors no rule explains given a lane, at most (the HTML section lists them all).
+inline constexpr size_t kTimelineGroups = 10;
 
 // The <svg> element (escaped, self-contained), or "" when the export has no timestamps.
 // `prefix` goes before every id and in-page link ("" for the report's first job, "j2-" for another

@@ -27,6 +27,9 @@ std::string pipeline_key(const RankedReport& job, const RankedReport& top) {
 }
 
 std::string top_cause(const RankedReport& job) {
+  // An error no rule explains at error is the job's most likely cause (ranker.cc's verdict line).
+  if (!job.unexplained.empty() && job.unexplained.front().severity() >= Impact::kError)
+    return unexplained_headline(*job.unexplained.front().group);
   for (const auto& rf : job.findings) {
     if (rf.depth == 0) return rf.finding->title;
   }

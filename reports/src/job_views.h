@@ -23,7 +23,8 @@ std::string job_label(const JobInfo& job);
 // The key a job is recorded under: the run history's pipeline when the report has one, else the
 // job's name (else its id).
 std::string pipeline_key(const RankedReport& job, const RankedReport& top);
-// The title of the job's top root cause, "" when none.
+// The job's most likely cause: its top unexplained group's headline when that group is at error, else
+// the title of its top root cause; "" when none.
 std::string top_cause(const RankedReport& job);
 
 }  // namespace gpudiag::detail

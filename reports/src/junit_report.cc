@@ -4,7 +4,8 @@
 // baseline accepts and a disabled rule are skipped; everything else passes. The timestamp is the
 // job's first entry, so the document is the same on every run over the same export. With several
 // jobs: <testsuites>, a suite per failed or warning job and one summary suite for the rest
-// (docs/formats.md, Several jobs).
+// (docs/formats.md, Several jobs). Each error no rule explains is a testcase of classname
+// `unexplained`, failing like a finding when it counts for the gate.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -33,6 +34,10 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
     const Finding& cause = *report.findings[*rf.caused_by].finding;
     body += fmt::format("A symptom of #{} {} ({}).\n", report.findings[*rf.caused_by].rank, cause.title, cause.rule_id);
   }
+  if (rf.caused_by_unexplained) {
+    const RankedUnexplained& u = report.unexplained[*rf.caused_by_unexplained];
+    body += fmt::format("A symptom of U{} {} ({}).\n", u.rank, unexplained_headline(*u.group), u.group->fingerprint);
+  }
   body += fmt::format("{}: {}\n",
                       f.via == "facts" ? "found from the job's configuration" : plural(f.count, "entry", "entries"),
                       detail::time_span(f.first_seen, f.last_seen));
@@ -57,6 +62,60 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
                         fix.doc.section, fix.doc.url);
   }
   return body;
+}
+
+// An error no rule explains, for a failing (or skipped) testcase's body.
+std::string group_body(const RankedReport& report, const RankedUnexplained& u, const RenderOptions& o) {
+  const Analysis& d = *report.diagnosis;
+  const UnexplainedGroup& g = *u.group;
+  std::string body = fmt::format("U{} {} ({}), {} severity: no rule in the pack knows this error\n", u.rank,
+                                 unexplained_headline(g), g.fingerprint, impact_name(u.severity()));
+  body += fmt::format("{}\n", detail::unexplained_stats(g));
+  if (!g.workers.empty()) {
+    const size_t listed = std::min<size_t>(g.workers.size(), 20);
+    body += fmt::format("workers: {}",
+                        fmt::join(g.workers.begin(), g.workers.begin() + static_cast<ptrdiff_t>(listed), ", "));
+    body += g.workers_total > listed ? fmt::format(" … of {}\n", g.workers_total) : "\n";
+  }
+  if (u.novelty != Novelty::kNoHistory) body += fmt::format("history: {}\n", detail::novelty_note(u.novelty));
+  const Evidence& e = g.exemplar;
+  const LogRecord& r = e.entry.record();
+  body += fmt::format("\nThe earliest entry:\n  {} {} {}{}{}\n", detail::source_location(d, r, o.deterministic),
+                      format_rfc3339(r.timestamp), r.log, r.worker.empty() ? "" : fmt::format(" {}", r.worker),
+                      g.also_in.empty() ? "" : fmt::format(" (also in: {})", fmt::join(g.also_in, ", ")));
+  for (const auto& line : detail::excerpt_of(e))
+    body += fmt::format("    {}\n", detail::excerpt_text(line, e, kLineBytes));
+  if (!u.symptoms.empty())
+    body += fmt::format("\nExplains: {}\n", fmt::join(detail::unexplained_explains(report, u), ", "));
+  return body;
+}
+
+// A testcase per error no rule explains (classname `unexplained`): failing when it counts for the
+// gate (at or above the threshold, not accepted by the baseline), skipped when the baseline accepts it.
+std::string group_cases(const RankedReport& report, Impact threshold, const RenderOptions& o, size_t& failures,
+                        size_t& skipped) {
+  std::string cases;
+  for (const auto& u : report.unexplained) {
+    const UnexplainedGroup& g = *u.group;
+    cases += fmt::format(R"(    <testcase name="{}" classname="unexplained" time="0")",
+                         attr(fmt::format("U{} {}", u.rank, unexplained_headline(g))));
+    if (u.suppressed) {
+      ++skipped;
+      const BaselineEntry& e = report.baseline->entries[*u.baseline_entry].entry;
+      cases += fmt::format(
+          ">\n      <skipped message=\"{}\">{}</skipped>\n    </testcase>\n",
+          attr(fmt::format("accepted in the baseline ({}:{}): {}", report.baseline->file, e.line, e.reason)),
+          xml_escape(group_body(report, u, o)));
+    } else if (counts_for_gate(u, threshold)) {
+      ++failures;
+      cases += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                           attr(fmt::format("{} — no rule in the pack knows this error", unexplained_headline(g))),
+                           impact_name(u.severity()), xml_escape(group_body(report, u, o)));
+    } else {
+      cases += "/>\n";
+    }
+  }
+  return cases;
 }
 
 // The "input" testcase (docs/formats.md, Input problems): an error when an input could not be read,
@@ -134,12 +193,20 @@ std::string suite(const RankedReport& report, const RankedReport& top, const std
     }
   }
 
+  cases += group_cases(report, threshold, o, failures, skipped);
+
   // Findings below the threshold pass their testcase; system-out lists every finding so none is lost.
   std::string out_text = fmt::format("{}\n", report.verdict_line);
   for (const auto& rf : report.findings) {
     out_text += fmt::format("#{} [{}] {} ({}){}{}\n", rf.rank, impact_name(rf.finding->severity), rf.finding->title,
                             rf.finding->rule_id, rf.suppressed ? " — suppressed by the baseline" : "",
                             rf.history ? " — " + history_note(*rf.history) : "");
+  }
+  for (const auto& u : report.unexplained) {
+    const std::string_view novelty = detail::novelty_note(u.group->novelty);
+    out_text += fmt::format("U{} [{}] {} ({}){}{}\n", u.rank, impact_name(u.severity()), unexplained_headline(*u.group),
+                            u.group->fingerprint, u.suppressed ? " — suppressed by the baseline" : "",
+                            novelty.empty() ? "" : fmt::format(" — {}", novelty));
   }
   if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, o));
   std::string err_text;
@@ -171,8 +238,8 @@ std::string suite(const RankedReport& report, const RankedReport& top, const std
       "<testsuite{} name=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "skipped=\"{}\" time=\"0\">\n",
       suite_id ? fmt::format(" id=\"{}\" package=\"gpudiag\"", *suite_id) : "", attr(name), stamp,
-      attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region), rules.size() + (first ? 1 : 0), failures,
-      errors, skipped);
+      attr(d.job.region.empty() ? "dataflow" : "dataflow " + d.job.region),
+      rules.size() + report.unexplained.size() + (first ? 1 : 0), failures, errors, skipped);
   out += "  <properties>\n";
   const auto property = [&](std::string_view key, std::string_view value) {
     if (!value.empty()) out += fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", key, attr(value));

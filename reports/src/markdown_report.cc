@@ -2,6 +2,7 @@
 // their symptoms folded beneath, evidence in <details>, the ranked fixes with links. It stays under
 // RenderOptions::markdown_max_bytes: evidence is what gets cut first, with a note saying so.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "gpudiag/formats.h"
 #include "job_views.h"
@@ -64,6 +65,10 @@ std::string finding_head(const RankedReport& report, size_t index) {
                   markdown_escape(f.title), rf.suppressed ? " (suppressed)" : "");
   out += fmt::format("{} · confidence {:.0f}% · {}\n\n", markdown_code_span(f.rule_id), f.confidence * 100,
                      markdown_escape(finding_stats(f)));
+  if (rf.caused_by_unexplained) {
+    const RankedUnexplained& u = report.unexplained[*rf.caused_by_unexplained];
+    out += fmt::format("↳ A symptom of **U{}** {}\n\n", u.rank, markdown_escape(unexplained_headline(*u.group)));
+  }
   out += baseline_note(report, rf);
   if (rf.history)
     out += fmt::format("> {} {}\n\n", rf.history->known ? "🔁" : "🆕", markdown_escape(history_note(*rf.history)));
@@ -106,6 +111,92 @@ std::string evidence_block(const Analysis& d, const Finding& f, const RenderOpti
     out += markdown_code_block(text) + "\n";
   }
   return out + "</details>\n\n";
+}
+
+constexpr size_t kShownGroups = 3;  // as in the text report; the JSON and HTML reports have them all
+constexpr size_t kListedWorkers = 5;
+
+// One error no rule explains: headline, counts, workers, time, the raw exemplar and what it explains.
+std::string unexplained_group(const RankedReport& report, const RankedUnexplained& u, const RenderOptions& o) {
+  const Analysis& d = *report.diagnosis;
+  const UnexplainedGroup& g = *u.group;
+  std::string out =
+      fmt::format("#### U{}. {} {} — {}{}\n\n", u.rank, severity_icon(u.severity()), upper(impact_name(u.severity())),
+                  markdown_escape(unexplained_headline(g)), u.suppressed ? " (suppressed)" : "");
+  out +=
+      fmt::format("{} · {}\n\n", markdown_code_span(kUnexplainedRuleId), markdown_escape(detail::unexplained_stats(g)));
+  if (!g.workers.empty()) {
+    std::string names;
+    for (size_t i = 0; i < g.workers.size() && i < kListedWorkers; ++i)
+      names += (names.empty() ? "" : ", ") + markdown_code_span(g.workers[i]);
+    const size_t listed = std::min(g.workers.size(), kListedWorkers);
+    out += fmt::format("Workers: {}{}  \n", names,
+                       g.workers_total > listed ? fmt::format(" … of {}", g.workers_total) : "");
+  }
+  out += fmt::format("First seen {}, last seen {}\n\n", g.first_seen == kNoTime ? "—" : format_rfc3339(g.first_seen),
+                     g.last_seen == kNoTime ? "—" : format_rfc3339(g.last_seen));
+  if (u.baseline_entry) {
+    const BaselineEntry& e = report.baseline->entries[*u.baseline_entry].entry;
+    const std::string where = markdown_code_span(fmt::format("{}:{}", report.baseline->file, e.line));
+    out += u.suppressed
+               ? fmt::format("> 🔕 **Suppressed** by the baseline ({}): {}\n\n", where, markdown_escape(e.reason))
+               : fmt::format("> ⏰ In the baseline ({}) but expired on {}: not suppressed.\n\n", where, e.expires);
+  }
+  if (u.novelty != Novelty::kNoHistory) {
+    out += fmt::format("> {} {}\n\n", u.novelty == Novelty::kNew ? "🆕" : "🔁",
+                       markdown_escape(detail::novelty_note(u.novelty)));
+  }
+  const Evidence& e = g.exemplar;
+  const LogRecord& r = e.entry.record();
+  out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
+                     format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
+                     r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
+                     g.also_in.empty() ? ""
+                                       : fmt::format(" · also in: {}",
+                                                     markdown_escape(fmt::format("{}", fmt::join(g.also_in, ", ")))));
+  std::string text;  // the raw exemplar, not the masked template: it is what the reader searches for
+  for (const auto& line : detail::excerpt_of(e)) {
+    if (!text.empty()) text += '\n';
+    text += detail::excerpt_text(line, e, kLineBytes);
+  }
+  out += markdown_code_block(text) + "\n";
+  if (!u.symptoms.empty()) {
+    out += "Explains:\n\n";
+    for (size_t i : u.symptoms) {
+      const RankedFinding& s = report.findings[i];
+      out += fmt::format("- {}. {} {} {}\n", s.rank, severity_icon(s.finding->severity),
+                         markdown_escape(s.finding->title), markdown_code_span(s.finding->rule_id));
+    }
+    out += "\n";
+  }
+  out += fmt::format("Fingerprint {}\n\n", markdown_code_span(g.fingerprint));
+  return out;
+}
+
+// The errors no rule explains, the most likely cause first (at most kShownGroups); a healthy job's
+// error chatter (verdict ok, none at error) is one line. `heading`: the section's own heading, which
+// a several-job report's other jobs go without.
+std::string unexplained_section(const RankedReport& report, const RenderOptions& o, bool heading) {
+  if (report.unexplained.empty()) return "";
+  const Analysis& d = *report.diagnosis;
+  if (!detail::unexplained_first(report) && report.verdict == Verdict::kOk) {
+    return fmt::format("{} that no rule explains, none before a failure (the JSON report lists them).\n\n",
+                       plural(d.unexplained_groups_total, "Error group", "Error groups"));
+  }
+  std::string out;
+  if (heading) {
+    out += fmt::format("### Errors no rule explains ({}{})\n\n", report.unexplained.size(),
+                       d.unexplained_groups_total > report.unexplained.size()
+                           ? fmt::format(" of {}", d.unexplained_groups_total)
+                           : "");
+  }
+  const size_t shown = std::min(kShownGroups, report.unexplained.size());
+  for (size_t i = 0; i < shown; ++i) out += unexplained_group(report, report.unexplained[i], o);
+  if (report.unexplained.size() > shown) {
+    out += fmt::format("… and {} (the HTML and JSON reports list them).\n\n",
+                       plural(report.unexplained.size() - shown, "more group", "more groups"));
+  }
+  return out;
 }
 
 std::string fixes_section(const RankedReport& report) {
@@ -215,13 +306,16 @@ std::string jobs_table(const RankedReport& report) {
 
 // Another job shown in full (not the worst, whose findings lead the summary): its root causes and
 // their best fixes; evidence stays in the HTML and JSON reports.
-std::string job_section(const RankedReport& job) {
+std::string job_section(const RankedReport& job, const RenderOptions& o) {
   std::string out = fmt::format("### {} {}: {}\n\n", verdict_icon(job.verdict), job_span(job.diagnosis->job),
                                 markdown_escape(job.verdict_line));
+  const bool groups_first = detail::unexplained_first(job);
+  if (groups_first) out += unexplained_section(job, o, false);
   for (size_t i = 0; i < job.findings.size(); ++i) {
     if (job.findings[i].depth > 0) continue;
     out += finding_head(job, i) + finding_fix(job.findings[i]);
   }
+  if (!groups_first) out += unexplained_section(job, o, false);
   return out;
 }
 
@@ -288,20 +382,26 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   const std::string footer = fmt::format(
       "---\n<sub>gpudiag{}</sub>\n",
       o.deterministic ? "" : fmt::format(" {} · rule pack {}", o.version, markdown_escape(d.rule_pack_hash)));
-  std::string tail = fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+  // Errors no rule explains lead when the top one is the likely cause; else they follow the findings.
+  const bool groups_first = detail::unexplained_first(report);
+  const std::string groups = unexplained_section(report, o, true);
+  std::string tail =
+      (groups_first ? "" : groups) + fixes_section(report) + baseline_section(report) + skipped_section(d, o);
   if (several) {
     for (size_t i : detail::full_jobs(report)) {
-      if (i > 0) tail += job_section(report.jobs[i]);
+      if (i > 0) tail += job_section(report.jobs[i], o);
     }
   }
-  size_t fixed = head.size() + tail.size() + footer.size() + 200;
+  size_t fixed = head.size() + (groups_first ? groups.size() : 0) + tail.size() + footer.size() + 200;
   for (const auto& r : roots) fixed += r.head.size() + r.fix.size();
   size_t room = o.markdown_max_bytes > fixed ? o.markdown_max_bytes - fixed : 0;
 
   std::string out = head;
+  if (groups_first) out += groups;
   if (!roots.empty()) {
-    out += fmt::format("### Root causes{}, most likely first ({})\n\n", several ? " in " + job_span(d.job) : "",
-                       plural(report.findings.size(), "finding", "findings"));
+    // Under an error no rule explains, the findings are its symptoms rather than root causes.
+    out += fmt::format("### {}{}, most likely first ({})\n\n", groups_first ? "Rule findings" : "Root causes",
+                       several ? " in " + job_span(d.job) : "", plural(report.findings.size(), "finding", "findings"));
   }
   bool cut = false;
   for (const auto& r : roots) {

@@ -187,6 +187,37 @@ std::string safe_url(std::string_view url) {
   return std::string(url);
 }
 
+bool unexplained_first(const RankedReport& report) {
+  return !report.unexplained.empty() && report.unexplained.front().severity() >= Impact::kError;
+}
+
+std::string unexplained_stats(const UnexplainedGroup& g) {
+  return fmt::format("{}, {}{}{}", plural(g.count, "entry", "entries"), time_span(g.first_seen, g.last_seen),
+                     g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
+                     g.truncated ? "; only a cut copy was exported" : "");
+}
+
+std::string_view novelty_note(Novelty n) {
+  switch (n) {
+    case Novelty::kNew:
+      return "new: no earlier run of this pipeline had it";
+    case Novelty::kRecurring:
+      return "recurring: earlier failed runs had it";
+    case Novelty::kNoise:
+      return "noise: green runs of this pipeline have it too";
+    case Novelty::kNoHistory:
+      break;
+  }
+  return "";
+}
+
+std::vector<std::string> unexplained_explains(const RankedReport& report, const RankedUnexplained& u) {
+  std::vector<std::string> names;
+  for (size_t s : u.symptoms)
+    names.push_back(fmt::format("#{} {}", report.findings[s].rank, report.findings[s].finding->rule_id));
+  return names;
+}
+
 std::string gate_line(const RankedReport& report, const RenderOptions& options) {
   const Impact threshold = *options.fail_on;
   if (const std::string refused = gate_refusal(report, options.allow_empty); !refused.empty()) {
@@ -195,6 +226,9 @@ std::string gate_line(const RankedReport& report, const RenderOptions& options) 
   std::vector<std::string> failing;
   for (const auto& rf : report.findings) {
     if (counts_for_gate(rf, threshold)) failing.push_back(rf.finding->rule_id);
+  }
+  for (const auto& u : report.unexplained) {  // errors no rule explains count like findings
+    if (counts_for_gate(u, threshold)) failing.push_back(fmt::format("{} U{}", kUnexplainedRuleId, u.rank));
   }
   const std::string suppressed =
       report.baseline && report.baseline->suppressed > 0

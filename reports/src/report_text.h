@@ -52,6 +52,17 @@ std::string_view ci_level(Impact i, std::string_view note);
 // Markdown link. "" when the URL is not fit to be a link.
 std::string safe_url(std::string_view url);
 
+// Errors no rule explains (RankedReport::unexplained), worded alike in every format.
+// Whether the most likely cause is one of them (the top group is at error): formats show the groups
+// before the findings then.
+bool unexplained_first(const RankedReport& report);
+// "8 entries, 2024-… … (1m56s), 2 workers", and "; only a cut copy was exported" when so.
+std::string unexplained_stats(const UnexplainedGroup& g);
+// "new: no earlier run of this pipeline had it" …; "" without a run history.
+std::string_view novelty_note(Novelty n);
+// The findings folded under a group: "#1 work-item-failed" each.
+std::vector<std::string> unexplained_explains(const RankedReport& report, const RankedUnexplained& u);
+
 // The gate's outcome in one line: "tripped: 2 findings at or above error (a, b)" or "passed: …".
 std::string gate_line(const RankedReport& report, const RenderOptions& options);  // options.fail_on is set
 // Why a baseline entry is stale, one sentence ("" for one that suppresses).

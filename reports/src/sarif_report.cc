@@ -5,8 +5,11 @@
 // baseline, results carry baselineState and accepted ones an external suppression; baseline entries
 // that matched nothing come back as "absent" results. With several jobs: a run per failed or warning
 // job (automationDetails.id gpudiag/PIPELINE/JOB), the healthy ones summed up in the first run's
-// properties (docs/formats.md, Several jobs).
+// properties (docs/formats.md, Several jobs). Errors no rule explains are results of the reserved rule
+// `unexplained-error` (added to tool.driver.rules when a run has one), each with
+// partialFingerprints[gpudiagGroup/v1] = the group's fingerprint.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -87,6 +90,100 @@ void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
   w.end_object();
 }
 
+// The reserved rule of errors no rule explains: its results are the groups (one per group).
+void unexplained_rule_descriptor(JsonWriter& w) {
+  w.begin_object();
+  w.field("id", kUnexplainedRuleId);
+  text_object(w, "shortDescription", "An error no rule in the pack explains");
+  text_object(w, "fullDescription",
+              "Errors no rule of the pack matched, grouped by exception type, the innermost frame of the user's "
+              "code and the start of the message (or by the line's template), so that the real error is shown. "
+              "At error when it came before the job's failure, a note otherwise.");
+  text_object(w, "help",
+              "Read the exemplar: it is the error as logged. `gpudiag patterns suggest FINGERPRINT` prints a rule "
+              "stub for the pack; a baseline accepts a group with `rule: unexplained-error` and its fingerprint.");
+  w.key("defaultConfiguration").begin_object();
+  w.field("enabled", true).field("level", "error");
+  w.end_object();
+  w.key("properties").begin_object();
+  w.field("family", "unexplained");
+  w.key("tags").begin_array().value("gpudiag").value("unexplained").end_array();
+  w.end_object();
+  w.end_object();
+}
+
+// One error no rule explains, located at its exemplar; partialFingerprints["gpudiagGroup/v1"] is
+// the group's fingerprint (stable across runs: the grouping key leaves line numbers out).
+void unexplained_result(JsonWriter& w, const RankedReport& report, const RankedUnexplained& u,
+                        std::optional<size_t> rule_index, const RenderOptions& o, std::string_view who) {
+  const Analysis& d = *report.diagnosis;
+  const UnexplainedGroup& g = *u.group;
+  w.begin_object();
+  w.field("ruleId", kUnexplainedRuleId);
+  if (rule_index) w.field("ruleIndex", static_cast<uint64_t>(*rule_index));
+  w.field("level", level(g.severity));
+  std::string text = fmt::format("{}U{} {} — no rule in the pack knows this error. {}.", who, u.rank,
+                                 unexplained_headline(g), detail::unexplained_stats(g));
+  const auto explains = detail::unexplained_explains(report, u);
+  if (!explains.empty()) text += fmt::format(" Explains {}.", fmt::join(explains, ", "));
+  text += fmt::format("\n{}", detail::matched_excerpt(g.exemplar, kLineBytes));
+  text_object(w, "message", text);
+  w.key("locations").begin_array();
+  location(w, d, g.exemplar, o, std::nullopt);
+  w.end_array();
+  if (!g.also_at.empty()) {  // the other logs' copies of the same failure
+    w.key("relatedLocations").begin_array();
+    for (size_t i = 0; i < g.also_at.size(); ++i) {
+      const SourceLocation& at = g.also_at[i];
+      w.begin_object().field("id", static_cast<uint64_t>(i + 1));
+      w.key("physicalLocation").begin_object().key("artifactLocation").begin_object();
+      const std::string path =
+          at.input < d.inputs.size() ? display_path(d.inputs[at.input].path, o.deterministic) : "?";
+      w.field("uri", uri(path));
+      if (at.input < d.inputs.size()) w.field("index", static_cast<uint64_t>(at.input));
+      w.end_object();
+      if (at.line > 0) w.key("region").begin_object().field("startLine", at.line).end_object();
+      w.end_object();
+      text_object(w, "message", i < g.also_in.size() ? fmt::format("a copy in the {} log", g.also_in[i]) : "a copy");
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.key("partialFingerprints").begin_object().field(kSarifGroupFingerprintKey, g.fingerprint).end_object();
+  if (report.baseline) {
+    w.field("baselineState", u.baseline_entry ? "unchanged" : "new");
+  } else if (g.novelty != Novelty::kNoHistory) {
+    w.field("baselineState", g.novelty == Novelty::kNew ? "new" : "unchanged");  // the run history is the baseline
+  }
+  if (u.suppressed) {
+    const BaselineEntry& e = report.baseline->entries[*u.baseline_entry].entry;
+    w.key("suppressions").begin_array().begin_object();
+    w.field("kind", "external").field("status", "accepted");
+    w.field("justification", fmt::format("{} ({}:{})", e.reason, report.baseline->file, e.line));
+    w.end_object().end_array();
+  }
+  w.key("properties").begin_object();
+  w.field("rank", u.rank).field("headline", unexplained_headline(g)).field("count", g.count);
+  w.field("exception", g.exception).field("exceptionType", g.exception_type).field("template", g.template_text);
+  if (g.user_frame) {
+    w.key("userFrame").begin_object().field("file", g.user_frame->file).field("line", g.user_frame->line);
+    w.field("function", g.user_frame->function).end_object();
+  }
+  if (!g.step.empty()) w.field("step", g.step);
+  if (g.first_seen != kNoTime) w.field("firstSeen", format_rfc3339(g.first_seen));
+  if (g.last_seen != kNoTime) w.field("lastSeen", format_rfc3339(g.last_seen));
+  const size_t listed = std::min(g.workers.size(), kSarifWorkers);
+  w.array_field("workers",
+                std::vector<std::string>(g.workers.begin(), g.workers.begin() + static_cast<ptrdiff_t>(listed)));
+  w.field("workersTotal", g.workers_total);
+  w.array_field("alsoIn", g.also_in);
+  std::vector<std::string> explained;
+  for (size_t s : u.symptoms) explained.push_back(report.findings[s].finding->rule_id);
+  w.array_field("explains", explained);
+  w.end_object();
+  w.end_object();
+}
+
 std::string result_message(const RankedReport& report, const RankedFinding& rf, std::string_view who) {
   const Finding& f = *rf.finding;
   std::string text = fmt::format("{}{}. {}", who, f.title,
@@ -96,6 +193,10 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf, 
   if (rf.caused_by) {
     text += fmt::format(" A symptom of #{} {}.", report.findings[*rf.caused_by].rank,
                         report.findings[*rf.caused_by].finding->rule_id);
+  }
+  if (rf.caused_by_unexplained) {
+    const RankedUnexplained& u = report.unexplained[*rf.caused_by_unexplained];
+    text += fmt::format(" A symptom of U{} {}.", u.rank, unexplained_headline(*u.group));
   }
   if (!f.evidence.empty()) text += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
   if (!rf.fixes.empty()) text += fmt::format("\nFix: {} ({})", rf.fixes.front().action, rf.fixes.front().doc.url);
@@ -158,6 +259,8 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
                 std::vector<std::string>(f.workers.begin(), f.workers.begin() + static_cast<ptrdiff_t>(listed)));
   w.field("workersTotal", f.workers_total);
   if (rf.caused_by) w.field("causedBy", report.findings[*rf.caused_by].finding->rule_id);
+  if (rf.caused_by_unexplained)
+    w.field("causedByUnexplained", report.unexplained[*rf.caused_by_unexplained].group->fingerprint);
   if (rf.history) {
     w.key("history");
     detail::write_finding_history(w, *rf.history);
@@ -166,13 +269,16 @@ void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
   w.end_object();
 }
 
-void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::string_view, size_t>& index) {
+void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::string_view, size_t>& index,
+                    std::optional<size_t> group_rule) {
   for (const auto& e : b.entries) {
     if (!e.matched.empty()) continue;
     w.begin_object();
     w.field("ruleId", e.entry.rule_id);
     if (auto it = index.find(e.entry.rule_id); it != index.end())
       w.field("ruleIndex", static_cast<uint64_t>(it->second));
+    else if (e.entry.rule_id == kUnexplainedRuleId && group_rule)
+      w.field("ruleIndex", static_cast<uint64_t>(*group_rule));
     w.field("kind", "pass").field("level", "none");
     text_object(w, "message",
                 fmt::format("Accepted in the baseline ({}:{}) but not found in this export: {}", b.file, e.entry.line,
@@ -232,8 +338,12 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   w.key("tool").begin_object().key("driver").begin_object();
   w.field("name", "gpudiag");
   if (!o.deterministic) w.field("version", o.version).field("semanticVersion", o.version);
+  // The reserved rule follows the pack's when this run has a group (a pack rule cannot take its id).
+  const std::optional<size_t> group_rule =
+      report.unexplained.empty() ? std::nullopt : std::optional<size_t>(rules.size());
   w.key("rules").begin_array();
   for (const auto& rule : rules) rule_descriptor(w, rule);
+  if (group_rule) unexplained_rule_descriptor(w);
   w.end_array();
   w.end_object().end_object();
 
@@ -254,9 +364,16 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   }
   w.end_array();
 
+  // Results in report order: errors no rule explains first when the top one is the likely cause.
+  const bool groups_first = detail::unexplained_first(report);
+  const auto groups = [&] {
+    for (const auto& u : report.unexplained) unexplained_result(w, report, u, group_rule, o, who);
+  };
   w.key("results").begin_array();
+  if (groups_first) groups();
   for (const auto& rf : report.findings) result(w, report, rf, index, o, who);
-  if (report.baseline) absent_results(w, *report.baseline, index);
+  if (!groups_first) groups();
+  if (report.baseline) absent_results(w, *report.baseline, index, group_rule);
   w.end_array();
 
   w.key("properties").begin_object();

@@ -177,16 +177,9 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
     const std::string pad = "    ";
     out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(u.severity()),
                        st.bold(terminal_safe(unexplained_headline(g))), st.dim("(unexplained-error)"));
-    out += fmt::format("{}{}, {}{}{}\n", pad, plural(g.count, "entry", "entries"), time_span(g.first_seen, g.last_seen),
-                       g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
-                       g.truncated ? "; only a cut copy was exported" : "");
+    out += fmt::format("{}{}\n", pad, detail::unexplained_stats(g));
     if (u.suppressed) out += fmt::format("{}{}\n", pad, st.dim("suppressed by the baseline"));
-    if (u.novelty != Novelty::kNoHistory) {
-      const char* n = u.novelty == Novelty::kNew         ? "new: no earlier run of this pipeline had it"
-                      : u.novelty == Novelty::kRecurring ? "recurring: earlier failed runs had it"
-                                                         : "noise: green runs of this pipeline have it too";
-      out += fmt::format("{}history: {}\n", pad, n);
-    }
+    if (u.novelty != Novelty::kNoHistory) out += fmt::format("{}history: {}\n", pad, detail::novelty_note(u.novelty));
     const Evidence& e = g.exemplar;
     const LogRecord& r = e.entry.record();
     out += fmt::format(
@@ -210,12 +203,8 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
                          terminal_safe(fmt::format("File \"{}\", line {}, in {}", g.user_frame->file,
                                                    g.user_frame->line, g.user_frame->function)));
     }
-    if (!u.symptoms.empty()) {
-      std::vector<std::string> names;
-      for (size_t s : u.symptoms)
-        names.push_back(fmt::format("#{} {}", report.findings[s].rank, report.findings[s].finding->rule_id));
-      out += fmt::format("{}explains: {}\n", pad, fmt::join(names, ", "));
-    }
+    if (!u.symptoms.empty())
+      out += fmt::format("{}explains: {}\n", pad, fmt::join(detail::unexplained_explains(report, u), ", "));
     out += fmt::format("{}{}\n", pad,
                        st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
                                           g.fingerprint, g.fingerprint)));
@@ -230,7 +219,7 @@ void render_unexplained(std::string& out, const RankedReport& report, const Rend
 void render_job_body(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
   const Analysis& d = *report.diagnosis;
   // An error no rule explains that is the likely cause comes first: it is what the reader came for.
-  const bool groups_first = !report.unexplained.empty() && report.unexplained.front().severity() >= Impact::kError;
+  const bool groups_first = detail::unexplained_first(report);
   if (groups_first) render_unexplained(out, report, o, st);
   if (!report.findings.empty()) {
     out +=

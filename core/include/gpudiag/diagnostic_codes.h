@@ -128,7 +128,7 @@ inline constexpr std::array<DiagnosticCodeInfo, 63> kDiagnosticCodes = [] {
       {DiagnosticCode::kRuleFacts, "rule-facts", kRules, "a `when` over job facts is malformed"},
       {DiagnosticCode::kRuleUnknownFact, "rule-unknown-fact", kRules, "a rule tests a fact gpudiag does not know"},
       {DiagnosticCode::kRuleFamily, "rule-family", kRules, "a rule's family is not one of the known families"},
-      {DiagnosticCode::kRuleId, "rule-id", kRules, "a rule or fix id is not kebab-case"},
+      {DiagnosticCode::kRuleId, "rule-id", kRules, "a rule or fix id is not kebab-case, or is reserved"},
       {DiagnosticCode::kRuleSeverity, "rule-severity", kRules, "a severity is not info, warning, error or critical"},
       {DiagnosticCode::kRuleDuration, "rule-duration", kRules, "a duration is malformed"},
       {DiagnosticCode::kRuleTodo, "rule-todo", kRules,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpudiag/impact.h"
@@ -85,6 +86,10 @@ struct FixInfo {
   std::string demote_if;  // the fact tests, rendered ("" = none)
   DocLink doc;
 };
+
+// The rule id of errors no rule explains (Analysis::unexplained): baselines accept a group under it and
+// SARIF reports groups as its results, so no rule of a pack may take it.
+inline constexpr std::string_view kUnexplainedRuleId = "unexplained-error";
 
 // What users see of one rule (rules list/show, explain, SARIF tool.driver.rules, JUnit testcases).
 struct RuleInfo {

@@ -75,6 +75,9 @@ inline constexpr std::string_view kSarifVersion = "2.1.0";
 inline constexpr std::string_view kSarifFingerprintKey = "gpudiagFingerprint/v3";
 inline constexpr std::string_view kSarifV2FingerprintKey = "gpudiagFingerprint/v2";
 inline constexpr std::string_view kSarifLegacyFingerprintKey = "gpudiagFingerprint/v1";
+// The partialFingerprints key of an error no rule explains (a result of rule `unexplained-error`):
+// UnexplainedGroup::fingerprint, whose grouping key is versioned itself (docs/unexplained.md).
+inline constexpr std::string_view kSarifGroupFingerprintKey = "gpudiagGroup/v1";
 
 // Escaping, one helper per format. All of them turn invalid UTF-8 into U+FFFD and show control
 // characters as text ("\x1b"), so nothing from a log reaches a terminal or a parser raw, and show
