@@ -54,9 +54,9 @@ const RE2& bearer_re() {
   static const RE2 re(R"((?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,})");
   return re;
 }
-// --hf_token=… --api_key=… --aws_secret_access_key=…: pipeline options that hold a secret.
+// --hf_token=… --api_key=… aws_secret_access_key=…: options and settings that hold a secret.
 const RE2& option_token_re() {
-  static const RE2 re(R"((?i)(--[A-Za-z0-9_-]*(?:key|token|secret|password|passwd)=)[^\s'",]+)");
+  static const RE2 re(R"((?i)(\b[A-Za-z0-9_-]*(?:key|token|secret|password|passwd)=)[^\s&'",;]+)");
   return re;
 }
 // Credentials with a known shape: Google OAuth access tokens, API keys, GitHub and AWS keys.
@@ -113,24 +113,41 @@ std::string mask_long_secrets(std::string_view text) {
   });
 }
 
-// Whole-word occurrences of each known project id or number.
-std::string mask_projects(std::string text, const RedactionTerms& terms) {
-  for (const auto& p : terms.projects) {
+bool is_name_char(char c) { return is_word(c) || c == '-' || c == '.'; }
+
+// Whole-word occurrences of each name (a project id or number, a bucket) → `mask`.
+std::string mask_names(std::string text, const std::vector<std::string>& names, std::string_view mask) {
+  for (const auto& p : names) {
     if (p.size() < 4) continue;  // too short to tell from other words
     std::string out;
     size_t copied = 0;
     for (size_t at = text.find(p); at != std::string::npos; at = text.find(p, at + 1)) {
-      const bool left = at == 0 || !(is_word(text[at - 1]) || text[at - 1] == '-');
       const size_t end = at + p.size();
-      const bool right = end >= text.size() || !(is_word(text[end]) || text[end] == '-');
+      const bool left = at == 0 || !is_name_char(text[at - 1]);
+      // A trailing dot ends a sentence, not the name.
+      const bool right = end >= text.size() || !is_name_char(text[end]) ||
+                         (text[end] == '.' && (end + 1 >= text.size() || !is_name_char(text[end + 1])));
       if (!left || !right || at < copied) continue;
       out.append(text, copied, at - copied);
-      out += "<project>";
+      out += mask;
       copied = end;
     }
     if (copied > 0) text = out + text.substr(copied);
   }
   return text;
+}
+
+// The buckets named in `text` (gs://BUCKET, storage URLs), added to `buckets`.
+void collect_buckets(std::string_view text, std::vector<std::string>& buckets) {
+  for (const RE2* re : {&gcs_bucket_re(), &gcs_url_bucket_re()}) {
+    replace_each(text, *re, [&](const std::vector<std::string_view>& g) {
+      const std::string_view bucket = g[0].substr(g[1].size());
+      if (!bucket.empty() && std::find(buckets.begin(), buckets.end(), bucket) == buckets.end()) {
+        buckets.emplace_back(bucket);
+      }
+      return std::string();
+    });
+  }
 }
 
 // A quoted span that reads as code, not data: a type name in `'NoneType' object`, an argument of a
@@ -140,6 +157,8 @@ bool quoted_is_code(std::string_view line, size_t open, size_t close) {
   if (inside.size() <= 3) return true;
   if (open >= 2 && line[open - 1] == '(' && is_word(line[open - 2])) return true;
   if (line.substr(close + 1, 7) == " object") return true;
+  // Beam's " [while running 'STEP']": the step is how the user finds the failing transform.
+  if (line.substr(0, open).ends_with("[while running ")) return true;
   return RE2::FullMatch(inside, code_like_re());
 }
 
@@ -199,10 +218,16 @@ void collect(const Analysis& a, RedactionTerms& terms) {
     add_project(terms, f.value);
     for (const auto& s : f.sources) add_project(terms, s.value);
   }
+  for (const auto& f : a.facts) collect_buckets(f.value, terms.buckets);
+  const auto from_entry = [&](const Evidence& e) {
+    add_project(terms, e.entry->project);
+    collect_buckets(e.entry->message, terms.buckets);
+    collect_buckets(e.entry->exception, terms.buckets);
+  };
   for (const auto& f : a.findings) {
-    for (const auto& e : f.evidence) add_project(terms, e.entry->project);
+    for (const auto& e : f.evidence) from_entry(e);
   }
-  for (const auto& g : a.unexplained) add_project(terms, g.exemplar.entry->project);
+  for (const auto& g : a.unexplained) from_entry(g.exemplar);
   for (const auto& j : a.jobs) collect(j, terms);
 }
 
@@ -300,8 +325,9 @@ RedactionTerms redaction_terms(const Analysis& analysis) {
   RedactionTerms terms;
   collect(analysis, terms);
   // Longest first, so a project id that contains another is masked whole.
-  std::sort(terms.projects.begin(), terms.projects.end(),
-            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  const auto longest_first = [](const std::string& a, const std::string& b) { return a.size() > b.size(); };
+  std::sort(terms.projects.begin(), terms.projects.end(), longest_first);
+  std::sort(terms.buckets.begin(), terms.buckets.end(), longest_first);
   return terms;
 }
 
@@ -313,10 +339,14 @@ std::string redact_text(std::string_view text, const RedactionTerms& terms) {
   s = replace_each(s, option_token_re(), [](const auto& g) { return keep_prefix(g, "<token>"); });
   s = replace_each(s, known_secret_re(), [](const auto&) { return std::string("<token>"); });
   s = mask_long_secrets(s);
+  std::vector<std::string> buckets = terms.buckets;  // … and those this text names
+  collect_buckets(s, buckets);
+  std::sort(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
   s = replace_each(s, gcs_bucket_re(), [](const auto& g) { return keep_prefix(g, "<bucket>"); });
   s = replace_each(s, gcs_url_bucket_re(), [](const auto& g) { return keep_prefix(g, "<bucket>"); });
   s = replace_each(s, project_path_re(), [](const auto& g) { return keep_prefix(g, "<project>"); });
-  s = mask_projects(std::move(s), terms);
+  s = mask_names(std::move(s), buckets, "<bucket>");
+  s = mask_names(std::move(s), terms.projects, "<project>");
   return mask_quoted(s);
 }
 

@@ -13,13 +13,16 @@
 
 namespace gpudiag {
 
-// What is masked besides the patterns: the export's own project ids and numbers.
+// What is masked besides the patterns, wherever it appears as a whole word: the export's own
+// project ids and numbers, and the buckets its evidence and facts name (so "access to BUCKET." is
+// masked too, not only gs://BUCKET).
 struct RedactionTerms {
   std::vector<std::string> projects;
+  std::vector<std::string> buckets;
 };
 
 // The project ids and numbers the Analysis knows (JobInfo.project, the `project` fact and its
-// sources, the entries' resource project), of every job.
+// sources, the entries' resource project) and the buckets named in facts and evidence, of every job.
 RedactionTerms redaction_terms(const Analysis& analysis);
 
 // `text` with every secret and name masked: `<email>`, `<token>`, `gs://<bucket>/…`, `<project>`,
