@@ -90,7 +90,7 @@ TEST_CASE("redaction masks bearer tokens and secret options", "[unit][redaction]
         "'--experiments=unsupported_sdk_temporary_override_token=<token>'");
 }
 
-TEST_CASE("redaction masks long mixed-case secrets but not ids, digests or names", "[unit][redaction]") {
+TEST_CASE("redaction masks long mixed-case secrets but not ids or digests or names", "[unit][redaction]") {
   CHECK(redact("credential 6fqly2uNmLMlkH9SI5RTLHHyQFcqaa1oEIDoRcyfV7k9xnsZTvxH2lmwo rejected") ==
         "credential <token> rejected");
   // Kept: a job id, a worker VM name, an image digest, a framework path (messy-cropped-message-project-number).
@@ -171,7 +171,7 @@ std::set<std::string> all_matches(const std::string& text, const std::string& pa
 
 }  // namespace
 
-TEST_CASE("--redact leaves no bucket or project in any format and keeps the fingerprints", "[cli][redaction]") {
+TEST_CASE("redact flag leaves no bucket or project in any format and keeps the fingerprints", "[cli][redaction]") {
   struct Case {
     std::string dir;
     std::vector<std::string> secrets;  // what the export names and an unredacted report shows
