@@ -3,6 +3,7 @@
 // are the ones the cited source shows.
 #include "gpudiag/redaction.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <regex>
 #include <set>
@@ -211,5 +212,44 @@ TEST_CASE("redact flag leaves no bucket or project in any format and keeps the f
     const std::string partial = R"re("gpudiag[A-Za-z]*/v[0-9]+": "([^"]+)")re";
     CHECK(all_matches(gpudiag::test::read_file(dir + "/redacted.sarif"), partial) ==
           all_matches(gpudiag::test::read_file(dir + "/raw.sarif"), partial));
+  }
+}
+
+TEST_CASE("redacted analysis keeps fingerprints and ids and the match highlights", "[unit][redaction]") {
+  // messy-cropped-message-project-number: the project number in the resource labels, a bucket in
+  // the logged batch, and a CUDA OOM (apache/beam#22811 text) as the match.
+  const gpudiag::Analysis raw = gpudiag::test::analyze_case("corpus/messy-cropped-message-project-number");
+  const gpudiag::RedactionTerms terms = gpudiag::redaction_terms(raw);
+  CHECK(std::find(terms.projects.begin(), terms.projects.end(), "823514981911") != terms.projects.end());
+  CHECK(std::find(terms.buckets.begin(), terms.buckets.end(), "hs-src-images") != terms.buckets.end());
+  const gpudiag::Analysis out = gpudiag::redacted(raw, terms);
+  CHECK(out.job.project == "<project>");
+  CHECK(out.job.id == raw.job.id);
+  CHECK(out.job.name == raw.job.name);
+  REQUIRE(out.findings.size() == raw.findings.size());
+  REQUIRE_FALSE(raw.findings.empty());
+  REQUIRE_FALSE(raw.findings[0].evidence.empty());
+  CHECK(raw.findings[0].evidence[0].entry->message.find("hs-src-images") != std::string_view::npos);
+  for (size_t i = 0; i < raw.findings.size(); ++i) {
+    const auto& f = out.findings[i];
+    CHECK(f.rule_id == raw.findings[i].rule_id);
+    CHECK(f.fingerprint == raw.findings[i].fingerprint);
+    CHECK(f.identity == raw.findings[i].identity);
+    REQUIRE(f.evidence.size() == raw.findings[i].evidence.size());
+    for (size_t e = 0; e < f.evidence.size(); ++e) {
+      const auto& ev = f.evidence[e];
+      const auto& before = raw.findings[i].evidence[e];
+      CHECK(ev.entry->message.find("hs-src-images") == std::string_view::npos);
+      CHECK(ev.entry->project == "<project>");
+      CHECK(ev.entry->worker == before.entry->worker);
+      CHECK(ev.entry->where.line == before.entry->where.line);
+      // The highlighted match is the same text (the OOM line holds nothing to mask).
+      REQUIRE(ev.match_at != std::string::npos);
+      CHECK(ev.matched_line.substr(ev.match_at, ev.match_length) ==
+            before.matched_line.substr(before.match_at, before.match_length));
+    }
+  }
+  for (size_t g = 0; g < std::min(out.unexplained.size(), raw.unexplained.size()); ++g) {
+    CHECK(out.unexplained[g].fingerprint == raw.unexplained[g].fingerprint);
   }
 }
