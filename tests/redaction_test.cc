@@ -182,7 +182,7 @@ TEST_CASE("redact flag leaves no bucket or project in any format and keeps the f
       {"corpus/messy-cropped-message-project-number", {"hs-src-images", "823514981911"}},
       {"corpus/chained-exception-python", {"acme-ml-prod"}},
   };
-  const std::vector<std::string> formats{"txt", "json", "md", "sarif", "html"};
+  const std::vector<std::string> formats{"txt", "json", "md", "sarif", "html", "xml"};
   for (const auto& c : cases) {
     const std::string dir = gpudiag::test::temp_dir();
     for (const bool redacted : {false, true}) {
