@@ -38,8 +38,24 @@ void add_record_options(CLI::App& cmd, HistoryOptions& history) {
       ->needs(db);
 }
 
+namespace {
+
+// The last green run's facts come from the database, unredacted: mask them as the run's own were.
+void redact_history_view(RankedReport& report, const RedactionTerms& terms) {
+  if (report.changes_since_green) {
+    for (auto& c : report.changes_since_green->changes) {
+      c.before = redact_text(c.before, terms);
+      c.after = redact_text(c.after, terms);
+    }
+  }
+  for (auto& job : report.jobs) redact_history_view(job, terms);
+}
+
+}  // namespace
+
 bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& report, const OutputStep& write_outputs) {
   const auto write = [&] {
+    if (analysis.redaction) redact_history_view(report, *analysis.redaction);
     const std::string problem = write_outputs();
     if (!problem.empty()) std::cerr << "gpudiag: " << terminal_safe(problem) << '\n';
     return problem.empty();

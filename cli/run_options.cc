@@ -78,6 +78,9 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_flag("--deterministic", deterministic, "No run times or absolute paths (for golden files)");
   cmd.add_flag("--no-color", no_color, "Never colour the text report");
   cmd.add_flag("--color", color, "Colour the text report even when not on a terminal");
+  cmd.add_flag("--redact", redact,
+               "Mask e-mail addresses, tokens and keys, bucket and project names, and quoted data in exception "
+               "messages in every output: before posting a report to a PR, a ticket or a SARIF upload");
   cmd.add_flag("--show-facts", show_facts, "Print the job facts gpudiag derived, and where from (stderr)");
   rules.add_to(cmd);
   add_record_options(cmd, history);
@@ -163,7 +166,13 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     return std::nullopt;
   }
   if (!check_job_files(o, *diagnosis)) return std::nullopt;
-  return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store)};
+  // After the analysis (the fingerprints are made from the raw text) and before ranking.
+  std::optional<RedactionTerms> redaction;
+  if (o.redact) {
+    redaction = redaction_terms(*diagnosis);
+    *diagnosis = redacted(*diagnosis, *redaction);
+  }
+  return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store), std::move(redaction)};
 }
 
 std::vector<ProtectedFile> read_files(const RunOptions& o) {

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "gpudiag/analyzer.h"
 #include "gpudiag/formats.h"
+#include "gpudiag/redaction.h"
 #include "output_files.h"
 
 namespace gpudiag::cli {
@@ -30,6 +31,7 @@ struct RunOptions {
   bool no_color = false;
   bool color = false;
   bool show_facts = false;
+  bool redact = false;  // --redact: mask secrets and names in every output (reports' redaction.h)
   RuleOptions rules;
   HistoryOptions history;  // --db, --pipeline, --new-only
 
@@ -44,6 +46,9 @@ struct AnalysedRun {
   RulePack pack;
   Analysis diagnosis;
   std::optional<HistoryStore> store;  // --db, opened before the analysis
+  // --redact: what was masked in `diagnosis` (the export's project ids), to mask what the run
+  // history adds to the report too (the last green run's facts).
+  std::optional<RedactionTerms> redaction;
 };
 
 // Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2 and no
