@@ -303,6 +303,8 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
         (job.findings.empty() || job.findings.front().finding->severity < Impact::kError)) {
       cause = "no rule in the pack explains it";
     }
+    // An error no rule explains that leads the job is its cause, as in the job's verdict line.
+    if (detail::unexplained_first(job)) cause = unexplained_headline(*job.unexplained.front().group);
     out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", st.bold(verdict),
                        terminal_safe(crop_middle(info.name, 40)), name_width,
                        info.id.empty() ? "(no job id)" : terminal_safe(info.id), job_outcome_name(info.outcome),
