@@ -66,7 +66,12 @@ void ErrorGroups::add(ErrorCandidate&& c) {
 
 ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCandidate& c) {
   if (key.empty()) {
-    if (!miner_) miner_ = std::make_unique<TemplateMiner>(kJobMinerLimits);
+    if (!miner_) {
+      // A job's miner may grow to its byte cap: reserved from the export's budget up front, so that
+      // many jobs with plain error lines cannot hold a miner each past the memory cap.
+      if (!hold(kJobMinerLimits.max_bytes)) return past_cap();
+      miner_ = std::make_unique<TemplateMiner>(kJobMinerLimits);
+    }
     const size_t template_id = miner_->add(c.message_template);
     if (auto it = by_template_.find(template_id); it != by_template_.end()) return &groups_[it->second];
     if (groups_.size() >= kMaxGroups) return past_cap();
