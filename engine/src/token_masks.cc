@@ -175,6 +175,7 @@ bool closing(char ch) { return std::string_view("),.;:]}").find(ch) != std::stri
 // The length of the unit symbol `token` starts with when the rest is closing punctuation ("KB)",
 // "ms,"), else 0.
 size_t unit_symbol_length(std::string_view token) {
+  if (token.size() > 8) return 0;  // the longest symbol and some punctuation: most tokens stop here
   size_t end = token.size();
   while (end > 0 && closing(token[end - 1])) --end;
   if (end == 0) return 0;
