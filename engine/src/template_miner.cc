@@ -72,16 +72,29 @@ struct Group {
 bool prefix_end(char c) { return std::string_view("=:,;([{/@|\"'").find(c) != std::string_view::npos; }
 bool suffix_start(char c) { return std::string_view("=:,;()[]{}/@|\"'").find(c) != std::string_view::npos; }
 
-// A template token that holds <*> (but is not just <*>) matches a message token with the same text
-// around its first and last <*>.
+// A template token that holds <*> (but is not just <*>) matches a message token that has its
+// literal text in order around the variables: "<*>:<*>" matches "10:02" but not "<1".
 bool glob_matches(std::string_view pattern, std::string_view token) {
   const size_t first = pattern.find(kVar);
   if (first == std::string_view::npos || pattern == kVar) return false;
   const size_t last = pattern.rfind(kVar);
   const std::string_view head = pattern.substr(0, first);
   const std::string_view tail = pattern.substr(last + kVar.size());
-  return token.size() >= head.size() + tail.size() && token.substr(0, head.size()) == head &&
-         token.substr(token.size() - tail.size()) == tail;
+  if (token.size() < head.size() + tail.size() || token.substr(0, head.size()) != head ||
+      token.substr(token.size() - tail.size()) != tail)
+    return false;
+  // The literal pieces between the first and the last variable, each after the one before.
+  std::string_view middle = token.substr(head.size(), token.size() - head.size() - tail.size());
+  size_t at = first + kVar.size();
+  while (at < last) {
+    const size_t next = pattern.find(kVar, at);
+    const std::string_view piece = pattern.substr(at, next - at);
+    const size_t found = middle.find(piece);
+    if (found == std::string_view::npos) return false;
+    middle.remove_prefix(found + piece.size());
+    at = next + kVar.size();
+  }
+  return true;
 }
 
 struct Node {

@@ -10,6 +10,10 @@
 //     (random ids: i3beln7k, UUIDs), or when it is true, false or null;
 //   - everything else stays: words, ValueError, float32, jk2_init, python3, nvidia-tesla-t4.
 // Adjacent variables joined by nothing or by '.' are one (<*>.<*>: an IP, a version, a float).
+// Quantities: a unit symbol after a variable is part of it ("1.50 GiB", "<1 sec" are <*>, as
+// "1.50GiB" is), and a parenthesised restatement of a quantity in other units after it is left out
+// ("1190 bytes (1.16 KB) sent" and "0 bytes sent" are both "<*> bytes sent"). Unit words stay:
+// "30 seconds" is "<*> seconds", as Loghub's templates keep them.
 #include "token_masks.h"
 
 #include <array>
@@ -160,19 +164,98 @@ void append_masked_token(std::string_view token, std::string& out) {
   }
 }
 
+// Unit symbols of sizes and durations, written apart from their number ("1.50 GiB", "200 ms").
+// Words ("bytes", "seconds") are not here: they stay in the template.
+constexpr std::string_view kUnitSymbols[] = {"B",   "kB",  "KB", "MB",  "GB",   "TB",  "PB",   "KiB", "MiB", "GiB",
+                                             "TiB", "PiB", "kb", "Kb",  "mb",   "Mb",  "gb",   "Gb",  "ns",  "us",
+                                             "µs",  "ms",  "s",  "sec", "secs", "min", "mins", "h",   "hr",  "hrs"};
+
+bool closing(char ch) { return std::string_view("),.;:]}").find(ch) != std::string_view::npos; }
+
+// The length of the unit symbol `token` starts with when the rest is closing punctuation ("KB)",
+// "ms,"), else 0.
+size_t unit_symbol_length(std::string_view token) {
+  if (token.size() > 8) return 0;  // the longest symbol and some punctuation: most tokens stop here
+  size_t end = token.size();
+  while (end > 0 && closing(token[end - 1])) --end;
+  if (end == 0) return 0;
+  const std::string_view unit = token.substr(0, end);
+  for (std::string_view symbol : kUnitSymbols)
+    if (unit == symbol) return end;
+  return 0;
+}
+
+// A parenthesised quantity with a unit at `start` of `message`: "(1.16 KB)", "(1.16KB)". Returns
+// the index just past its ')', or 0 when there is none.
+size_t quantity_aside_end(std::string_view message, size_t start) {
+  size_t i = start + 1;
+  const size_t digits = i;
+  while (i < message.size() && ((cls(message[i]) & kDigit) || message[i] == '.')) ++i;
+  if (i == digits || !(cls(message[digits]) & kDigit)) return 0;
+  while (i < message.size() && message[i] == ' ') ++i;
+  size_t close = i;
+  while (close < message.size() && close - i < 5 && message[close] != ')') ++close;
+  if (close == message.size() || message[close] != ')') return 0;
+  const std::string_view unit = message.substr(i, close - i);
+  for (std::string_view symbol : kUnitSymbols)
+    if (unit == symbol) return close + 1;
+  return 0;
+}
+
+// Where the whitespace token holding `at` ends when all of it from `at` on is closing punctuation,
+// else 0.
+size_t closing_run_end(std::string_view message, size_t at) {
+  size_t end = at;
+  while (end < message.size() && closing(message[end])) ++end;
+  return end == message.size() || (cls(message[end]) & kSpace) ? end : 0;
+}
+
+bool is_word(std::string_view token) {
+  for (char ch : token)
+    if (!(cls(ch) & kAlpha)) return false;
+  return !token.empty();
+}
+
 }  // namespace
 
 void append_masked(std::string_view message, std::string& out) {
   bool first = true;
+  // What came just before, for quantities: the last token ended with a variable ("1190", "<1"),
+  // or it was a word right after one ("1190 bytes").
+  bool after_variable = false;
+  bool after_unit_word = false;
   size_t i = 0;
   while (i < message.size()) {
     while (i < message.size() && (cls(message[i]) & kSpace)) ++i;
     if (i == message.size()) break;
     size_t end = i;
     while (end < message.size() && !(cls(message[end]) & kSpace)) ++end;
+    std::string_view token = message.substr(i, end - i);
+    if (after_variable) {
+      if (const size_t unit = unit_symbol_length(token); unit != 0) {
+        out.append(token.substr(unit));  // "1.16 KB)" is "<*>)": the unit belongs to the variable
+        after_variable = ends_with(out, kVar);
+        after_unit_word = false;
+        i = end;
+        continue;
+      }
+    }
+    if ((after_variable || after_unit_word) && token[0] == '(') {
+      const size_t aside = quantity_aside_end(message, i);
+      if (const size_t rest = aside == 0 ? 0 : closing_run_end(message, aside); rest != 0) {
+        // "(1.16 KB)" restates the quantity before it: left out, the punctuation after it kept.
+        out.append(message.substr(aside, rest - aside));
+        after_variable = ends_with(out, kVar);
+        after_unit_word = false;
+        i = rest;
+        continue;
+      }
+    }
     if (!first) out.push_back(' ');
     first = false;
-    append_masked_token(message.substr(i, end - i), out);
+    append_masked_token(token, out);
+    after_unit_word = after_variable && is_word(token);
+    after_variable = ends_with(out, kVar);
     i = end;
   }
 }
