@@ -2,7 +2,8 @@
 // ranked first, at most ten per level (GitHub shows no more per step); the rest are named in one
 // notice that points to the Markdown summary. Each error no rule explains is one annotation at its
 // level (error, or a notice for info) located at its exemplar, before the findings when it is the
-// likely cause. Stale baseline entries become warnings on the baseline file itself. Messages and
+// likely cause. A symptom is never an ::error: folded under its cause it is a ::notice, alone at most
+// a ::warning (ci_levels.h). Stale baseline entries become warnings on the baseline file itself. Messages and
 // properties are escaped as the runner requires (%25, %0D, %0A; in properties also %3A and %2C), so
 // no log line can start or end a command.
 #include <fmt/format.h>

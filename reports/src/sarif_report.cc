@@ -8,6 +8,8 @@
 // properties (docs/formats.md, Several jobs). Errors no rule explains are results of the reserved rule
 // `unexplained-error` (added to tool.driver.rules when a run has one), each with
 // partialFingerprints[gpudiagGroup/v1] = the group's fingerprint.
+// Every artifact URI is relative to a uriBaseId (SarifPaths); each rule has help.markdown; a symptom
+// is never an error (ci_levels.h); input problems are the invocation's toolExecutionNotifications.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -407,7 +409,6 @@ void invocation(JsonWriter& w, const Analysis& d, const SarifPaths& paths, bool 
                         const std::string& message) {
     w.begin_object();
     w.field("level", lvl);
-    w.key("descriptor").begin_object().field("id", id).end_object();
     text_object(w, "message", message);
     w.key("locations").begin_array().begin_object().key("physicalLocation").begin_object();
     w.key("artifactLocation").begin_object();
@@ -415,6 +416,7 @@ void invocation(JsonWriter& w, const Analysis& d, const SarifPaths& paths, bool 
     w.end_object();
     if (line > 0) w.key("region").begin_object().field("startLine", line).end_object();
     w.end_object().end_object().end_array();
+    w.key("descriptor").begin_object().field("id", id).end_object();
     w.end_object();
   };
   for (const auto& e : d.input_errors) note("error", e.code.empty() ? "unreadable" : e.code, e.file, e.line, e.message);
