@@ -180,7 +180,7 @@ TEST_CASE("Markdown and HTML: the unexplained section leads when the group is th
   CHECK_THAT(md, Catch::Contains("Explains:\n\n- 1. 🔴 A work item failed 4 times"));
   CHECK_THAT(md, Catch::Contains("↳ A symptom of **U1**"));
 
-  // A rule finding leads: the groups follow the root causes, before the fixes.
+  // A rule finding leads: the groups follow the root causes; the fixes come right after the verdict.
   const std::string beside = render_markdown(rank(beside_rule()), o);
   const size_t roots = beside.find("### Root causes, most likely first");
   const size_t groups = beside.find("### Errors no rule explains (1)");
@@ -188,7 +188,7 @@ TEST_CASE("Markdown and HTML: the unexplained section leads when the group is th
   REQUIRE(roots != std::string::npos);
   REQUIRE(groups != std::string::npos);
   CHECK(roots < groups);
-  CHECK(groups < fixes);
+  CHECK(fixes < roots);
   CHECK_THAT(beside, Catch::Contains("#### U1. 🔵 INFO — UnicodeDecodeError"));
 
   const std::string html = render_html(rank(value_error()), o);

@@ -13,6 +13,7 @@
 #include "evidence_merge.h"
 #include "fact_test_runner.h"
 #include "finding_identity.h"
+#include "placeholders.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -246,7 +247,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   for (size_t i = 0; i < info.fixes.size(); ++i) {
     const FixInfo& fix = info.fixes[i];
     FindingFix ff{fix.id,
-                  fill_placeholders(fix.action, f.captures, acc_.facts, f.count, nworkers),
+                  fill_fix_action(fix, f.captures, acc_.facts, f.count, nworkers),
                   fill_placeholders(fix.why, f.captures, acc_.facts, f.count, nworkers),
                   fix.weight,
                   false,
@@ -330,41 +331,59 @@ void RuleEvaluator::corroborate() {
 
 }  // namespace
 
-std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
-                              const JobFacts& facts, uint64_t count, size_t workers) {
+namespace {
+
+// One placeholder's value, nullopt when unknown (no capture, no fact, or the filter has no answer).
+std::optional<std::string> placeholder_value(const Placeholder& p,
+                                             const std::map<std::string, std::vector<std::string>>& captures,
+                                             const JobFacts& facts, uint64_t count, size_t workers) {
+  std::optional<std::string> value;
+  if (p.name == "count") {
+    value = std::to_string(count);
+  } else if (p.name == "workers") {
+    value = std::to_string(workers);
+  } else if (auto it = captures.find(std::string(p.name)); it != captures.end() && !it->second.empty()) {
+    const size_t shown = std::min<size_t>(it->second.size(), 5);
+    std::vector<std::string> values(it->second.begin(), it->second.begin() + static_cast<ptrdiff_t>(shown));
+    value = fmt::format("{}", fmt::join(values, ", "));
+    if (it->second.size() > shown) *value += ", …";
+  } else if (const FactValue* v = facts.get(p.name); v != nullptr && !v->value.empty()) {
+    value = v->value;
+  }
+  if (!value || p.filter.empty()) return value;
+  return apply_filter(p.filter, *value);
+}
+
+// `text` filled; nullopt when `all_known` and a placeholder is unknown, else unknown ones are `?`.
+std::optional<std::string> fill(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
+                                const JobFacts& facts, uint64_t count, size_t workers, bool all_known) {
   std::string out;
   out.reserve(text.size());
   size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t open = text.find('{', pos);
-    if (open == std::string_view::npos) break;
-    const size_t close = text.find('}', open);
-    if (close == std::string_view::npos) break;
-    const std::string_view name = text.substr(open + 1, close - open - 1);
-    const bool is_name = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
-    out.append(text.substr(pos, open - pos));
-    if (!is_name) {
-      out.append(text.substr(open, close - open + 1));
-    } else if (name == "count") {
-      out += std::to_string(count);
-    } else if (name == "workers") {
-      out += std::to_string(workers);
-    } else if (auto it = captures.find(std::string(name)); it != captures.end() && !it->second.empty()) {
-      const size_t shown = std::min<size_t>(it->second.size(), 5);
-      std::vector<std::string> values(it->second.begin(), it->second.begin() + static_cast<ptrdiff_t>(shown));
-      out += fmt::format("{}", fmt::join(values, ", "));
-      if (it->second.size() > shown) out += ", …";
-    } else if (const FactValue* v = facts.get(name); v != nullptr && !v->value.empty()) {
-      out += v->value;
-    } else {
-      out += '?';
-    }
-    pos = close + 1;
+  for (const Placeholder& p : placeholders_in(text)) {
+    out.append(text.substr(pos, p.begin - pos));
+    const auto value = placeholder_value(p, captures, facts, count, workers);
+    if (!value && all_known) return std::nullopt;
+    out += value ? *value : "?";
+    pos = p.end;
   }
   out.append(text.substr(pos));
   return out;
+}
+
+}  // namespace
+
+std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
+                              const JobFacts& facts, uint64_t count, size_t workers) {
+  return *fill(text, captures, facts, count, workers, false);
+}
+
+std::string fill_fix_action(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
+                            const JobFacts& facts, uint64_t count, size_t workers) {
+  for (const auto& specific : fix.action_with_facts) {
+    if (auto filled = fill(specific, captures, facts, count, workers, true)) return *filled;
+  }
+  return fill_placeholders(fix.action, captures, facts, count, workers);
 }
 
 void evaluate_rules(const JobAccumulator& acc, Analysis& out) {

@@ -10,8 +10,14 @@ namespace gpudiag::detail {
 // Fills findings, inconclusive checks, facts, phases and the job identity of `out`.
 void evaluate_rules(const JobAccumulator& acc, Analysis& out);
 
-// Replaces {name} with captured values, facts, {count} and {workers}.
+// Replaces {name} with captured values, facts, {count} and {workers} (placeholders.h); an unknown
+// one becomes `?`.
 std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
                               const JobFacts& facts, uint64_t count, size_t workers);
+
+// A fix's action for this job: the first of `fix.action_with_facts` whose every placeholder is
+// known, else `fix.action` filled as fill_placeholders does.
+std::string fill_fix_action(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
+                            const JobFacts& facts, uint64_t count, size_t workers);
 
 }  // namespace gpudiag::detail

@@ -94,6 +94,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"id", P::kFix, N::kRequired, V::kId,
      "stable kebab-case; the same fix proposed by several findings is listed once with all reasons"},
     {"action", P::kFix, N::kRequired, V::kText, "what to do, imperative, one line"},
+    {"action_with_facts", P::kFix, N::kOptional, V::kTextList,
+     "more specific actions, best first: the first whose every placeholder is known replaces `action`"},
     {"why", P::kFix, N::kRequired, V::kText, "why it helps, one or two sentences"},
     {"weight", P::kFix, N::kOptional, V::kNumber, "0–100, order within the rule (higher first; default 50)"},
     {"demote_if", P::kFix, N::kOptional, V::kFactTests,

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "fact_catalog.h"
+#include "placeholders.h"
 
 namespace gpudiag::detail {
 
@@ -199,6 +200,7 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
       if (!is_kebab_id(fix.id)) error(v->at, "rule-id", fmt::format("fix id `{}` is not kebab-case", fix.id));
     }
     if (const Node* v = item.get("action")) fix.action = scalar(*v, "action").value_or("");
+    if (const Node* v = item.get("action_with_facts")) fix.action_with_facts = string_list(*v, "action_with_facts");
     if (const Node* v = item.get("why")) fix.why = scalar(*v, "why").value_or("");
     if (const Node* v = item.get("weight")) {
       auto s = scalar(*v, "weight");
@@ -432,6 +434,56 @@ void RuleReader::check_identity(const Node& root, const RuleSpec& rule) {
   }
 }
 
+void RuleReader::check_placeholders(const Node& root, const RuleSpec& rule) {
+  std::vector<std::string> groups;
+  for (const auto* c : {rule.match ? &*rule.match : nullptr, rule.weak ? &*rule.weak : nullptr,
+                        rule.after ? &rule.after->match : nullptr, rule.absent ? &rule.absent->match : nullptr,
+                        rule.absent && rule.absent->after ? &*rule.absent->after : nullptr}) {
+    if (c != nullptr) collect_groups(*c, groups);
+  }
+  std::vector<std::string> names = groups;
+  for (const auto name : catalog_.names()) names.emplace_back(name);
+  names.emplace_back("count");
+  names.emplace_back("workers");
+  std::vector<std::string> filters;
+  for (const auto& f : kPlaceholderFilters) filters.emplace_back(f.name);
+  const auto check = [&](const Node& n) {
+    if (!n.is_scalar()) return;
+    for (const Placeholder& p : placeholders_in(n.scalar)) {
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) {
+        const std::string hint = suggestion(std::string(p.name), names);
+        error(n.at, "rule-reference",
+              fmt::format("placeholder `{{{}}}` is neither a named group of the rule's patterns nor a catalog fact",
+                          p.name),
+              !hint.empty() ? hint
+              : groups.empty()
+                  ? std::string("the rule's patterns capture nothing; facts: see docs/facts.md")
+                  : fmt::format("its named groups: {}; facts: see docs/facts.md", fmt::join(groups, ", ")));
+      }
+      if (!p.filter.empty() && !known_filter(p.filter)) {
+        error(n.at, "rule-reference",
+              fmt::format("unknown placeholder filter `{}` in `{{{}|{}}}`", p.filter, p.name, p.filter),
+              fmt::format("filters: {}", fmt::join(filters, ", ")));
+      }
+    }
+  };
+  for (const char* key : {"title", "description"}) {
+    if (const Node* v = root.get(key)) check(*v);
+  }
+  const Node* fixes = root.get("fixes");
+  if (fixes == nullptr || !fixes->is_seq()) return;
+  for (const auto& item : fixes->items) {
+    if (!item.is_map()) continue;
+    for (const char* key : {"action", "why"}) {
+      if (const Node* v = item.get(key)) check(*v);
+    }
+    if (const Node* v = item.get("action_with_facts")) {
+      check(*v);
+      for (const auto& alt : v->items) check(alt);
+    }
+  }
+}
+
 std::optional<RuleSpec> RuleReader::read(const Node& root) {
   if (!root.is_map()) {
     error(root.at.line ? root.at : Position{1, 1}, "rule-file",
@@ -473,6 +525,7 @@ std::optional<RuleSpec> RuleReader::read(const Node& root) {
     if (const Node* v = root.get(key.key)) key.read(*this, *v, rule);
   }
   check_identity(root, rule);
+  check_placeholders(root, rule);
   if (errors_ > 0) return std::nullopt;
   return rule;
 }

@@ -176,6 +176,9 @@ class RuleReader {
   void read_identity(const Node& n, RuleSpec& rule);
   // Checks that every `identity:` name is a named group of the rule's patterns.
   void check_identity(const Node& root, const RuleSpec& rule);
+  // Every placeholder of the rule's texts names a group of its patterns, a catalog fact, `count` or
+  // `workers`, and every filter is known (placeholders.h).
+  void check_placeholders(const Node& root, const RuleSpec& rule);
   void read_examples(const Node& n, RuleSpec& rule);
   // `examples:` of a rule, or (`extractor`) of a fact extractor, whose examples say what they yield.
   void read_example_lists(const Node& n, std::vector<ExampleSpec>& examples, bool extractor);

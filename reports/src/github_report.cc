@@ -2,7 +2,8 @@
 // ranked first, at most ten per level (GitHub shows no more per step); the rest are named in one
 // notice that points to the Markdown summary. Each error no rule explains is one annotation at its
 // level (error, or a notice for info) located at its exemplar, before the findings when it is the
-// likely cause. Stale baseline entries become warnings on the baseline file itself. Messages and
+// likely cause. A symptom is never an ::error: folded under its cause it is a ::notice, alone at most
+// a ::warning (ci_levels.h). Stale baseline entries become warnings on the baseline file itself. Messages and
 // properties are escaped as the runner requires (%25, %0D, %0A; in properties also %3A and %2C), so
 // no log line can start or end a command.
 #include <fmt/format.h>
@@ -11,8 +12,10 @@
 #include <algorithm>
 #include <map>
 
+#include "ci_levels.h"
 #include "gpudiag/formats.h"
 #include "job_views.h"
+#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -44,7 +47,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   // (first: it is what matters most), skipped or cropped entries ::warnings at their line.
   for (const auto& e : d.input_errors) {
     ++shown["error"];
-    out += annotation("error", display_path(e.file, o.deterministic), e.line, "gpudiag: input not read",
+    out += annotation("error", detail::shown_path(e.file, o.deterministic), e.line, "gpudiag: input not read",
                       fmt::format("{}; the report covers only what was read", e.message));
   }
   if (o.fail_on && !o.allow_empty && report.verdict == Verdict::kEmpty) {  // the gate refuses it: exit 2
@@ -53,6 +56,13 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   }
   size_t problems_left = 0;
   const auto input_warnings = [&] {
+    if (d.input_errors.empty() && !holds_dataflow_job(d)) {  // verdict `empty`: as SARIF's notification
+      for (const auto& in : d.inputs) {
+        ++shown["warning"];
+        out += annotation("warning", detail::shown_path(in.path, o.deterministic), 0, "gpudiag: no Dataflow job",
+                          "the input holds no entry of a Dataflow job");
+      }
+    }
     for (const auto& in : d.inputs) {
       problems_left += in.problems_total - std::min<uint64_t>(in.problems_total, in.problems.size());
       for (const auto& p : in.problems) {
@@ -61,7 +71,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
           continue;
         }
         ++shown["warning"];
-        out += annotation("warning", display_path(in.path, o.deterministic), p.line,
+        out += annotation("warning", detail::shown_path(in.path, o.deterministic), p.line,
                           p.skipped_entry ? "gpudiag: entry skipped" : "gpudiag: input problem", p.message);
       }
     }
@@ -91,7 +101,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       if (!u.symptoms.empty())
         message += fmt::format("\nExplains: {}", fmt::join(detail::unexplained_explains(job, u), ", "));
       const LogRecord& r = g.exemplar.entry.record();
-      out += annotation(level, detail::input_path(*job.diagnosis, r, o.deterministic), r.where.line,
+      out += annotation(level, detail::shown_input_path(*job.diagnosis, r, o.deterministic), r.where.line,
                         fmt::format("gpudiag: {}", unexplained_headline(g)), message);
     }
   };
@@ -106,7 +116,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
         ++suppressed;
         continue;
       }
-      const std::string_view level = command(f.severity);
+      const std::string_view level = detail::finding_ci_level(rf, "notice");  // symptoms: ci_levels.h
       if (shown[level] == kPerLevel) {
         left_out.push_back(who.empty() ? f.rule_id : fmt::format("{} ({})", f.rule_id, job.diagnosis->job.id));
         continue;
@@ -126,7 +136,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       uint64_t line = 0;
       if (!f.evidence.empty()) {
         const LogRecord& r = f.evidence.front().entry.record();
-        file = detail::input_path(d, r, o.deterministic);
+        file = detail::shown_input_path(d, r, o.deterministic);
         line = r.where.line;
         message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
       }

@@ -6,6 +6,7 @@
 
 #include "gpudiag/formats.h"
 #include "job_views.h"
+#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -62,7 +63,7 @@ std::string finding_head(const RankedReport& report, size_t index) {
   const Finding& f = *rf.finding;
   std::string out =
       fmt::format("#### {}. {} {} — {}{}\n\n", rf.rank, severity_icon(f.severity), upper(impact_name(f.severity)),
-                  markdown_escape(f.title), rf.suppressed ? " (suppressed)" : "");
+                  markdown_prose(f.title), rf.suppressed ? " (suppressed)" : "");
   out += fmt::format("{} · confidence {:.0f}% · {}\n\n", markdown_code_span(f.rule_id), f.confidence * 100,
                      markdown_escape(finding_stats(f)));
   if (rf.caused_by_unexplained) {
@@ -72,13 +73,13 @@ std::string finding_head(const RankedReport& report, size_t index) {
   out += baseline_note(report, rf);
   if (rf.history)
     out += fmt::format("> {} {}\n\n", rf.history->known ? "🔁" : "🆕", markdown_escape(history_note(*rf.history)));
-  out += markdown_escape(f.description) + "\n\n";
+  out += markdown_prose(f.description) + "\n\n";
   if (!rf.symptoms.empty()) {
     out += "Symptoms folded under it:\n\n";
     for (size_t i = index + 1; i < report.findings.size() && report.findings[i].depth > 0; ++i) {
       const RankedFinding& s = report.findings[i];
       out += fmt::format("{}- {}. {} {} {} · {}{}\n", std::string(static_cast<size_t>(s.depth - 1) * 2, ' '), s.rank,
-                         severity_icon(s.finding->severity), markdown_escape(s.finding->title),
+                         severity_icon(s.finding->severity), markdown_prose(s.finding->title),
                          markdown_code_span(s.finding->rule_id), markdown_escape(finding_stats(*s.finding)),
                          s.suppressed ? " · suppressed" : "");
     }
@@ -90,7 +91,7 @@ std::string finding_head(const RankedReport& report, size_t index) {
 std::string finding_fix(const RankedFinding& rf) {
   if (rf.fixes.empty()) return "";
   const FindingFix& top = rf.fixes.front();
-  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_escape(top.action), doc_link(top.doc),
+  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_prose(top.action), doc_link(top.doc),
                      rf.fixes.size() > 1 ? fmt::format(" — {} more below", rf.fixes.size() - 1) : "");
 }
 
@@ -100,7 +101,7 @@ std::string evidence_block(const Analysis& d, const Finding& f, const RenderOpti
                                 f.count > f.evidence.size() ? fmt::format(", {} shown", f.evidence.size()) : "");
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();
-    out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
+    out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::shown_location(d, r, o.deterministic)),
                        format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
                        r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
                        e.also_in.empty() ? "" : fmt::format(" · also in: {}", markdown_escape(detail::also_in(e))));
@@ -148,7 +149,7 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
   }
   const Evidence& e = g.exemplar;
   const LogRecord& r = e.entry.record();
-  out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o.deterministic)),
+  out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::shown_location(d, r, o.deterministic)),
                      format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
                      r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
                      g.also_in.empty() ? ""
@@ -165,7 +166,7 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
     for (size_t i : u.symptoms) {
       const RankedFinding& s = report.findings[i];
       out += fmt::format("- {}. {} {} {}\n", s.rank, severity_icon(s.finding->severity),
-                         markdown_escape(s.finding->title), markdown_code_span(s.finding->rule_id));
+                         markdown_prose(s.finding->title), markdown_code_span(s.finding->rule_id));
     }
     out += "\n";
   }
@@ -203,9 +204,9 @@ std::string fixes_section(const RankedReport& report) {
   if (report.fixes.empty()) return "";
   std::string out = "### Fixes, best first\n\n";
   for (const auto& fix : report.fixes) {
-    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(fix.action),
-                       fix.demoted ? " (already in place)" : "");
-    for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_escape(why));
+    out +=
+        fmt::format("{}. **{}**{}  \n", fix.rank, markdown_prose(fix.action), fix.demoted ? " (already in place)" : "");
+    for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_prose(why));
     std::string rules;
     for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);
     out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc));
@@ -233,22 +234,22 @@ std::string skipped_section(const Analysis& d, const RenderOptions& o) {
   if (!d.inconclusive.empty()) {
     out += "### Inconclusive\n\nNot findings: the export cannot tell.\n\n";
     for (const auto& i : d.inconclusive) {
-      out += fmt::format("- **{}** ({}): {}\n", markdown_escape(i.title), markdown_code_span(i.rule_id),
-                         markdown_escape(i.reason));
+      out += fmt::format("- **{}** ({}): {}\n", markdown_prose(i.title), markdown_code_span(i.rule_id),
+                         markdown_prose(i.reason));
     }
     out += "\n";
   }
   std::string problems;
   size_t shown = 0, total = d.input_errors.size();
   for (const auto& e : d.input_errors) {
-    problems += fmt::format("- {}: error: {}\n", markdown_code_span(display_path(e.file, o.deterministic)),
+    problems += fmt::format("- {}: error: {}\n", markdown_code_span(detail::shown_path(e.file, o.deterministic)),
                             markdown_escape(e.message));
   }
   for (const auto& in : d.inputs) {
     total += in.problems_total;
     for (const auto& p : in.problems) {
       if (shown++ >= kProblemsShown) break;
-      const std::string path = display_path(in.path, o.deterministic);
+      const std::string path = detail::shown_path(in.path, o.deterministic);
       problems +=
           fmt::format("- {}: {}{}\n", markdown_code_span(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
                       p.skipped_entry ? "skipped: " : "", markdown_escape(p.message));
@@ -308,7 +309,7 @@ std::string jobs_table(const RankedReport& report) {
 // their best fixes; evidence stays in the HTML and JSON reports.
 std::string job_section(const RankedReport& job, const RenderOptions& o) {
   std::string out = fmt::format("### {} {}: {}\n\n", verdict_icon(job.verdict), job_span(job.diagnosis->job),
-                                markdown_escape(job.verdict_line));
+                                markdown_prose(job.verdict_line));
   const bool groups_first = detail::unexplained_first(job);
   if (groups_first) out += unexplained_section(job, o, false);
   for (size_t i = 0; i < job.findings.size(); ++i) {
@@ -324,7 +325,7 @@ std::string job_section(const RankedReport& job, const RenderOptions& o) {
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
   const Analysis& d = *report.diagnosis;
   const std::string_view icon = verdict_icon(report.verdict);
-  std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_escape(report.verdict_line));
+  std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_prose(report.verdict_line));
   std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);
   if (!d.job.name.empty()) job += " **" + markdown_escape(d.job.name) + "**";
   if (!d.job.region.empty()) job += " in " + markdown_escape(d.job.region);
@@ -339,7 +340,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     head += fmt::format("> [!CAUTION]\n> **{} could not be read**; this summary covers only what was read.\n",
                         plural(d.input_errors.size(), "input", "inputs"));
     for (const auto& e : d.input_errors) {
-      head += fmt::format("> - {}: {}\n", markdown_code_span(display_path(e.file, o.deterministic)),
+      head += fmt::format("> - {}: {}\n", markdown_code_span(detail::shown_path(e.file, o.deterministic)),
                           markdown_escape(e.message));
     }
     head += "\n";
@@ -352,7 +353,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   }
   if (o.fail_on) {
     const bool tripped = trips_gate(report, *o.fail_on) || !gate_refusal(report, o.allow_empty).empty();
-    head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_escape(detail::gate_line(report, o)));
+    head += fmt::format("**Gate** {} {}\n\n", tripped ? "❌" : "✅", markdown_prose(detail::gate_line(report, o)));
   }
   if (report.changes_since_green && !report.changes_since_green->changes.empty()) {
     const ChangesSinceGreen& c = *report.changes_since_green;
@@ -366,6 +367,8 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     }
     head += "\n";
   }
+  // The fixes right after the verdict: what to do is what a reader of a PR comment wants first.
+  head += fixes_section(report);
   const bool several = detail::several_jobs(report);
   if (several) head += jobs_table(report);
 
@@ -385,8 +388,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   // Errors no rule explains lead when the top one is the likely cause; else they follow the findings.
   const bool groups_first = detail::unexplained_first(report);
   const std::string groups = unexplained_section(report, o, true);
-  std::string tail =
-      (groups_first ? "" : groups) + fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+  std::string tail = (groups_first ? "" : groups) + baseline_section(report) + skipped_section(d, o);
   if (several) {
     for (size_t i : detail::full_jobs(report)) {
       if (i > 0) tail += job_section(report.jobs[i], o);

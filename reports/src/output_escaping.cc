@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "gpudiag/formats.h"
 #include "gpudiag/report.h"
@@ -131,7 +132,10 @@ std::string xml_escape(std::string_view text, bool attribute) {
   return escape_markup(text, attribute ? Markup::kXmlAttribute : Markup::kXmlText);
 }
 
-std::string markdown_escape(std::string_view text) {
+namespace {
+
+// markdown_escape; `line_start`: the text starts a line (block markers there are escaped too).
+std::string escape_markdown(std::string_view text, bool line_start) {
   // Inline markup, HTML, entities, tables and math anywhere; block markers where a line could start.
   static constexpr std::string_view kInline = "\\`*_[]<>|~&$";
   static constexpr std::string_view kLineStart = "#+-=>";
@@ -143,8 +147,9 @@ std::string markdown_escape(std::string_view text) {
       out += ' ';
     } else if (cp == '@') {
       out += "@\u2060";  // a word joiner: no @mention
-    } else if (ascii && (kInline.find(static_cast<char>(cp)) != std::string_view::npos ||
-                         (out.empty() && kLineStart.find(static_cast<char>(cp)) != std::string_view::npos))) {
+    } else if (ascii &&
+               (kInline.find(static_cast<char>(cp)) != std::string_view::npos ||
+                (line_start && out.empty() && kLineStart.find(static_cast<char>(cp)) != std::string_view::npos))) {
       out += '\\';
       out += ch;
     } else {
@@ -154,6 +159,10 @@ std::string markdown_escape(std::string_view text) {
   });
   return out;
 }
+
+}  // namespace
+
+std::string markdown_escape(std::string_view text) { return escape_markdown(text, true); }
 
 namespace {
 
@@ -189,6 +198,83 @@ std::string markdown_code_span(std::string_view text) {
   const std::string ticks(longest + 1, '`');
   const bool pad = body.empty() || body.front() == '`' || body.back() == '`' || body.front() == ' ';
   return pad ? ticks + " " + body + " " + ticks : ticks + body + ticks;
+}
+
+namespace {
+
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// A machine type, zone, region or GPU type: lower-case words and digits joined by dashes, with a
+// digit somewhere (n1-standard-4, us-central1-a, nvidia-tesla-t4), not a hyphenated English word.
+bool resource_name(std::string_view w) {
+  if (w.empty() || w.front() < 'a' || w.front() > 'z' || w.back() == '-') return false;
+  bool dash = false, digit = false;
+  char prev = 0;
+  for (char c : w) {
+    if (c == '-') {
+      if (prev == '-') return false;
+      dash = true;
+    } else if (!lower_alnum(c)) {
+      return false;
+    }
+    digit = digit || (c >= '0' && c <= '9');
+    prev = c;
+  }
+  // One dash before digits alone is a version or an encoding (x86-64, utf-8), not a resource.
+  const size_t last = w.rfind('-');
+  const bool numeric_tail = w.find_first_not_of("0123456789", last + 1) == std::string_view::npos;
+  return dash && digit && !(numeric_tail && w.find('-') == last);
+}
+
+// What a reader copies rather than reads: a flag, an identifier or option value with `_` or `=`, a
+// path or image reference, a resource name.
+bool code_like(std::string_view w) {
+  // Markup is never code: log text quoted in a title (`</title><script>`) stays escaped prose.
+  if (w.size() < 2 || w.find_first_of("<>") != std::string_view::npos) return false;
+  if (w.rfind("--", 0) == 0) return w.size() > 2 && std::isalpha(static_cast<unsigned char>(w[2]));
+  const bool letter =
+      std::any_of(w.begin(), w.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  if (!letter) return false;
+  const size_t underscore = w.find('_');
+  if (underscore != std::string_view::npos && w.find_first_not_of('_') != std::string_view::npos) return true;
+  const size_t eq = w.find('=');
+  if (eq != std::string_view::npos && eq > 0 && eq + 1 < w.size()) return true;
+  if (w.find('/') != std::string_view::npos &&
+      (w.front() == '/' || w.find('.') != std::string_view::npos || w.find(':') != std::string_view::npos))
+    return true;
+  return resource_name(w);
+}
+
+constexpr std::string_view kOpeners = "(\"'";
+constexpr std::string_view kClosers = ")\"',.;:!?";
+
+}  // namespace
+
+std::string markdown_prose(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t start = text.find_first_not_of(" \t\n\r", pos);
+    out += escape_markdown(text.substr(pos, std::min(start, text.size()) - pos), out.empty());
+    if (start == std::string_view::npos) break;
+    size_t end = text.find_first_of(" \t\n\r", start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(start, end - start);
+    size_t first = 0, last = word.size();
+    while (first < last && kOpeners.find(word[first]) != std::string_view::npos) ++first;
+    while (last > first && kClosers.find(word[last - 1]) != std::string_view::npos) --last;
+    const std::string_view core = word.substr(first, last - first);
+    if (code_like(core)) {
+      out += escape_markdown(word.substr(0, first), out.empty());
+      out += markdown_code_span(core);
+      out += escape_markdown(word.substr(last), false);
+    } else {
+      out += escape_markdown(word, out.empty());
+    }
+    pos = end;
+  }
+  return out;
 }
 
 std::string workflow_command_escape(std::string_view text, bool property) {

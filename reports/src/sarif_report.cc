@@ -8,16 +8,21 @@
 // properties (docs/formats.md, Several jobs). Errors no rule explains are results of the reserved rule
 // `unexplained-error` (added to tool.driver.rules when a run has one), each with
 // partialFingerprints[gpudiagGroup/v1] = the group's fingerprint.
+// Every artifact URI is relative to a uriBaseId (SarifPaths); each rule has help.markdown; a symptom
+// is never an error (ci_levels.h); input problems are the invocation's toolExecutionNotifications.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
+#include "ci_levels.h"
 #include "finding_history.h"
 #include "gpudiag/formats.h"
 #include "gpudiag/json_writer.h"
 #include "job_views.h"
+#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -28,9 +33,9 @@ constexpr size_t kSarifWorkers = 20;  // workers listed per result; workersTotal
 
 std::string_view level(Impact i) { return detail::ci_level(i, "note"); }
 
-// A relative path as a URI reference: unreserved characters and "/" kept, the rest %-encoded.
+// A path as a URI reference: unreserved characters and "/" kept, the rest %-encoded.
 std::string uri(std::string_view path) {
-  std::string out = path.rfind('/', 0) == 0 ? "file://" : "";
+  std::string out;
   for (char c : path) {
     const auto u = static_cast<unsigned char>(c);
     if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
@@ -41,19 +46,90 @@ std::string uri(std::string_view path) {
   return out;
 }
 
+// Every artifact URI is relative to a base (docs/formats.md, SARIF): %SRCROOT%, the working
+// directory, for inputs under it; INPUT_DIR_1, INPUT_DIR_2 … for the directories of the inputs
+// outside it. originalUriBaseIds gives each base's absolute URI (left out with --deterministic, so
+// that no report names the machine's directories), so no result carries a file:/// URI and code
+// scanning resolves them against the checkout.
+class SarifPaths {
+ public:
+  static constexpr std::string_view kWorkingDirectory = "%SRCROOT%";
+
+  explicit SarifPaths(bool deterministic) : deterministic_(deterministic) {}
+
+  // Makes a base for the directory of `path` when it lies outside the working directory.
+  void add(const std::string& path) { locate(path); }
+
+  struct Located {
+    std::string base;  // "" for stdin
+    std::string uri;
+  };
+  Located locate(const std::string& path) const {
+    if (path.empty() || path == "-") return {"", uri(path.empty() ? "-" : path)};
+    const std::string rel = detail::cwd_relative(path);
+    if (rel.front() != '/') return {std::string(kWorkingDirectory), uri(rel)};
+    const std::filesystem::path p(rel);
+    const std::string dir = p.parent_path().string();
+    auto it = dirs_.find(dir);
+    if (it == dirs_.end()) it = dirs_.emplace(dir, fmt::format("INPUT_DIR_{}", dirs_.size() + 1)).first;
+    return {it->second, uri(p.filename().string())};
+  }
+
+  void write_bases(JsonWriter& w) const {
+    w.key("originalUriBaseIds").begin_object();
+    w.key(kWorkingDirectory).begin_object();
+    if (!deterministic_) {
+      std::error_code ec;
+      const std::string cwd = std::filesystem::current_path(ec).string();
+      if (!ec) w.field("uri", directory_uri(cwd));
+    }
+    w.key("description").begin_object().field("text", "the working directory gpudiag ran in").end_object();
+    w.end_object();
+    std::vector<std::pair<std::string, std::string>> bases;  // id → directory, in id order
+    for (const auto& [dir, id] : dirs_) bases.emplace_back(id, dir);
+    std::sort(bases.begin(), bases.end(), [](const auto& a, const auto& b) {
+      return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
+    });
+    for (const auto& [id, dir] : bases) {
+      w.key(id).begin_object();
+      if (!deterministic_) w.field("uri", directory_uri(dir));
+      w.key("description").begin_object().field("text", "the directory of an input outside the working directory");
+      w.end_object().end_object();
+    }
+    w.end_object();
+  }
+
+  // artifactLocation's uri and uriBaseId.
+  void write_artifact(JsonWriter& w, const std::string& path) const {
+    const Located at = locate(path);
+    w.field("uri", at.uri);
+    if (!at.base.empty()) w.field("uriBaseId", at.base);
+  }
+
+ private:
+  static std::string directory_uri(const std::string& dir) {
+    return "file://" + uri(dir) + (dir.empty() || dir.back() != '/' ? "/" : "");
+  }
+
+  bool deterministic_;
+  mutable std::map<std::string, std::string> dirs_;  // absolute directory → base id
+};
+
 void text_object(JsonWriter& w, std::string_view key, std::string_view text) {
   w.key(key).begin_object();
   w.field("text", sarif_text(text));
   w.end_object();
 }
 
-void location(JsonWriter& w, const Analysis& d, const Evidence& e, const RenderOptions& o, std::optional<int> id) {
+std::string input_of(const Analysis& d, size_t input) { return input < d.inputs.size() ? d.inputs[input].path : "?"; }
+
+void location(JsonWriter& w, const Analysis& d, const Evidence& e, const SarifPaths& paths, std::optional<int> id) {
   const LogRecord& r = e.entry.record();
   w.begin_object();
   if (id) w.field("id", *id);
   w.key("physicalLocation").begin_object();
   w.key("artifactLocation").begin_object();
-  w.field("uri", uri(detail::input_path(d, r, o.deterministic)));
+  paths.write_artifact(w, input_of(d, r.where.input));
   if (r.where.input < d.inputs.size()) w.field("index", static_cast<uint64_t>(r.where.input));
   w.end_object();
   if (r.where.line > 0) {
@@ -69,6 +145,21 @@ void location(JsonWriter& w, const Analysis& d, const Evidence& e, const RenderO
   w.end_object();
 }
 
+// What code scanning shows under "Show more": the rule's explanation, its fixes best first (the
+// generic texts: the job's facts fill them in the results) each with why and its documentation.
+std::string help_markdown(const RuleInfo& rule) {
+  std::string out = markdown_prose(rule.description) + "\n\n**Fixes, best first**\n\n";
+  for (size_t i = 0; i < rule.fixes.size(); ++i) {
+    const FixInfo& fix = rule.fixes[i];
+    const std::string title = markdown_escape(fmt::format("{} › {}", fix.doc.title, fix.doc.section));
+    const std::string url = detail::safe_url(fix.doc.url);
+    out += fmt::format("{}. **{}**  \n   {} ({})\n", i + 1, markdown_prose(fix.action), markdown_prose(fix.why),
+                       url.empty() ? title : fmt::format("[{}]({})", title, url));
+  }
+  out += fmt::format("\n`gpudiag explain {}` prints the rule in full.\n", rule.id);
+  return out;
+}
+
 void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
   w.begin_object();
   w.field("id", rule.id);
@@ -79,7 +170,12 @@ void rule_descriptor(JsonWriter& w, const RuleInfo& rule) {
   std::string help;
   for (const auto& fix : rule.fixes)
     help += fmt::format("- {} ({} › {}: {})\n", fix.action, fix.doc.title, fix.doc.section, fix.doc.url);
-  if (!help.empty()) text_object(w, "help", "Fixes, best first:\n" + help);
+  if (!help.empty()) {
+    w.key("help").begin_object();
+    w.field("text", sarif_text("Fixes, best first:\n" + help));
+    w.field("markdown", help_markdown(rule));
+    w.end_object();
+  }
   w.key("defaultConfiguration").begin_object();
   w.field("enabled", rule.enabled).field("level", level(rule.severity));
   w.end_object();
@@ -99,9 +195,17 @@ void unexplained_rule_descriptor(JsonWriter& w) {
               "Errors no rule of the pack matched, grouped by exception type, the innermost frame of the user's "
               "code and the start of the message (or by the line's template), so that the real error is shown. "
               "At error when it came before the job's failure, a note otherwise.");
-  text_object(w, "help",
-              "Read the exemplar: it is the error as logged. `gpudiag patterns suggest FINGERPRINT` prints a rule "
-              "stub for the pack; a baseline accepts a group with `rule: unexplained-error` and its fingerprint.");
+  w.key("help").begin_object();
+  w.field("text", sarif_text("Read the exemplar: it is the error as logged. `gpudiag patterns suggest FINGERPRINT` "
+                             "prints a rule stub for the pack; a baseline accepts a group with "
+                             "`rule: unexplained-error` and its fingerprint."));
+  w.field("markdown",
+          "Read the exemplar: it is the error as logged.\n\n**Fixes, best first**\n\n"
+          "1. **Write a rule for it**: `gpudiag patterns suggest FINGERPRINT` prints a rule stub for the pack "
+          "(docs/rules.md).\n"
+          "2. **Accept it** if it is expected: a baseline entry with `rule: unexplained-error` and the group's "
+          "fingerprint (docs/baseline.md).\n");
+  w.end_object();
   w.key("defaultConfiguration").begin_object();
   w.field("enabled", true).field("level", "error");
   w.end_object();
@@ -115,7 +219,7 @@ void unexplained_rule_descriptor(JsonWriter& w) {
 // One error no rule explains, located at its exemplar; partialFingerprints["gpudiagGroup/v1"] is
 // the group's fingerprint (stable across runs: the grouping key leaves line numbers out).
 void unexplained_result(JsonWriter& w, const RankedReport& report, const RankedUnexplained& u,
-                        std::optional<size_t> rule_index, const RenderOptions& o, std::string_view who) {
+                        std::optional<size_t> rule_index, const SarifPaths& paths, std::string_view who) {
   const Analysis& d = *report.diagnosis;
   const UnexplainedGroup& g = *u.group;
   w.begin_object();
@@ -129,7 +233,7 @@ void unexplained_result(JsonWriter& w, const RankedReport& report, const RankedU
   text += fmt::format("\n{}", detail::matched_excerpt(g.exemplar, kLineBytes));
   text_object(w, "message", text);
   w.key("locations").begin_array();
-  location(w, d, g.exemplar, o, std::nullopt);
+  location(w, d, g.exemplar, paths, std::nullopt);
   w.end_array();
   if (!g.also_at.empty()) {  // the other logs' copies of the same failure
     w.key("relatedLocations").begin_array();
@@ -137,9 +241,7 @@ void unexplained_result(JsonWriter& w, const RankedReport& report, const RankedU
       const SourceLocation& at = g.also_at[i];
       w.begin_object().field("id", static_cast<uint64_t>(i + 1));
       w.key("physicalLocation").begin_object().key("artifactLocation").begin_object();
-      const std::string path =
-          at.input < d.inputs.size() ? display_path(d.inputs[at.input].path, o.deterministic) : "?";
-      w.field("uri", uri(path));
+      paths.write_artifact(w, input_of(d, at.input));
       if (at.input < d.inputs.size()) w.field("index", static_cast<uint64_t>(at.input));
       w.end_object();
       if (at.line > 0) w.key("region").begin_object().field("startLine", at.line).end_object();
@@ -214,26 +316,27 @@ void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view 
 }
 
 void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
-            const std::map<std::string_view, size_t>& index, const RenderOptions& o, std::string_view who) {
+            const std::map<std::string_view, size_t>& index, const SarifPaths& paths, std::string_view who) {
   const Analysis& d = *report.diagnosis;
   const Finding& f = *rf.finding;
   w.begin_object();
   w.field("ruleId", f.rule_id);
   if (auto it = index.find(f.rule_id); it != index.end()) w.field("ruleIndex", static_cast<uint64_t>(it->second));
-  w.field("level", level(f.severity));
+  w.field("level", detail::finding_ci_level(rf, "note"));  // a symptom is never an error (ci_levels.h)
   text_object(w, "message", result_message(report, rf, who));
   w.key("locations").begin_array();
   if (!f.evidence.empty()) {
-    location(w, d, f.evidence.front(), o, std::nullopt);
+    location(w, d, f.evidence.front(), paths, std::nullopt);
   } else if (!d.inputs.empty()) {  // absence and configuration findings: the export as a whole
     w.begin_object().key("physicalLocation").begin_object().key("artifactLocation").begin_object();
-    w.field("uri", uri(display_path(d.inputs.front().path, o.deterministic))).field("index", static_cast<uint64_t>(0));
+    paths.write_artifact(w, d.inputs.front().path);
+    w.field("index", static_cast<uint64_t>(0));
     w.end_object().end_object().end_object();
   }
   w.end_array();
   if (f.evidence.size() > 1) {
     w.key("relatedLocations").begin_array();
-    for (size_t i = 1; i < f.evidence.size(); ++i) location(w, d, f.evidence[i], o, static_cast<int>(i));
+    for (size_t i = 1; i < f.evidence.size(); ++i) location(w, d, f.evidence[i], paths, static_cast<int>(i));
     w.end_array();
   }
   fingerprints(w, f.fingerprint, f.fingerprint_v2, f.legacy_fingerprint);
@@ -291,7 +394,7 @@ void absent_results(JsonWriter& w, const BaselineReview& b, const std::map<std::
 
 // `notifications`: whether this run carries the input problems (the first run does; they are the
 // export's, so a document of several runs states them once).
-void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o, bool notifications = true) {
+void invocation(JsonWriter& w, const Analysis& d, const SarifPaths& paths, bool notifications = true) {
   w.key("invocations").begin_array().begin_object();
   w.field("executionSuccessful", d.input_errors.empty());
   w.key("toolExecutionNotifications").begin_array();
@@ -300,26 +403,38 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o, bool n
     w.end_object().end_array();
     return;
   }
-  const auto note = [&](std::string_view lvl, const std::string& path, uint64_t line, const std::string& message) {
+  // descriptor.id: an input not read has its diagnostic code (docs/diagnostics.md); then
+  // no-dataflow-job, entry-skipped, entry-note and more-problems (docs/formats.md, SARIF).
+  const auto note = [&](std::string_view lvl, std::string_view id, const std::string& path, uint64_t line,
+                        const std::string& message) {
     w.begin_object();
     w.field("level", lvl);
     text_object(w, "message", message);
     w.key("locations").begin_array().begin_object().key("physicalLocation").begin_object();
-    w.key("artifactLocation").begin_object().field("uri", uri(path)).end_object();
+    w.key("artifactLocation").begin_object();
+    paths.write_artifact(w, path);
+    w.end_object();
     if (line > 0) w.key("region").begin_object().field("startLine", line).end_object();
     w.end_object().end_object().end_array();
+    w.key("descriptor").begin_object().field("id", id).end_object();
     w.end_object();
   };
-  for (const auto& e : d.input_errors) note("error", display_path(e.file, o.deterministic), e.line, e.message);
+  for (const auto& e : d.input_errors) note("error", e.code.empty() ? "unreadable" : e.code, e.file, e.line, e.message);
   if (d.input_errors.empty() && !holds_dataflow_job(d)) {  // verdict `empty`: nothing was diagnosed
     for (const auto& in : d.inputs) {
-      note("warning", display_path(in.path, o.deterministic), 0, "the input holds no entry of a Dataflow job");
+      note("warning", "no-dataflow-job", in.path, 0, "the input holds no entry of a Dataflow job");
     }
   }
   for (const auto& in : d.inputs) {
     for (const auto& p : in.problems) {
-      note("warning", display_path(in.path, o.deterministic), p.line,  // docs/formats.md, Input problems
+      note("warning", p.skipped_entry ? "entry-skipped" : "entry-note", in.path,
+           p.line,  // docs/formats.md, Input problems
            p.skipped_entry ? "skipped: " + p.message : p.message);
+    }
+    if (in.problems_total > in.problems.size()) {
+      note("warning", "more-problems", in.path, 0,
+           fmt::format("{} more in this input (the JSON report counts them)",
+                       detail::plural(in.problems_total - in.problems.size(), "problem", "problems")));
     }
   }
   w.end_array();
@@ -330,7 +445,7 @@ void invocation(JsonWriter& w, const Analysis& d, const RenderOptions& o, bool n
 // several). `export_report` is the whole report, for what only it knows (the gate, the other jobs).
 void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_report,
          const std::vector<RuleInfo>& rules, const std::map<std::string_view, size_t>& index, const RenderOptions& o,
-         bool first) {
+         const SarifPaths& paths, bool first) {
   const Analysis& d = *report.diagnosis;
   const bool several = detail::several_jobs(export_report);
   const std::string who = several ? detail::job_label(d.job) + ": " : "";
@@ -354,11 +469,13 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   } else if (!d.job.name.empty()) {
     w.key("automationDetails").begin_object().field("id", fmt::format("gpudiag/{}/", d.job.name)).end_object();
   }
-  invocation(w, *export_report.diagnosis, o, first);
+  invocation(w, *export_report.diagnosis, paths, first);
   w.key("artifacts").begin_array();
   for (const auto& in : d.inputs) {
     w.begin_object();
-    w.key("location").begin_object().field("uri", uri(display_path(in.path, o.deterministic))).end_object();
+    w.key("location").begin_object();
+    paths.write_artifact(w, in.path);
+    w.end_object();
     w.key("roles").begin_array().value("analysisTarget").end_array();
     w.end_object();
   }
@@ -367,14 +484,15 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   // Results in report order: errors no rule explains first when the top one is the likely cause.
   const bool groups_first = detail::unexplained_first(report);
   const auto groups = [&] {
-    for (const auto& u : report.unexplained) unexplained_result(w, report, u, group_rule, o, who);
+    for (const auto& u : report.unexplained) unexplained_result(w, report, u, group_rule, paths, who);
   };
   w.key("results").begin_array();
   if (groups_first) groups();
-  for (const auto& rf : report.findings) result(w, report, rf, index, o, who);
+  for (const auto& rf : report.findings) result(w, report, rf, index, paths, who);
   if (!groups_first) groups();
   if (report.baseline) absent_results(w, *report.baseline, index, group_rule);
   w.end_array();
+  paths.write_bases(w);
 
   w.key("properties").begin_object();
   w.field("gpudiag.format", kSarifFormat);
@@ -421,6 +539,10 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   std::map<std::string_view, size_t> index;
   for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
 
+  // Every path a run can name, so that each run's originalUriBaseIds lists every base.
+  SarifPaths paths(o.deterministic);
+  for (const auto& in : report.diagnosis->inputs) paths.add(in.path);
+  for (const auto& e : report.diagnosis->input_errors) paths.add(e.file);
   JsonWriter w;
   w.begin_object();
   w.field("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
@@ -430,11 +552,11 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
     // A run per job whose verdict is not ok (at least the worst job), in report order.
     bool first = true;
     for (size_t i : detail::full_jobs(report)) {
-      run(w, report.jobs[i], report, rules, index, o, first);
+      run(w, report.jobs[i], report, rules, index, o, paths, first);
       first = false;
     }
   } else {
-    run(w, report, report, rules, index, o, true);
+    run(w, report, report, rules, index, o, paths, true);
   }
   w.end_array();
   w.end_object();

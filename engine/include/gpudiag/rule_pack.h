@@ -80,7 +80,10 @@ struct DocLink {
 
 struct FixInfo {
   std::string id;
-  std::string action;  // may hold {placeholders}
+  std::string action;  // may hold {placeholders}; unknown ones render as `?`
+  // More specific actions, best first: the first whose every placeholder the job knows replaces
+  // `action` (docs/rules.md, "Placeholders"). `action` stays the generic text.
+  std::vector<std::string> action_with_facts;
   std::string why;
   int weight = 50;        // 0–100
   std::string demote_if;  // the fact tests, rendered ("" = none)

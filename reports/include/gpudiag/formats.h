@@ -92,6 +92,10 @@ std::string markdown_escape(std::string_view text);
 std::string markdown_code_block(std::string_view text, std::string_view info = "text");
 // A Markdown code span on one line.
 std::string markdown_code_span(std::string_view text);
+// Markdown prose: as markdown_escape, but what a reader copies rather than reads — flags
+// (`--experiments=…`), identifiers with `_` or `=`, paths and image references, resource names
+// (`n1-standard-4`, `us-central1-a`) — goes in code spans, so that copying the raw text keeps it.
+std::string markdown_prose(std::string_view text);
 // A GitHub workflow command's message (% \r \n as %25 %0D %0A) or property value (also : and ,).
 std::string workflow_command_escape(std::string_view text, bool property = false);
 // SARIF message text: controls shown as above (newlines and tabs kept), and \ [ ] backslash-escaped
