@@ -500,8 +500,9 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
 }
 
 void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
-  if (!ErrorCandidates::may_be_candidate(r) || errors_.is_benign(r) || quiet_shapes(r) != 0) return;
-  errors_.take(r, job_id_, entry_index, claimed_by_, out);
+  const ErrorCandidates::Screened screened = errors_.screen(r);
+  if (!screened.candidate || quiet_shapes(r) != 0) return;
+  errors_.take(screened, r, job_id_, entry_index, claimed_by_, out);
 }
 
 }  // namespace gpudiag::detail
