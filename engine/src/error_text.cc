@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "error_unwrap.h"
 #include "trace_lines.h"
@@ -101,6 +102,29 @@ bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   return RE2::FullMatch(line, re) && java_frame(line, f);
 }
 
+// Python frame lines, each distinct one read once: a traceback repeats its frames (a recursion,
+// Beam's DoFnRunner.process at every fused step), and each reading costs the framework filter's RE2.
+class PythonFrames {
+ public:
+  explicit PythonFrames(const FrameFilter& frameworks) : frameworks_(frameworks) {}
+  // The frame of a frame line (with `framework` set); null when the line is not one.
+  const ErrorFrame* read(std::string_view line) {
+    auto [it, added] = seen_.try_emplace(line);
+    if (added) {
+      ErrorFrame f;
+      if (python_frame(line, f)) {
+        f.framework = frameworks_.is_framework(trim_blanks(line));
+        it->second = std::move(f);
+      }
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+ private:
+  const FrameFilter& frameworks_;
+  std::unordered_map<std::string_view, std::optional<ErrorFrame>> seen_;  // views into the parsed text
+};
+
 struct Chain {
   std::vector<Block> blocks;
   bool cut_frame = false;  // the text ends in the middle of a frame line
@@ -115,6 +139,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
   static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
   static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
   Chain chain;
+  PythonFrames frames(frameworks);
   Block cur;
   bool open = false;  // `cur` has begun (a header or a frame)
   Link pending = Link::kNone;
@@ -139,11 +164,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
           pending = Link::kNone;
           open = true;
         }
-        ErrorFrame f;
-        if (python_frame(l.text[i], f)) {
-          f.framework = frameworks.is_framework(t);
-          keep_frame(cur.frames, std::move(f));
-        }
+        if (const ErrorFrame* f = frames.read(l.text[i])) keep_frame(cur.frames, *f);
         break;
       }
       case Kind::kOther:
