@@ -6,7 +6,6 @@
 
 #include "error_text.h"
 #include "gpudiag/patterns.h"
-#include "gpudiag/stable_hash.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -160,8 +159,6 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
   for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
-
-size_t ErrorCandidates::TextHash::operator()(std::string_view s) const { return stable_hash(s); }
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   if (!r.exception.empty() || r.message.size() > kRememberedLineBytes ||

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -44,6 +45,9 @@ class ErrorCandidates {
     int8_t benign = -1;                      // benign_errors name it: -1 not asked yet (only errors are), 0 no, 1 yes
     std::unique_ptr<ErrorCandidate> parsed;  // what take() reads from the text (no entry's own fields)
     std::string step_field;                  // the entry's own step `parsed` was read with
+    // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
+    std::optional<Severity> quiet_severity;
+    uint32_t quiet = 0;
   };
   struct Screened {
     bool candidate = false;
@@ -61,7 +65,7 @@ class ErrorCandidates {
  private:
   struct TextHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }  // never stored
   };
   // The verdict of an ERROR record's text, null when it is not a one-line text short enough to remember.
   LineVerdict* verdict_of(const LogRecord& r);

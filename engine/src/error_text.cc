@@ -230,14 +230,14 @@ std::optional<ErrorFrame> innermost_user(const std::vector<ErrorFrame>& frames) 
   return std::nullopt;
 }
 
-void fill_python(const Chain& chain, ParsedError& out) {
+void fill_python(Chain&& chain, ParsedError& out) {
   const size_t c = python_cause(chain.blocks);
   if (c == std::string::npos) return;
-  const Block& cause = chain.blocks[c];
-  out.frames = cause.frames;
+  Block& cause = chain.blocks[c];
   out.user_frame = innermost_user(cause.frames);
   for (size_t j = c + 1; j < chain.blocks.size() && !out.user_frame; ++j)
     out.user_frame = innermost_user(chain.blocks[j].frames);
+  out.frames = std::move(cause.frames);  // the cause's frames are not read below
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
   std::string type = cause.type;
   re2::StringPiece message(cause.message);
