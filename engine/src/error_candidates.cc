@@ -6,6 +6,7 @@
 
 #include "error_text.h"
 #include "gpudiag/patterns.h"
+#include "gpudiag/stable_hash.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -159,6 +160,9 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
   for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
+
+// XXH3: measured cheaper than std::hash on these lines.
+size_t ErrorCandidates::TextHash::operator()(std::string_view s) const { return stable_hash(s); }
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   if (!r.exception.empty() || r.message.size() > kRememberedLineBytes ||

@@ -65,7 +65,7 @@ class ErrorCandidates {
  private:
   struct TextHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }  // never stored
+    size_t operator()(std::string_view s) const;
   };
   // The verdict of an ERROR record's text, null when it is not a one-line text short enough to remember.
   LineVerdict* verdict_of(const LogRecord& r);

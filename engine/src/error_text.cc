@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "error_unwrap.h"
+#include "gpudiag/stable_hash.h"
 #include "trace_lines.h"
 
 namespace gpudiag::detail {
@@ -122,7 +123,10 @@ class PythonFrames {
 
  private:
   const FrameFilter& frameworks_;
-  std::unordered_map<std::string_view, std::optional<ErrorFrame>> seen_;  // views into the parsed text
+  struct LineHash {
+    size_t operator()(std::string_view s) const { return stable_hash(s); }  // XXH3: cheaper than std::hash here
+  };
+  std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
 };
 
 struct Chain {

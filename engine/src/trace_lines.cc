@@ -17,23 +17,35 @@ bool is_ascii(std::string_view s) {
 
 }  // namespace
 
-PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
+namespace {
+
+// `\s*File "([^"]*)", line (\d+)` at the start of `line`: the file, the number and what follows
+// them; false when the line does not start so.
+bool read_frame_head(std::string_view line, PyFrameParts& parts, std::string_view& rest) {
   size_t at = 0;
   while (at < line.size() && is_regex_space(line[at])) ++at;
-  std::string_view rest = line.substr(at);
-  if (!starts_with(rest, "File \"")) return PyFrameRead::kNo;
+  rest = line.substr(at);
+  if (!starts_with(rest, "File \"")) return false;
   rest.remove_prefix(6);
   const size_t quote = rest.find('"');
-  if (quote == std::string_view::npos) return PyFrameRead::kNo;
+  if (quote == std::string_view::npos) return false;
   parts.file = rest.substr(0, quote);
   rest.remove_prefix(quote);
-  if (!starts_with(rest, "\", line ")) return PyFrameRead::kNo;
+  if (!starts_with(rest, "\", line ")) return false;
   rest.remove_prefix(8);
   size_t digits = 0;
   while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
-  if (digits == 0) return PyFrameRead::kNo;
+  if (digits == 0) return false;
   parts.number = rest.substr(0, digits);
   rest.remove_prefix(digits);
+  return true;
+}
+
+}  // namespace
+
+PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
+  std::string_view rest;
+  if (!read_frame_head(line, parts, rest)) return PyFrameRead::kNo;
   parts.function = {};
   if (starts_with(rest, ", in ")) {
     rest.remove_prefix(5);
@@ -41,7 +53,7 @@ PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
     while (end < rest.size() && !is_regex_space(rest[end])) ++end;
     parts.function = rest.substr(0, end);  // empty: `, in ` then a blank, no name (the group is optional)
   }
-  if (!is_ascii(parts.file) || !is_ascii(parts.function) || digits > 19) return PyFrameRead::kAskRegex;
+  if (!is_ascii(parts.file) || !is_ascii(parts.function) || parts.number.size() > 19) return PyFrameRead::kAskRegex;
   return PyFrameRead::kYes;
 }
 
@@ -53,10 +65,12 @@ std::string_view trim_blanks(std::string_view s) {
 
 namespace {
 
+// `py_frame` (below) reads no function name nor the number's value: only a file past ASCII needs it.
 bool is_python_frame(std::string_view line, const RE2& py_frame) {
   PyFrameParts parts;
-  const PyFrameRead read = read_python_frame(line, parts);
-  return read == PyFrameRead::kYes || (read == PyFrameRead::kAskRegex && RE2::PartialMatch(line, py_frame));
+  std::string_view rest;
+  if (!read_frame_head(line, parts, rest)) return false;
+  return is_ascii(parts.file) || RE2::PartialMatch(line, py_frame);
 }
 
 }  // namespace
