@@ -34,13 +34,51 @@ void keep_frame(std::vector<ErrorFrame>& frames, ErrorFrame f) {
   frames.push_back(std::move(f));
 }
 
+bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_word(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }  // RE2's \w
+
+enum class Read : uint8_t { kNo, kYes, kAskRegex };
+
+// `^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$)` (with_message, below) read by hand: RE2 leaves its
+// DFA for the captures, some 17 k instructions an exception line. kAskRegex: the message holds a
+// byte past ASCII, which RE2's `.` reads as UTF-8.
+Read read_dotted_type(std::string_view t, std::string& type, re2::StringPiece& message) {
+  size_t i = 0;
+  for (;;) {
+    if (i >= t.size() || !is_word_start(t[i])) return Read::kNo;
+    while (i < t.size() && is_word(t[i])) ++i;
+    if (i < t.size() && t[i] == '.') {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (i >= t.size() || t[i] != ':') return Read::kNo;
+  const size_t colon = i;
+  if (colon + 1 < t.size() && t[colon + 1] != ' ') return Read::kNo;
+  const std::string_view rest = colon + 1 < t.size() ? t.substr(colon + 2) : std::string_view{};
+  if (std::any_of(rest.begin(), rest.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    return Read::kAskRegex;
+  type.assign(t.substr(0, colon));
+  message = colon + 1 < t.size() ? re2::StringPiece(rest.data(), rest.size()) : re2::StringPiece();
+  return Read::kYes;
+}
+
 // `TYPE: message` or a bare `TYPE`, for a Python exception line; false when the line is not one.
 bool python_exception(std::string_view line, std::string& type, re2::StringPiece& message) {
   static const RE2 with_message(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$))");
   static const RE2 bare(
       R"(^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)|[A-Z]\w*)))");
   const std::string_view t = trim_blanks(line);
-  if (RE2::FullMatch(t, with_message, &type, &message)) return true;
+  switch (read_dotted_type(t, type, message)) {
+    case Read::kYes:
+      return true;
+    case Read::kAskRegex:
+      if (RE2::FullMatch(t, with_message, &type, &message)) return true;
+      break;
+    case Read::kNo:
+      break;
+  }
   message = {};
   return RE2::FullMatch(t, bare, &type) && t.find(' ') == std::string_view::npos;
 }
@@ -100,6 +138,9 @@ bool java_frame(std::string_view line, ErrorFrame& f) {
 bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   static const RE2 re(
       R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
+  // Such a frame ends in its `)`; most lines do not, and spare RE2.
+  const size_t end = line.find_last_not_of("\t\n\f\r ");
+  if (end == std::string_view::npos || line[end] != ')') return false;
   return RE2::FullMatch(line, re) && java_frame(line, f);
 }
 

@@ -36,9 +36,13 @@ std::string_view strip_one(std::string_view s) {
   const size_t first_line = std::min(s.find('\n'), kWrapperReach);
   const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
   if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
-  for (const RE2* re : {&status, &harness, &java_runner}) {
+  // Each wrapper's first byte is tested before its RE2: most texts start with none of them.
+  const char c = s.empty() ? '\0' : s.front();
+  const bool may[] = {(c >= 'a' && c <= 'z') || c == '_', c == 'R' || c == 'E', c == 'E'};
+  const RE2* wrappers[] = {&status, &harness, &java_runner};
+  for (size_t i = 0; i < std::size(wrappers); ++i) {
     re2::StringPiece rest(s);
-    if (RE2::Consume(&rest, *re)) return rest;
+    if (may[i] && RE2::Consume(&rest, *wrappers[i])) return rest;
   }
   return s;
 }
