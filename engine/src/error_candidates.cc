@@ -15,7 +15,7 @@ namespace {
 // What is kept of a candidate entry (its exemplar) and of a fragment's line.
 constexpr size_t kCandidateTextBytes = 16u << 10;
 constexpr size_t kFragmentBytes = 2u << 10;
-// The one-line texts remembered per matching thread, and the longest one remembered: at most
+// The texts remembered per matching thread, and the longest one remembered: at most
 // ~0.5 MiB with what is read from them. Past the count all are forgotten (a real export's chatter
 // comes back soon, while lines that carry their own timestamp never repeat).
 constexpr size_t kRememberedLines = 256;
@@ -165,14 +165,11 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
 size_t ErrorCandidates::TextHash::operator()(std::string_view s) const { return stable_hash(s); }
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
-  if (!r.exception.empty() || r.message.size() > kRememberedLineBytes ||
-      r.message.find('\n') != std::string_view::npos) {
-    return nullptr;
-  }
+  if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
   if (auto it = lines_.find(r.message); it != lines_.end()) return &it->second;
   if (lines_.size() >= kRememberedLines) lines_.clear();
   LineVerdict v;
-  v.error = effective_severity(r) >= Severity::kError;
+  v.error = effective_severity(r) >= Severity::kError || holds_traceback(r);
   return &lines_.emplace(std::string(r.message), std::move(v)).first->second;
 }
 
@@ -195,7 +192,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
   if (r.severity >= Severity::kError) {
     s.line = verdict_of(r);
-    if (s.line != nullptr) {  // one line, so no traceback either
+    if (s.line != nullptr) {
       if (!s.line->error) return s;
       if (s.line->benign < 0) s.line->benign = benign(r);
       s.candidate = s.line->benign == 0;

@@ -31,12 +31,12 @@ Severity effective_severity(const LogRecord& r);
 // under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
 bool is_traceback_fragment(std::string_view line);
 
-// One per matching thread: it remembers the one-line texts it has read (below), so it is not shared.
+// One per matching thread: it remembers the short texts it has read (below), so it is not shared.
 class ErrorCandidates {
  public:
   explicit ErrorCandidates(const CompiledRulePack& pack);
 
-  // What was found of a one-line text (an ERROR entry's message without a line break or an
+  // What was found of a short text (an ERROR entry's message of at most 512 bytes, without an
   // exception): green runs log the same chatter thousands of times (kubelet's and the guest agent's
   // lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the whole text,
   // so an answer is the one reading it again would give.
@@ -67,7 +67,7 @@ class ErrorCandidates {
     using is_transparent = void;
     size_t operator()(std::string_view s) const;
   };
-  // The verdict of an ERROR record's text, null when it is not a one-line text short enough to remember.
+  // The verdict of an ERROR record's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r) const;
   static bool holds_traceback(const LogRecord& r);
