@@ -81,6 +81,10 @@ TraceLines classify_trace_lines(std::string_view text) {
   static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  out.text.reserve(lines);
+  out.kind.reserve(lines);
+  out.more.reserve(lines);
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t nl = text.find('\n', pos);
@@ -88,7 +92,9 @@ TraceLines classify_trace_lines(std::string_view text) {
     const std::string_view t = trim_blanks(line);
     // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
     // a test that spares RE2 the lines it cannot match.
-    const std::string_view body = line.substr(std::min(line.size(), line.find_first_not_of("\t\n\f\r ")));
+    size_t lead = 0;
+    while (lead < line.size() && is_regex_space(line[lead])) ++lead;
+    const std::string_view body = line.substr(lead);
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
     if (t.empty()) {
