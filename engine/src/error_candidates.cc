@@ -15,9 +15,9 @@ namespace {
 // What is kept of a candidate entry (its exemplar) and of a fragment's line.
 constexpr size_t kCandidateTextBytes = 16u << 10;
 constexpr size_t kFragmentBytes = 2u << 10;
-// The texts remembered per matching thread, and the longest one remembered: at most
-// ~0.5 MiB with what is read from them. Past the count all are forgotten (a real export's chatter
-// comes back soon, while lines that carry their own timestamp never repeat).
+// The texts remembered per matching thread, and the longest one remembered: under 1 MiB with what
+// is read from them. Past the count all are forgotten (a real export's chatter comes back soon,
+// while lines that carry their own timestamp never repeat).
 constexpr size_t kRememberedLines = 256;
 constexpr size_t kRememberedLineBytes = 512;
 
