@@ -181,6 +181,15 @@ std::string_view line_at(std::string_view text, size_t at) {
   return text.substr(begin, text.find('\n', at) - begin);  // npos - begin: to the end
 }
 
+// Whether `line` holds a literal every match of java_flat (reflow_traceback) needs: `at ` (its first
+// form) or a bare frame's file, `Unknown Source` or `Native Method` (its second).
+bool may_be_flat_java(std::string_view line) {
+  for (std::string_view literal : {"at ", ".java:", ".scala:", ".kt:", ".groovy:", "Unknown Source", "Native Method"}) {
+    if (line.find(literal) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Whether some line of `text` is flattened or holds a flattened Java trace (`java_flat`), i.e.
 // whether reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this
 // asks the whole text for each phrase (a few searches) rather than each line for all of them.
@@ -203,7 +212,7 @@ bool needs_reflow(std::string_view text, const RE2& java_flat) {
   }
   for (size_t p = text.find('('); p != std::string_view::npos;) {
     const std::string_view line = line_at(text, p);
-    if (RE2::PartialMatch(line, java_flat)) return true;
+    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat)) return true;
     const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
   }
