@@ -41,7 +41,7 @@ class ErrorCandidates {
   // lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the whole text,
   // so an answer is the one reading it again would give.
   struct LineVerdict {
-    bool error = false;                      // its effective severity is ERROR or above
+    bool error = false;                      // its effective severity is ERROR or above, or it holds a traceback
     int8_t benign = -1;                      // benign_errors name it: -1 not asked yet (only errors are), 0 no, 1 yes
     std::unique_ptr<ErrorCandidate> parsed;  // what take() reads from the text (no entry's own fields)
     std::string step_field;                  // the entry's own step `parsed` was read with
