@@ -147,6 +147,33 @@ TEST_CASE("masks keep words exception names and rule-like names", "[unit]") {
   CHECK(mask_message("  Starting \t worker pool setup.  ") == "Starting worker pool setup.");
 }
 
+TEST_CASE("masking a masked message changes nothing so the miner takes masked lines as they are", "[unit]") {
+  // Lines of the mask tests above (apache/beam#19306, PyTorch's CUDACachingAllocator.cpp message,
+  // Loghub HDFS_2k, OpenSSH_2k and Linux_2k, dataflow-log-signatures.md §1) and the healthy run.
+  std::vector<std::string> lines = kHealthyRun;
+  lines.insert(lines.end(),
+               {"<apache_beam.options.value_provider.StaticValueProvider object at 0x7fa38a661520>",
+                "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 14.58 GiB total capacity; "
+                "12.91 GiB already allocated; 611.56 MiB free; 13.02 GiB reserved in total by PyTorch)",
+                "BLOCK* NameSystem.addStoredBlock: blockMap updated: 10.251.71.240:50010 is added to "
+                "blk_-6330812010936261924 size 67108864",
+                "Deleting block blk_1350741653957819140 file "
+                "/mnt/hadoop/dfs/data/current/subdir32/blk_1350741653957819140",
+                "The work item was attempted on: rajsubtest-02040113-nvra-harness-t62t,", "use_gpu=true cache=False",
+                "File \"/app/pipeline.py\", line 88, in process",
+                "authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=218.188.2.4",
+                "Invalid user admin from 103.207.39.212", "  Starting \t worker pool setup.  "});
+  TemplateMiner raw;
+  TemplateMiner masked;
+  for (const auto& line : lines) {
+    const std::string once = mask_message(line);
+    CHECK(mask_message(once) == once);
+    CHECK(raw.add(line) == masked.add_masked(once));
+  }
+  REQUIRE(raw.groups() == masked.groups());
+  for (size_t g = 0; g < raw.groups(); ++g) CHECK(raw.template_of(g) == masked.template_of(g));
+}
+
 TEST_CASE("a healthy run's job messages keep one group each", "[unit]") {
   TemplateMiner miner;
   const auto groups = mine_all(miner, kHealthyRun);

@@ -6,6 +6,7 @@
 
 #include "error_text.h"
 #include "gpudiag/patterns.h"
+#include "gpudiag/stable_hash.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -14,6 +15,11 @@ namespace {
 // What is kept of a candidate entry (its exemplar) and of a fragment's line.
 constexpr size_t kCandidateTextBytes = 16u << 10;
 constexpr size_t kFragmentBytes = 2u << 10;
+// The texts remembered per matching thread, and the longest one remembered: under 1 MiB with what
+// is read from them. Past the count all are forgotten (a real export's chatter comes back soon,
+// while lines that carry their own timestamp never repeat).
+constexpr size_t kRememberedLines = 256;
+constexpr size_t kRememberedLineBytes = 512;
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -155,11 +161,22 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
 
-bool ErrorCandidates::may_be_candidate(const LogRecord& r) {
-  if (r.severity >= Severity::kError && effective_severity(r) >= Severity::kError) return true;
+// XXH3: measured cheaper than std::hash on these lines.
+size_t ErrorCandidates::TextHash::operator()(std::string_view s) const { return stable_hash(s); }
+
+ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
+  if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
+  if (auto it = lines_.find(r.message); it != lines_.end()) return &it->second;
+  if (lines_.size() >= kRememberedLines) lines_.clear();
+  LineVerdict v;
+  v.error = effective_severity(r) >= Severity::kError || holds_traceback(r);
+  return &lines_.emplace(std::string(r.message), std::move(v)).first->second;
+}
+
+bool ErrorCandidates::holds_traceback(const LogRecord& r) {
   // Every record asks this. A traceback has lines: one memchr for a line break first, the search for
   // its header only in texts that have one (a one-line header alone is a docker fragment, which is
-  // logged at ERROR and taken above).
+  // logged at ERROR and taken as an error).
   const auto holds = [](std::string_view text, std::string_view what) {
     return text.find('\n') != std::string_view::npos && text.find(what) != std::string_view::npos;
   };
@@ -167,26 +184,33 @@ bool ErrorCandidates::may_be_candidate(const LogRecord& r) {
          holds(r.exception, "Traceback (most recent call last)") || holds(r.exception, "\nCaused by: ");
 }
 
-bool ErrorCandidates::is_benign(const LogRecord& r) const {
+bool ErrorCandidates::benign(const LogRecord& r) const {
   return benign_ && RE2::PartialMatch(r.message.substr(0, r.message.find('\n')), *benign_);
 }
 
-void ErrorCandidates::take(const LogRecord& r, std::string_view job, size_t entry_index,
-                           const std::vector<int>& claimed_by, ChunkObservations& out) const {
-  ErrorCandidate c;
-  c.entry_index = entry_index;
-  c.at = r.timestamp;
-  c.job = std::string(job);
-  c.worker = std::string(r.worker);
-  c.log = std::string(r.log);
-  c.where = r.where;
-  c.claimed_by = claimed_by;
+ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
+  Screened s;
+  if (r.severity >= Severity::kError) {
+    s.line = verdict_of(r);
+    if (s.line != nullptr) {
+      if (!s.line->error) return s;
+      if (s.line->benign < 0) s.line->benign = benign(r);
+      s.candidate = s.line->benign == 0;
+      return s;
+    }
+    if (effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
+  } else if (!holds_traceback(r)) {
+    return s;
+  }
+  s.candidate = !benign(r);
+  return s;
+}
+
+void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) const {
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
   if (one_line && is_traceback_fragment(r.message)) {
     c.fragment = true;
     c.text = crop_text(r.message, kFragmentBytes);
-    c.record = std::make_unique<KeptRecord>(r, kFragmentBytes);
-    out.errors.push_back(std::move(c));
     return;
   }
   std::string text(r.message);
@@ -196,7 +220,47 @@ void ErrorCandidates::take(const LogRecord& r, std::string_view job, size_t entr
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
   set_group_fields(parse_error_text(text, frameworks_), text, r.step, c);
-  c.record = std::make_unique<KeptRecord>(r, kCandidateTextBytes);
+}
+
+namespace {
+
+// The fields read_text sets, from a remembered reading.
+void copy_text_fields(const ErrorCandidate& from, ErrorCandidate& to) {
+  to.fragment = from.fragment;
+  to.text = from.text;
+  to.key = from.key;
+  to.exception_type = from.exception_type;
+  to.exception_line = from.exception_line;
+  to.message_template = from.message_template;
+  to.step = from.step;
+  to.user_frame = from.user_frame;
+  to.truncated = from.truncated;
+  to.matched_line = from.matched_line;
+}
+
+}  // namespace
+
+void ErrorCandidates::take(const Screened& s, const LogRecord& r, std::string_view job, size_t entry_index,
+                           const std::vector<int>& claimed_by, ChunkObservations& out) {
+  ErrorCandidate c;
+  c.entry_index = entry_index;
+  c.at = r.timestamp;
+  c.job = std::string(job);
+  c.worker = std::string(r.worker);
+  c.log = std::string(r.log);
+  c.where = r.where;
+  c.claimed_by = claimed_by;
+  if (LineVerdict* v = s.line) {
+    if (!v->parsed || v->step_field != r.step) {
+      v->parsed = std::make_unique<ErrorCandidate>();
+      read_text(r, *v->parsed);
+      v->step_field = std::string(r.step);
+    }
+    copy_text_fields(*v->parsed, c);
+  } else {
+    read_text(r, c);
+  }
+  c.record = std::make_unique<KeptRecord>(r, c.fragment ? kFragmentBytes : kCandidateTextBytes);
   out.errors.push_back(std::move(c));
 }
 

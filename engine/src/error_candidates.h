@@ -7,8 +7,12 @@
 
 #include <re2/re2.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "compiled_rule_pack.h"
@@ -27,24 +31,52 @@ Severity effective_severity(const LogRecord& r);
 // under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
 bool is_traceback_fragment(std::string_view line);
 
+// One per matching thread: it remembers the short texts it has read (below), so it is not shared.
 class ErrorCandidates {
  public:
   explicit ErrorCandidates(const CompiledRulePack& pack);
 
-  // Whether the record may be a candidate (cheap: its severity and whether it holds a traceback).
-  static bool may_be_candidate(const LogRecord& r);
-  // Whether its first line is one the pack's benign_errors name (never a candidate). Asked before the
-  // matcher's quiet shapes: most ERROR chatter of green runs is benign, and one RE2 is the cheaper test.
-  bool is_benign(const LogRecord& r) const;
-  // Takes a record that may be, after its signals were evaluated (`claimed_by`: the rules that took
-  // it as evidence) and known to be neither benign nor quiet (help text, DEBUG chatter … are never
-  // candidates).
-  void take(const LogRecord& r, std::string_view job, size_t entry_index, const std::vector<int>& claimed_by,
-            ChunkObservations& out) const;
+  // What was found of a short text (an ERROR entry's message of at most 512 bytes, without an
+  // exception): green runs log the same chatter thousands of times (kubelet's and the guest agent's
+  // lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the whole text,
+  // so an answer is the one reading it again would give.
+  struct LineVerdict {
+    bool error = false;                      // its effective severity is ERROR or above, or it holds a traceback
+    int8_t benign = -1;                      // benign_errors name it: -1 not asked yet (only errors are), 0 no, 1 yes
+    std::unique_ptr<ErrorCandidate> parsed;  // what take() reads from the text (no entry's own fields)
+    std::string step_field;                  // the entry's own step `parsed` was read with
+    // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
+    std::optional<Severity> quiet_severity;
+    uint32_t quiet = 0;
+  };
+  struct Screened {
+    bool candidate = false;
+    LineVerdict* line = nullptr;  // the record's remembered text, if it is one (valid until take)
+  };
+  // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
+  // effective severity or one holding a traceback, whose first line benign_errors do not name
+  // (most ERROR chatter of green runs is benign, and one RE2 is cheaper than the quiet shapes).
+  Screened screen(const LogRecord& r);
+  // Takes a screened candidate, after its signals were evaluated (`claimed_by`: the rules that took
+  // it as evidence) and known not to be quiet (help text, DEBUG chatter … are never candidates).
+  void take(const Screened& s, const LogRecord& r, std::string_view job, size_t entry_index,
+            const std::vector<int>& claimed_by, ChunkObservations& out);
 
  private:
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const;
+  };
+  // The verdict of an ERROR record's text, null when it is not a short text without an exception.
+  LineVerdict* verdict_of(const LogRecord& r);
+  bool benign(const LogRecord& r) const;
+  static bool holds_traceback(const LogRecord& r);
+  // The candidate's fields that follow from its text alone (its key, template, exception …).
+  void read_text(const LogRecord& r, ErrorCandidate& c) const;
+
   const FrameFilter& frameworks_;
   std::unique_ptr<RE2> benign_;  // the pack's benign_errors, one alternation (null: none)
+  std::unordered_map<std::string, LineVerdict, TextHash, std::equal_to<>> lines_;
 };
 
 }  // namespace gpudiag::detail

@@ -72,7 +72,7 @@ ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCa
       if (!hold(kJobMinerLimits.max_bytes)) return past_cap();
       miner_ = std::make_unique<TemplateMiner>(kJobMinerLimits);
     }
-    const size_t template_id = miner_->add(c.message_template);
+    const size_t template_id = miner_->add_masked(c.message_template);  // set_group_fields masked it
     if (auto it = by_template_.find(template_id); it != by_template_.end()) return &groups_[it->second];
     if (groups_.size() >= kMaxGroups) return past_cap();
     by_template_.emplace(template_id, groups_.size());

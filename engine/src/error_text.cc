@@ -4,8 +4,10 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "error_unwrap.h"
+#include "gpudiag/stable_hash.h"
 #include "trace_lines.h"
 
 namespace gpudiag::detail {
@@ -32,13 +34,51 @@ void keep_frame(std::vector<ErrorFrame>& frames, ErrorFrame f) {
   frames.push_back(std::move(f));
 }
 
+bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_word(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }  // RE2's \w
+
+enum class Read : uint8_t { kNo, kYes, kAskRegex };
+
+// `^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$)` (with_message, below) read by hand: RE2 leaves its
+// DFA for the captures, some 17 k instructions an exception line. kAskRegex: the message holds a
+// byte past ASCII, which RE2's `.` reads as UTF-8.
+Read read_dotted_type(std::string_view t, std::string& type, re2::StringPiece& message) {
+  size_t i = 0;
+  for (;;) {
+    if (i >= t.size() || !is_word_start(t[i])) return Read::kNo;
+    while (i < t.size() && is_word(t[i])) ++i;
+    if (i < t.size() && t[i] == '.') {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (i >= t.size() || t[i] != ':') return Read::kNo;
+  const size_t colon = i;
+  if (colon + 1 < t.size() && t[colon + 1] != ' ') return Read::kNo;
+  const std::string_view rest = colon + 1 < t.size() ? t.substr(colon + 2) : std::string_view{};
+  if (std::any_of(rest.begin(), rest.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    return Read::kAskRegex;
+  type.assign(t.substr(0, colon));
+  message = colon + 1 < t.size() ? re2::StringPiece(rest.data(), rest.size()) : re2::StringPiece();
+  return Read::kYes;
+}
+
 // `TYPE: message` or a bare `TYPE`, for a Python exception line; false when the line is not one.
 bool python_exception(std::string_view line, std::string& type, re2::StringPiece& message) {
   static const RE2 with_message(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$))");
   static const RE2 bare(
       R"(^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)|[A-Z]\w*)))");
   const std::string_view t = trim_blanks(line);
-  if (RE2::FullMatch(t, with_message, &type, &message)) return true;
+  switch (read_dotted_type(t, type, message)) {
+    case Read::kYes:
+      return true;
+    case Read::kAskRegex:
+      if (RE2::FullMatch(t, with_message, &type, &message)) return true;
+      break;
+    case Read::kNo:
+      break;
+  }
   message = {};
   return RE2::FullMatch(t, bare, &type) && t.find(' ') == std::string_view::npos;
 }
@@ -98,8 +138,37 @@ bool java_frame(std::string_view line, ErrorFrame& f) {
 bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   static const RE2 re(
       R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
+  // Such a frame ends in its `)`; most lines do not, and spare RE2.
+  const size_t end = line.find_last_not_of("\t\n\f\r ");
+  if (end == std::string_view::npos || line[end] != ')') return false;
   return RE2::FullMatch(line, re) && java_frame(line, f);
 }
+
+// Python frame lines, each distinct one read once: a traceback repeats its frames (a recursion,
+// Beam's DoFnRunner.process at every fused step), and each reading costs the framework filter's RE2.
+class PythonFrames {
+ public:
+  explicit PythonFrames(const FrameFilter& frameworks) : frameworks_(frameworks) {}
+  // The frame of a frame line (with `framework` set); null when the line is not one.
+  const ErrorFrame* read(std::string_view line) {
+    auto [it, added] = seen_.try_emplace(line);
+    if (added) {
+      ErrorFrame f;
+      if (python_frame(line, f)) {
+        f.framework = frameworks_.is_framework(trim_blanks(line));
+        it->second = std::move(f);
+      }
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+ private:
+  const FrameFilter& frameworks_;
+  struct LineHash {
+    size_t operator()(std::string_view s) const { return stable_hash(s); }  // XXH3: cheaper than std::hash here
+  };
+  std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
+};
 
 struct Chain {
   std::vector<Block> blocks;
@@ -115,6 +184,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
   static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
   static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
   Chain chain;
+  PythonFrames frames(frameworks);
   Block cur;
   bool open = false;  // `cur` has begun (a header or a frame)
   Link pending = Link::kNone;
@@ -139,11 +209,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
           pending = Link::kNone;
           open = true;
         }
-        ErrorFrame f;
-        if (python_frame(l.text[i], f)) {
-          f.framework = frameworks.is_framework(t);
-          keep_frame(cur.frames, std::move(f));
-        }
+        if (const ErrorFrame* f = frames.read(l.text[i])) keep_frame(cur.frames, *f);
         break;
       }
       case Kind::kOther:
@@ -209,14 +275,14 @@ std::optional<ErrorFrame> innermost_user(const std::vector<ErrorFrame>& frames) 
   return std::nullopt;
 }
 
-void fill_python(const Chain& chain, ParsedError& out) {
+void fill_python(Chain&& chain, ParsedError& out) {
   const size_t c = python_cause(chain.blocks);
   if (c == std::string::npos) return;
-  const Block& cause = chain.blocks[c];
-  out.frames = cause.frames;
+  Block& cause = chain.blocks[c];
   out.user_frame = innermost_user(cause.frames);
   for (size_t j = c + 1; j < chain.blocks.size() && !out.user_frame; ++j)
     out.user_frame = innermost_user(chain.blocks[j].frames);
+  out.frames = std::move(cause.frames);  // the cause's frames are not read below
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
   std::string type = cause.type;
   re2::StringPiece message(cause.message);

@@ -36,9 +36,13 @@ std::string_view strip_one(std::string_view s) {
   const size_t first_line = std::min(s.find('\n'), kWrapperReach);
   const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
   if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
-  for (const RE2* re : {&status, &harness, &java_runner}) {
+  // Each wrapper's first byte is tested before its RE2: most texts start with none of them.
+  const char c = s.empty() ? '\0' : s.front();
+  const bool may[] = {(c >= 'a' && c <= 'z') || c == '_', c == 'R' || c == 'E', c == 'E'};
+  const RE2* wrappers[] = {&status, &harness, &java_runner};
+  for (size_t i = 0; i < std::size(wrappers); ++i) {
     re2::StringPiece rest(s);
-    if (RE2::Consume(&rest, *re)) return rest;
+    if (may[i] && RE2::Consume(&rest, *wrappers[i])) return rest;
   }
   return s;
 }
@@ -170,6 +174,61 @@ void reflow_java(std::string_view line, std::string& out) {
   out += '\n';
 }
 
+// The line of `text` that holds byte `at`.
+std::string_view line_at(std::string_view text, size_t at) {
+  const size_t start = text.rfind('\n', at);
+  const size_t begin = start == std::string_view::npos ? 0 : start + 1;
+  return text.substr(begin, text.find('\n', at) - begin);  // npos - begin: to the end
+}
+
+// Whether `line` holds a literal every match of java_flat (reflow_traceback) needs: `at ` (its first
+// form) or a bare frame's file, `Unknown Source` or `Native Method` (its second).
+bool may_be_flat_java(std::string_view line) {
+  for (std::string_view literal : {"at ", ".java:", ".scala:", ".kt:", ".groovy:", "Unknown Source", "Native Method"}) {
+    if (line.find(literal) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Whether some line of `text` is flattened or holds a flattened Java trace (`java_flat`), i.e.
+// whether reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this
+// asks the whole text for each phrase (a few searches) rather than each line for all of them.
+bool needs_reflow(std::string_view text, const RE2& java_flat) {
+  constexpr std::string_view kFrame = "File \"";
+  for (size_t f = text.find(kFrame), last = std::string_view::npos; f != std::string_view::npos;
+       last = f, f = text.find(kFrame, f + 1)) {
+    if (last != std::string_view::npos && text.substr(last, f - last).find('\n') == std::string_view::npos)
+      return true;  // two frames on one line
+  }
+  for (size_t h = text.find(kHeader); h != std::string_view::npos; h = text.find(kHeader, h + 1)) {
+    const std::string_view line = line_at(text, h);
+    const std::string_view after = line.substr(static_cast<size_t>(text.data() + h - line.data()) + kHeader.size());
+    if (after.find_first_not_of(" \t\r") != std::string_view::npos) return true;
+  }
+  for (std::string_view sep : kSeparators) {
+    for (size_t at = text.find(sep); at != std::string_view::npos; at = text.find(sep, at + 1)) {
+      if (skip_blanks(line_at(text, at)) != sep) return true;
+    }
+  }
+  for (size_t p = text.find('('); p != std::string_view::npos;) {
+    const std::string_view line = line_at(text, p);
+    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat)) return true;
+    const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
+    p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
+  }
+  return false;
+}
+
+// s.find(kStepOpen, from), searched for from its second byte: a text has a blank every few bytes,
+// a '[' seldom.
+size_t find_step_open(std::string_view s, size_t from) {
+  const std::string_view tail = kStepOpen.substr(1);
+  for (size_t at = s.find(tail, from + 1); at != std::string_view::npos; at = s.find(tail, at + 1)) {
+    if (s[at - 1] == ' ') return at - 1;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string_view unwrap_error_prefixes(std::string_view text) {
@@ -183,7 +242,7 @@ std::string_view unwrap_error_prefixes(std::string_view text) {
 }
 
 std::string_view step_of(std::string_view s) {
-  const size_t open = s.find(kStepOpen);
+  const size_t open = find_step_open(s, 0);
   if (open == std::string_view::npos) return {};
   const size_t start = open + kStepOpen.size();
   const size_t close = s.find(kStepClose, start);
@@ -196,7 +255,7 @@ std::string without_steps(std::string_view s) {
   out.reserve(s.size());
   size_t pos = 0;
   while (pos < s.size()) {
-    const size_t open = s.find(kStepOpen, pos);
+    const size_t open = find_step_open(s, pos);
     const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
     if (close == std::string_view::npos) break;
     out += s.substr(pos, open - pos);
@@ -227,6 +286,11 @@ std::string reflow_traceback(std::string_view text) {
       joined += text[i];
     }
     text = joined;
+  }
+  if (!needs_reflow(text, java_flat)) {
+    std::string out(text);
+    if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
+    return out;
   }
   std::string out;
   out.reserve(text.size() + text.size() / 8);

@@ -500,8 +500,20 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
 }
 
 void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
-  if (!ErrorCandidates::may_be_candidate(r) || errors_.is_benign(r) || quiet_shapes(r) != 0) return;
-  errors_.take(r, job_id_, entry_index, claimed_by_, out);
+  const ErrorCandidates::Screened screened = errors_.screen(r);
+  if (!screened.candidate) return;
+  ErrorCandidates::LineVerdict* line = screened.line;  // a remembered text remembers its quiet shapes
+  if (line == nullptr || line->quiet_severity != r.severity) {
+    const uint32_t quiet = quiet_shapes(r);
+    if (line != nullptr) {
+      line->quiet_severity = r.severity;
+      line->quiet = quiet;
+    }
+    if (quiet != 0) return;
+  } else if (line->quiet != 0) {
+    return;
+  }
+  errors_.take(screened, r, job_id_, entry_index, claimed_by_, out);
 }
 
 }  // namespace gpudiag::detail

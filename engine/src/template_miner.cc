@@ -248,6 +248,10 @@ struct TemplateMiner::Impl {
   size_t add(std::string_view message) {
     masked.clear();
     append_masked(message, masked);
+    return add_masked(masked);
+  }
+
+  size_t add_masked(std::string_view masked) {
     split(masked);
     if (const size_t leaf = leaf_for_search(); leaf != kNoGroup) {
       if (const size_t id = best_group(leaf); id != kNoGroup) {
@@ -270,6 +274,8 @@ TemplateMiner::TemplateMiner(TemplateMiner&&) noexcept = default;
 TemplateMiner& TemplateMiner::operator=(TemplateMiner&&) noexcept = default;
 
 size_t TemplateMiner::add(std::string_view message) { return impl_->add(message); }
+
+size_t TemplateMiner::add_masked(std::string_view masked) { return impl_->add_masked(masked); }
 
 std::string TemplateMiner::template_of(size_t group) const {
   if (group >= impl_->groups.size()) return {};

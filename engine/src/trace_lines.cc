@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace gpudiag::detail {
 namespace {
@@ -11,29 +13,50 @@ namespace {
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
+// Eight bytes at a time: every frame line of every candidate traceback asks it of its path.
 bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  size_t i = 0;
+  uint64_t high = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    high |= word;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace
+
+namespace {
+
+// `\s*File "([^"]*)", line (\d+)` at the start of `line`: the file, the number and what follows
+// them; false when the line does not start so.
+bool read_frame_head(std::string_view line, PyFrameParts& parts, std::string_view& rest) {
+  size_t at = 0;
+  while (at < line.size() && is_regex_space(line[at])) ++at;
+  rest = line.substr(at);
+  if (!starts_with(rest, "File \"")) return false;
+  rest.remove_prefix(6);
+  const size_t quote = rest.find('"');
+  if (quote == std::string_view::npos) return false;
+  parts.file = rest.substr(0, quote);
+  rest.remove_prefix(quote);
+  if (!starts_with(rest, "\", line ")) return false;
+  rest.remove_prefix(8);
+  size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  if (digits == 0) return false;
+  parts.number = rest.substr(0, digits);
+  rest.remove_prefix(digits);
+  return true;
 }
 
 }  // namespace
 
 PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
-  size_t at = 0;
-  while (at < line.size() && is_regex_space(line[at])) ++at;
-  std::string_view rest = line.substr(at);
-  if (!starts_with(rest, "File \"")) return PyFrameRead::kNo;
-  rest.remove_prefix(6);
-  const size_t quote = rest.find('"');
-  if (quote == std::string_view::npos) return PyFrameRead::kNo;
-  parts.file = rest.substr(0, quote);
-  rest.remove_prefix(quote);
-  if (!starts_with(rest, "\", line ")) return PyFrameRead::kNo;
-  rest.remove_prefix(8);
-  size_t digits = 0;
-  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
-  if (digits == 0) return PyFrameRead::kNo;
-  parts.number = rest.substr(0, digits);
-  rest.remove_prefix(digits);
+  std::string_view rest;
+  if (!read_frame_head(line, parts, rest)) return PyFrameRead::kNo;
   parts.function = {};
   if (starts_with(rest, ", in ")) {
     rest.remove_prefix(5);
@@ -41,7 +64,7 @@ PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
     while (end < rest.size() && !is_regex_space(rest[end])) ++end;
     parts.function = rest.substr(0, end);  // empty: `, in ` then a blank, no name (the group is optional)
   }
-  if (!is_ascii(parts.file) || !is_ascii(parts.function) || digits > 19) return PyFrameRead::kAskRegex;
+  if (!is_ascii(parts.file) || !is_ascii(parts.function) || parts.number.size() > 19) return PyFrameRead::kAskRegex;
   return PyFrameRead::kYes;
 }
 
@@ -53,10 +76,12 @@ std::string_view trim_blanks(std::string_view s) {
 
 namespace {
 
+// `py_frame` (below) reads no function name nor the number's value: only a file past ASCII needs it.
 bool is_python_frame(std::string_view line, const RE2& py_frame) {
   PyFrameParts parts;
-  const PyFrameRead read = read_python_frame(line, parts);
-  return read == PyFrameRead::kYes || (read == PyFrameRead::kAskRegex && RE2::PartialMatch(line, py_frame));
+  std::string_view rest;
+  if (!read_frame_head(line, parts, rest)) return false;
+  return is_ascii(parts.file) || RE2::PartialMatch(line, py_frame);
 }
 
 }  // namespace
@@ -67,6 +92,10 @@ TraceLines classify_trace_lines(std::string_view text) {
   static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  out.text.reserve(lines);
+  out.kind.reserve(lines);
+  out.more.reserve(lines);
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t nl = text.find('\n', pos);
@@ -74,7 +103,9 @@ TraceLines classify_trace_lines(std::string_view text) {
     const std::string_view t = trim_blanks(line);
     // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
     // a test that spares RE2 the lines it cannot match.
-    const std::string_view body = line.substr(std::min(line.size(), line.find_first_not_of("\t\n\f\r ")));
+    size_t lead = 0;
+    while (lead < line.size() && is_regex_space(line[lead])) ++lead;
+    const std::string_view body = line.substr(lead);
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
     if (t.empty()) {

@@ -43,6 +43,9 @@ class TemplateMiner {
 
   // The group of the message: 0, 1, 2 … in the order groups were created.
   size_t add(std::string_view message);
+  // The same for a message already masked by mask_message, which is not masked again: masking is
+  // idempotent, so add_masked(mask_message(m)) == add(m).
+  size_t add_masked(std::string_view masked);
   // The group's tokens joined by one space, variables as <*>, runs such as <*>.<*> as one <*>.
   std::string template_of(size_t group) const;
   size_t groups() const;

@@ -1,0 +1,105 @@
+// ErrorCandidates (engine/src/error_candidates.h): a matching thread remembers what it read of each
+// short ERROR text, and a remembered answer must be the one a fresh reading gives — whether the
+// entry is a candidate at all, and every field of the candidate, the entry's own step included.
+// Real texts; each names its source.
+#include "error_candidates.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "compiled_rule_pack.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+LogRecord error_entry(std::string_view message, std::string_view step = "") {
+  LogRecord r;
+  r.severity = Severity::kError;
+  r.log = "worker";
+  r.message = message;
+  r.step = step;
+  return r;
+}
+
+// What the matcher does with an entry (its quiet shapes aside): the candidate taken, if any.
+std::optional<detail::ErrorCandidate> candidate_of(detail::ErrorCandidates& errors, const LogRecord& r) {
+  const detail::ErrorCandidates::Screened s = errors.screen(r);
+  if (!s.candidate) return std::nullopt;
+  detail::ChunkObservations out;
+  errors.take(s, r, "2024-01-01_00_00_00-1", 0, {}, out);
+  REQUIRE(out.errors.size() == 1);
+  return std::move(out.errors.front());
+}
+
+void check_same_reading(const detail::ErrorCandidate& a, const detail::ErrorCandidate& b) {
+  CHECK(a.fragment == b.fragment);
+  CHECK(a.key == b.key);
+  CHECK(a.exception_type == b.exception_type);
+  CHECK(a.exception_line == b.exception_line);
+  CHECK(a.message_template == b.message_template);
+  CHECK(a.matched_line == b.matched_line);
+  CHECK(a.step == b.step);
+  CHECK(a.truncated == b.truncated);
+}
+
+}  // namespace
+
+TEST_CASE("a remembered ERROR text gives the candidate a fresh reading gives with each entry's step", "[unit]") {
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates remembering(pack);
+  // bmaltais/kohya_ss#3320: absl's E line, a plain error line, first without a step, then twice from
+  // the step `Embed` (jsonPayload.step); apache/beam#26330 (shared/reference/dataflow-log-signatures.md,
+  // a5): an exception line alone, which is a docker-split traceback's line (a fragment).
+  const std::string text =
+      "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
+      "register factory for plugin cuDNN when one has already been registered";
+  const std::string fragment = "AttributeError: can't set attribute";
+  const std::vector<LogRecord> entries = {error_entry(text), error_entry(text, "Embed"), error_entry(text, "Embed"),
+                                          error_entry(fragment), error_entry(fragment, "Embed")};
+  std::vector<detail::ErrorCandidate> seen;
+  for (const LogRecord& r : entries) {
+    auto c = candidate_of(remembering, r);
+    REQUIRE(c);
+    detail::ErrorCandidates fresh(pack);  // has read nothing before
+    auto again = candidate_of(fresh, r);
+    REQUIRE(again);
+    check_same_reading(*c, *again);
+    seen.push_back(std::move(*c));
+  }
+  CHECK_FALSE(seen[0].fragment);
+  CHECK(seen[0].message_template.find("Unable to register cuDNN factory") != std::string::npos);
+  CHECK(seen[0].step.empty());
+  CHECK(seen[1].step == "Embed");
+  CHECK(seen[2].step == "Embed");
+  CHECK(seen[0].message_template == seen[2].message_template);
+  CHECK(seen[3].fragment);
+  CHECK(seen[4].fragment);
+  CHECK(seen[4].text == fragment);
+}
+
+TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it comes", "[unit]") {
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates errors(pack);
+  // Dataflow's troubleshooting page lists the guest agent's line as safe to ignore
+  // (rules/benign-errors.yaml); NVIDIA/DALI#1813: TensorFlow's INFO line, which stderr logs at
+  // ERROR; bmaltais/kohya_ss#3320: absl's E line, at ERROR by its own letter and no benign line.
+  const std::string benign = "Error running LookupEffectiveGuestPolicies";
+  const std::string info =
+      "2020-03-25 09:01:02.345678: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1558] Found device 0 with "
+      "properties:";
+  const std::string error =
+      "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
+      "register factory for plugin cuDNN when one has already been registered";
+  for (int round = 0; round < 3; ++round) {
+    CHECK_FALSE(errors.screen(error_entry(benign)).candidate);
+    CHECK_FALSE(errors.screen(error_entry(info)).candidate);
+    CHECK(errors.screen(error_entry(error)).candidate);
+  }
+  // The same texts below ERROR are no candidates: the entry's own severity comes first.
+  LogRecord warning = error_entry(error);
+  warning.severity = Severity::kWarning;
+  CHECK_FALSE(errors.screen(warning).candidate);
+}
