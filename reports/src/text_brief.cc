@@ -180,11 +180,10 @@ std::string render_text_brief(const RankedReport& report, const RenderOptions& o
     const std::string what =
         several_jobs(report) ? fmt::format("{} jobs; the worst: {}", report.jobs.size(), job) : job;
     const std::string name = d.job.name.empty() ? "" : fmt::format(" ({})", d.job.name);
-    const std::string tool = fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version);
-    const std::string rest = top.legend.safe(what + name);
-    const std::string shown = crop_columns(rest, width > display_width(tool) ? width - display_width(tool) : 0);
+    const std::string rest = top.legend.safe(what + name);  // no "gpudiag VERSION —": the room is the job's
+    const std::string shown = crop_columns(rest, width);
     top.legend.note_cut(shown, rest);
-    top.lines.push_back(paint.bold(tool) + shown);
+    top.lines.push_back(paint.bold(shown));
   }
   for (const auto& line : fold_within(top.legend.safe(report.verdict_line), "", width, 2, top.legend)) {
     top.lines.push_back(paint.verdict(report, line));

@@ -233,9 +233,10 @@ void render_unexplained(std::string& out, const RankedReport& report, Out& w) {
     }
     if (!u.symptoms.empty())
       out += fmt::format("{}explains: {}\n", pad, fmt::join(detail::unexplained_explains(report, u), ", "));
-    out += w.prose(st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)", g.fingerprint,
-                                      g.fingerprint)),
-                   pad, pad);
+    // One line: the command in it is copied whole.
+    out += Out::status(st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
+                                          g.fingerprint, g.fingerprint)),
+                       pad);
   }
   if (groups.size() > shown) {
     out += fmt::format("  … {} more in the JSON report\n", plural(groups.size() - shown, "group", "groups"));
