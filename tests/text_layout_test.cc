@@ -109,8 +109,7 @@ TEST_CASE("the brief report with several jobs lists the failed ones and counts t
   RenderOptions o{.deterministic = true};
   o.text_detail = TextDetail::kBrief;
   const std::string brief = render_case("corpus/multi-job-stockout-beside-healthy", o);
-  CHECK_THAT(brief,
-             Catch::Contains("\n  FAILED job thumbnail-embeddings-t4 (2024-04-16_00_02_11-13059449161467118330"));
+  CHECK_THAT(brief, Catch::Contains("\n  FAILED thumbnail-embeddings-t4: No capacity in zone us-central1-b: the GPU"));
   CHECK_THAT(brief, Catch::Contains("\n  1 healthy\n"));
   CHECK(brief.find("wordcount-logs-hourly") == std::string::npos);  // the healthy job is only counted
 }

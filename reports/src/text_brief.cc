@@ -125,8 +125,10 @@ Block jobs_block(const RankedReport& report, size_t width, const TextPaint& pain
     if (++not_ok > kShownJobs) continue;
     const std::string verdict = upper(verdict_name(job.verdict));
     const std::string cause = top_cause(job);
-    const std::string rest = b.legend.safe(
-        fmt::format("{}{}", job_label(job.diagnosis->job), cause.empty() ? "" : fmt::format(": {}", cause)));
+    // The name alone (the id is in the full report), so the line has room for the cause.
+    const JobInfo& info = job.diagnosis->job;
+    const std::string name = !info.name.empty() ? info.name : !info.id.empty() ? info.id : "(no job id)";
+    const std::string rest = b.legend.safe(fmt::format("{}{}", name, cause.empty() ? "" : fmt::format(": {}", cause)));
     const std::string shown = crop_columns(rest, width > verdict.size() + 3 ? width - verdict.size() - 3 : 0);
     b.legend.note_cut(shown, rest);
     b.lines.push_back(fmt::format("  {} {}", paint.bold(verdict), shown));
