@@ -1,10 +1,12 @@
 #include "run_options.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -50,6 +52,24 @@ std::vector<std::string> fail_on_choices() {
   return choices;
 }
 
+std::vector<std::string> impact_choices() {
+  std::vector<std::string> choices;
+  for (const auto& row : kImpactNames) choices.emplace_back(row.name);
+  return choices;
+}
+
+// The terminal's width in columns (TIOCGWINSZ, else $COLUMNS), at least 40; 80 when it cannot tell.
+size_t terminal_width() {
+  size_t columns = 0;
+  winsize size{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    columns = size.ws_col;
+  } else if (const char* env = std::getenv("COLUMNS"); env != nullptr) {
+    columns = std::strtoul(env, nullptr, 10);
+  }
+  return columns == 0 ? 80 : std::max<size_t>(columns, 40);
+}
+
 }  // namespace
 
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
@@ -81,6 +101,15 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_flag("--redact", redact,
                "Mask e-mail addresses, tokens and keys, bucket and project names, and quoted data in exception "
                "messages in every output: before posting a report to a PR, a ticket or a SARIF upload");
+  auto* brief_flag = cmd.add_flag("--brief", brief,
+                                  "Text report: the verdict, the causes with one evidence line each and the first "
+                                  "fix, in at most 15 lines");
+  cmd.add_flag("-q,--quiet", quiet, "Text report: the verdict line alone (exit codes are unchanged)")
+      ->excludes(brief_flag);
+  cmd.add_option("--min-severity", min_severity,
+                 "Text report: leave out findings and unexplained error groups below this severity (they are counted, "
+                 "and the gate still sees them)")
+      ->check(CLI::IsMember(impact_choices()));
   cmd.add_flag("--show-facts", show_facts, "Print the job facts gpudiag derived, and where from (stderr)");
   rules.add_to(cmd);
   add_record_options(cmd, history);
@@ -98,6 +127,11 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.fail_on = threshold();
   render.allow_empty = allow_empty;
   render.color = format == OutputFormat::kText && !no_color && (color || to_terminal);
+  render.text_detail = quiet ? TextDetail::kVerdict : brief ? TextDetail::kBrief : TextDetail::kFull;
+  if (!min_severity.empty()) render.min_severity = parse_impact(min_severity);
+  render.width = to_terminal ? terminal_width() : 80;
+  std::error_code cwd_error;  // without a working directory, paths are shown as given
+  render.working_directory = std::filesystem::current_path(cwd_error).string();
   return render;
 }
 

@@ -31,7 +31,10 @@ struct RunOptions {
   bool no_color = false;
   bool color = false;
   bool show_facts = false;
-  bool redact = false;  // --redact: mask secrets and names in every output (reports' redaction.h)
+  bool redact = false;       // --redact: mask secrets and names in every output (reports' redaction.h)
+  bool brief = false;        // --brief: the text report's short form
+  bool quiet = false;        // -q: the text report's verdict line alone
+  std::string min_severity;  // --min-severity: the text report leaves out what is below it
   RuleOptions rules;
   HistoryOptions history;  // --db, --pipeline, --new-only
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "gpudiag/utf8.h"
+#include "text_layout.h"
 
 namespace gpudiag::detail {
 
@@ -37,6 +38,14 @@ std::string input_path(const Analysis& d, const LogRecord& r, bool deterministic
 
 std::string source_location(const Analysis& d, const LogRecord& r, bool deterministic) {
   return fmt::format("{}:{}", input_path(d, r, deterministic), r.where.line);
+}
+
+std::string input_path(const Analysis& d, const LogRecord& r, const RenderOptions& o) {
+  return r.where.input < d.inputs.size() ? display_path(d.inputs[r.where.input].path, o) : "?";
+}
+
+std::string source_location(const Analysis& d, const LogRecord& r, const RenderOptions& o) {
+  return fmt::format("{}:{}", input_path(d, r, o), r.where.line);
 }
 
 std::string_view entry_text(const LogRecord& r) { return r.message.empty() ? r.exception : r.message; }
@@ -191,8 +200,9 @@ bool unexplained_first(const RankedReport& report) {
   return !report.unexplained.empty() && report.unexplained.front().severity() >= Impact::kError;
 }
 
-std::string unexplained_stats(const UnexplainedGroup& g) {
-  return fmt::format("{}, {}{}{}", plural(g.count, "entry", "entries"), time_span(g.first_seen, g.last_seen),
+std::string unexplained_stats(const UnexplainedGroup& g, bool to_ms) {
+  return fmt::format("{}, {}{}{}", plural(g.count, "entry", "entries"),
+                     to_ms ? time_span_ms(g.first_seen, g.last_seen) : time_span(g.first_seen, g.last_seen),
                      g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
                      g.truncated ? "; only a cut copy was exported" : "");
 }
@@ -304,6 +314,16 @@ std::string crop_middle(std::string_view text, size_t max_bytes) {
 std::string display_path(const std::string& path, bool deterministic) {
   if (!deterministic || path.empty() || path.front() != '/') return path;
   return std::filesystem::path(path).filename().string();
+}
+
+std::string display_path(const std::string& path, const RenderOptions& o) {
+  if (!o.working_directory.empty() && !path.empty() && path.front() == '/') {
+    namespace fs = std::filesystem;
+    const fs::path relative =
+        fs::path(path).lexically_normal().lexically_relative(fs::path(o.working_directory).lexically_normal());
+    if (!relative.empty() && *relative.begin() != ".." && relative != ".") return relative.string();
+  }
+  return display_path(path, o.deterministic);
 }
 
 }  // namespace gpudiag

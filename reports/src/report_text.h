@@ -24,6 +24,9 @@ std::string upper(std::string_view text);  // ASCII
 std::string input_path(const Analysis& d, const LogRecord& r, bool deterministic);
 // "path:line".
 std::string source_location(const Analysis& d, const LogRecord& r, bool deterministic);
+// The same, relative to options.working_directory when under it (display_path(path, options)).
+std::string input_path(const Analysis& d, const LogRecord& r, const RenderOptions& options);
+std::string source_location(const Analysis& d, const LogRecord& r, const RenderOptions& options);
 // The text of an entry: its message, or its exception when the message is empty.
 std::string_view entry_text(const LogRecord& r);
 // The line of an evidence entry worth showing first: the matched line, else the text's first line,
@@ -57,7 +60,8 @@ std::string safe_url(std::string_view url);
 // before the findings then.
 bool unexplained_first(const RankedReport& report);
 // "8 entries, 2024-… … (1m56s), 2 workers", and "; only a cut copy was exported" when so.
-std::string unexplained_stats(const UnexplainedGroup& g);
+// `to_ms`: its times to the millisecond (the text report).
+std::string unexplained_stats(const UnexplainedGroup& g, bool to_ms = false);
 // "new: no earlier run of this pipeline had it" …; "" without a run history.
 std::string_view novelty_note(Novelty n);
 // The findings folded under a group: "#1 work-item-failed" each.

@@ -1,5 +1,7 @@
 // The terminal report: the verdict first, then findings (causes with their symptoms indented
-// beneath), evidence lines, the job-wide fixes, inconclusive checks and what was skipped.
+// beneath; a cause's evidence before its explanation, which is folded to two lines), the job-wide
+// fixes, inconclusive checks, what was skipped, and a legend of the notations used. Prose is
+// wrapped to RenderOptions::width; log excerpts never are. --brief and -q are text_brief.cc.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,14 +12,21 @@
 #include "gpudiag/report.h"
 #include "gpudiag/utf8.h"
 #include "report_text.h"
+#include "text_brief.h"
+#include "text_layout.h"
 
 namespace gpudiag {
 namespace {
 
+using detail::display_width;
 using detail::gate_line;
 using detail::plural;
+using detail::shown_at;
 using detail::stale_reason;
-using detail::time_span;
+using detail::TextLegend;
+using detail::time_ms;
+using detail::time_span_ms;
+using detail::wrap_prose;
 
 constexpr size_t kExcerptBytes = 220;
 
@@ -46,42 +55,60 @@ struct Style {
   }
 };
 
-// Words filled into lines of at most `width` columns (counting UTF-8 characters), each indented.
-std::string wrap(std::string_view text, const std::string& indent, size_t width) {
-  std::string out, line;
-  size_t line_chars = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t space = text.find(' ', pos);
-    const std::string_view word =
-        text.substr(pos, space == std::string_view::npos ? std::string_view::npos : space - pos);
-    pos = space == std::string_view::npos ? text.size() : space + 1;
-    if (word.empty()) continue;
-    if (line_chars > 0 && indent.size() + line_chars + 1 + utf8_length(word) > width) {
-      out += indent + line + "\n";
-      line.clear();
-      line_chars = 0;
-    }
-    if (line_chars > 0) {
-      line += ' ';
-      ++line_chars;
-    }
-    line += word;
-    line_chars += utf8_length(word);
+// The notations the report uses (its legend) travel with the options and style.
+struct Out {
+  const RenderOptions& o;
+  const Style& st;
+  TextLegend legend;
+  std::string safe(std::string_view text) { return legend.safe(text); }
+  // Prose wrapped to the width: the first line after `first`, the others after `indent`.
+  std::string prose(std::string_view text, std::string_view first, std::string_view indent) {
+    return wrap_prose(text, first, indent, o.width);
   }
-  if (!line.empty()) out += indent + line + "\n";
-  return out;
+  // A status line people and CI logs grep for (verdict, gate, history, path:line: problem): one line.
+  static std::string status(std::string_view text, std::string_view first) {
+    return fmt::format("{}{}\n", first, text);
+  }
+};
+
+// The evidence header ("2022-11-28T22:09:27.200Z worker W path:488") and the excerpt beneath it.
+void render_evidence(std::string& out, const Analysis& d, const Evidence& e, const std::vector<std::string>& also_in,
+                     const std::string& pad, Out& w) {
+  const LogRecord& r = e.entry.record();
+  const Style& st = w.st;
+  out += fmt::format("{}  {} {} {}{}{}\n", pad, st.dim(time_ms(r.timestamp)), r.log.empty() ? "-" : w.safe(r.log),
+                     r.worker.empty() ? "" : w.safe(r.worker) + " ", st.dim(w.safe(detail::source_location(d, r, w.o))),
+                     also_in.empty()
+                         ? ""
+                         : st.dim(fmt::format("  (also in: {})", w.safe(fmt::format("{}", fmt::join(also_in, ", "))))));
 }
 
-void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, const RenderOptions& o,
-                    const Style& st) {
+// The excerpt lines of `e`, as logged (never wrapped); returns them, made safe, for callers that look
+// for what they hold.
+std::vector<std::string> render_excerpt(std::string& out, const Evidence& e, const std::string& pad, Out& w) {
+  std::vector<std::string> shown;
+  for (const auto& line : detail::excerpt_of(e)) {
+    const std::string cropped = detail::excerpt_text(line, e, kExcerptBytes);
+    if (line.fold) w.legend.note_cut();
+    w.legend.note_cut(cropped, line.text);
+    const std::string text = w.safe(cropped);
+    out += fmt::format("{}    {}\n", pad, line.fold ? w.st.dim(text) : text);
+    shown.push_back(text);
+  }
+  return shown;
+}
+
+void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, Out& w) {
   const Analysis& d = *report.diagnosis;
+  const RenderOptions& o = w.o;
+  const Style& st = w.st;
   const Finding& f = *rf.finding;
   const std::string indent(static_cast<size_t>(rf.depth) * 4, ' ');
   const std::string pad = indent + "   ";
-  out += fmt::format("{}{}. {} {} {}  confidence {:.0f}%{}\n", indent, rf.rank, st.severity(f.severity),
-                     st.bold(terminal_safe(f.title)), st.dim(fmt::format("({})", f.rule_id)), f.confidence * 100,
-                     f.confidence_note.empty() ? "" : fmt::format(" — {}", f.confidence_note));
+  out += w.prose(fmt::format("{}. {} {} {}  confidence {:.0f}%{}", rf.rank, st.severity(f.severity),
+                             st.bold(w.safe(f.title)), st.dim(fmt::format("({})", f.rule_id)), f.confidence * 100,
+                             f.confidence_note.empty() ? "" : fmt::format(" — {}", f.confidence_note)),
+                 indent, pad);
   if (rf.caused_by) {
     out += fmt::format("{}{}\n", pad,
                        st.dim(fmt::format("a symptom of #{} {}", report.findings[*rf.caused_by].rank,
@@ -89,53 +116,51 @@ void render_finding(std::string& out, const RankedReport& report, const RankedFi
   }
   if (rf.baseline_entry) {
     const BaselineEntry& e = report.baseline->entries[*rf.baseline_entry].entry;
+    const std::string file = w.safe(display_path(report.baseline->file, o));
     out += fmt::format(
         "{}{}\n", pad,
-        st.dim(rf.suppressed ? fmt::format("suppressed by the baseline ({}:{}): {}",
-                                           terminal_safe(report.baseline->file), e.line, terminal_safe(e.reason))
-                             : fmt::format("in the baseline ({}:{}) but the entry expired on {}: not suppressed",
-                                           terminal_safe(report.baseline->file), e.line, e.expires)));
+        st.dim(rf.suppressed ? fmt::format("suppressed by the baseline ({}:{}): {}", file, e.line, w.safe(e.reason))
+                             : fmt::format("in the baseline ({}:{}) but the entry expired on {}: not suppressed", file,
+                                           e.line, e.expires)));
   }
   if (rf.history) {
     const std::string note = fmt::format("history: {}", history_note(*rf.history));
     out += fmt::format("{}{}\n", pad, rf.history->known ? st.dim(note) : st.bold(note));
   }
   if (f.via == "absence") {
-    out += fmt::format("{}found by what is missing; {}\n", pad, time_span(f.first_seen, f.last_seen));
+    out += fmt::format("{}found by what is missing; {}\n", pad, time_span_ms(f.first_seen, f.last_seen));
   } else if (f.via == "facts") {
     out += fmt::format("{}found from the job's configuration\n", pad);
   } else {
-    out += fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), time_span(f.first_seen, f.last_seen),
-                       f.workers_total == 0 ? "" : fmt::format(", {}", plural(f.workers_total, "worker", "workers")));
+    out +=
+        fmt::format("{}{}, {}{}\n", pad, plural(f.count, "entry", "entries"), time_span_ms(f.first_seen, f.last_seen),
+                    f.workers_total == 0 ? "" : fmt::format(", {}", plural(f.workers_total, "worker", "workers")));
   }
   if (rf.caused_by_unexplained) {
     const RankedUnexplained& u = report.unexplained[*rf.caused_by_unexplained];
-    out +=
-        fmt::format("{}{}\n", pad,
-                    st.dim(fmt::format("a symptom of U{} {}", u.rank, terminal_safe(unexplained_headline(*u.group)))));
+    out += fmt::format("{}{}\n", pad,
+                       st.dim(fmt::format("a symptom of U{} {}", u.rank, w.safe(unexplained_headline(*u.group)))));
   }
   if (rf.depth > 0 || rf.caused_by_unexplained) return;  // symptoms stay short: their cause carries the story
-  out += wrap(terminal_safe(f.description), pad, 100);
+  // The evidence first: it is what this job logged. The rule's explanation after it, folded.
   const size_t shown = std::min(o.evidence_per_finding, f.evidence.size());
   for (size_t i = 0; i < shown; ++i) {
-    const LogRecord& r = f.evidence[i].entry.record();
-    const Evidence& e = f.evidence[i];
-    out +=
-        fmt::format("{}  {} {} {}{}{}\n", pad, st.dim(format_rfc3339(r.timestamp)),
-                    r.log.empty() ? "-" : terminal_safe(r.log), r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-                    st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))),
-                    e.also_in.empty() ? "" : st.dim(fmt::format("  (also in: {})", terminal_safe(detail::also_in(e)))));
-    for (const auto& line : detail::excerpt_of(e)) {
-      const std::string text = terminal_safe(detail::excerpt_text(line, e, kExcerptBytes));
-      out += fmt::format("{}    {}\n", pad, line.fold ? st.dim(text) : text);
-    }
+    render_evidence(out, d, f.evidence[i], f.evidence[i].also_in, pad, w);
+    render_excerpt(out, f.evidence[i], pad, w);
   }
   if (f.evidence.size() > shown)
     out += fmt::format("{}  … {} more kept in the JSON report\n", pad, f.evidence.size() - shown);
+  const std::string pointer = st.dim(fmt::format("(gpudiag explain {} for the rest)", f.rule_id));
+  for (const auto& line :
+       detail::fold_prose(w.safe(f.description), pad, pad, o.width, 2, fmt::format(" … {}", pointer))) {
+    out += line + "\n";
+  }
   if (!rf.fixes.empty()) {
     const FindingFix& top = rf.fixes.front();
-    out += fmt::format("{}fix: {}{}\n", pad, terminal_safe(top.action),
-                       rf.fixes.size() > 1 ? st.dim(fmt::format("  (+{} more below)", rf.fixes.size() - 1)) : "");
+    out +=
+        w.prose(fmt::format("{}{}", w.safe(top.action),
+                            rf.fixes.size() > 1 ? st.dim(fmt::format("  (+{} more below)", rf.fixes.size() - 1)) : ""),
+                pad + "fix: ", pad + "     ");
   }
 }
 
@@ -143,142 +168,198 @@ constexpr size_t kShownGroups = 3;
 constexpr size_t kShownChanges = 8;
 
 // "It worked yesterday": the facts that differ from the pipeline's last green run, near the top.
-void render_changes_since_green(std::string& out, const RankedReport& report, const Style& st) {
+void render_changes_since_green(std::string& out, const RankedReport& report, Out& w) {
   if (!report.changes_since_green) return;
   const ChangesSinceGreen& c = *report.changes_since_green;
   out += fmt::format(
-      "  since the last green run (#{}, job {}, {}): {}\n", c.green.run, terminal_safe(c.green.job_id),
-      format_rfc3339(c.green.time),
+      "  since the last green run (#{}, job {}, {}): {}\n", c.green.run, w.safe(c.green.job_id), time_ms(c.green.time),
       c.changes.empty() ? "no job fact changed" : plural(c.changes.size(), "fact changed", "facts changed"));
   for (size_t i = 0; i < c.changes.size() && i < kShownChanges; ++i) {
     const FactChange& f = c.changes[i];
     const std::string line = f.before.empty()  ? fmt::format("{}: added {}", f.fact, f.after)
                              : f.after.empty() ? fmt::format("{}: removed (was {})", f.fact, f.before)
                                                : fmt::format("{}: {} → {}", f.fact, f.before, f.after);
-    out += fmt::format("    {}\n", terminal_safe(crop_middle(line, 200)));
+    const std::string cropped = crop_middle(line, 200);
+    w.legend.note_cut(cropped, line);
+    out += fmt::format("    {}\n", w.safe(cropped));
   }
   if (c.changes.size() > kShownChanges) {
-    out +=
-        fmt::format("    {}\n", st.dim(fmt::format("… {} more in the JSON report", c.changes.size() - kShownChanges)));
+    out += fmt::format("    {}\n",
+                       w.st.dim(fmt::format("… {} more in the JSON report", c.changes.size() - kShownChanges)));
   }
 }
 
-// The errors no rule explains (docs/unexplained.md): U1, U2 … with the raw exemplar.
-void render_unexplained(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
+// The errors no rule explains (docs/unexplained.md) at or above --min-severity: U1, U2 … with the
+// raw exemplar.
+void render_unexplained(std::string& out, const RankedReport& report, Out& w) {
   const Analysis& d = *report.diagnosis;
-  const size_t shown = std::min(kShownGroups, report.unexplained.size());
-  out += fmt::format("\n{}\n", st.bold(fmt::format("Errors no rule explains ({}{})", report.unexplained.size(),
-                                                   d.unexplained_groups_total > report.unexplained.size()
+  const Style& st = w.st;
+  std::vector<const RankedUnexplained*> groups;
+  for (const auto& u : report.unexplained) {
+    if (shown_at(u.severity(), w.o)) groups.push_back(&u);
+  }
+  if (groups.empty()) return;
+  const size_t shown = std::min(kShownGroups, groups.size());
+  out += fmt::format("\n{}\n", st.bold(fmt::format("Errors no rule explains ({}{})", groups.size(),
+                                                   d.unexplained_groups_total > groups.size()
                                                        ? fmt::format(" of {}", d.unexplained_groups_total)
                                                        : "")));
   for (size_t i = 0; i < shown; ++i) {
-    const RankedUnexplained& u = report.unexplained[i];
+    const RankedUnexplained& u = *groups[i];
     const UnexplainedGroup& g = *u.group;
     const std::string pad = "    ";
-    out += fmt::format("\nU{}. {} {} {}\n", u.rank, st.severity(u.severity()),
-                       st.bold(terminal_safe(unexplained_headline(g))), st.dim("(unexplained-error)"));
-    out += fmt::format("{}{}\n", pad, detail::unexplained_stats(g));
+    out += "\n" + w.prose(fmt::format("U{}. {} {} {}", u.rank, st.severity(u.severity()),
+                                      st.bold(w.safe(unexplained_headline(g))), st.dim("(unexplained-error)")),
+                          "", pad);
+    out += fmt::format("{}{}\n", pad, detail::unexplained_stats(g, true));
     if (u.suppressed) out += fmt::format("{}{}\n", pad, st.dim("suppressed by the baseline"));
     if (u.novelty != Novelty::kNoHistory) out += fmt::format("{}history: {}\n", pad, detail::novelty_note(u.novelty));
-    const Evidence& e = g.exemplar;
-    const LogRecord& r = e.entry.record();
-    out += fmt::format(
-        "{}  {} {} {}{}{}\n", pad, st.dim(format_rfc3339(r.timestamp)), r.log.empty() ? "-" : terminal_safe(r.log),
-        r.worker.empty() ? "" : terminal_safe(r.worker) + " ",
-        st.dim(terminal_safe(detail::source_location(d, r, o.deterministic))),
-        g.also_in.empty()
-            ? ""
-            : st.dim(fmt::format("  (also in: {})", terminal_safe(fmt::format("{}", fmt::join(g.also_in, ", "))))));
+    render_evidence(out, d, g.exemplar, g.also_in, pad, w);
     bool exception_shown = g.exception.empty(), frame_shown = !g.user_frame;
-    for (const auto& line : detail::excerpt_of(e)) {
-      const std::string text = terminal_safe(detail::excerpt_text(line, e, kExcerptBytes));
-      out += fmt::format("{}    {}\n", pad, line.fold ? st.dim(text) : text);
+    for (const auto& text : render_excerpt(out, g.exemplar, pad, w)) {
       exception_shown = exception_shown || text.find(terminal_safe(g.exception)) != std::string::npos;
       frame_shown = frame_shown || text.find(terminal_safe(g.user_frame->file)) != std::string::npos;
     }
     // A flattened or cut copy (the job message's) holds them somewhere in one long line: say them.
-    if (!exception_shown) out += fmt::format("{}    {}\n", pad, terminal_safe(crop_middle(g.exception, kExcerptBytes)));
+    if (!exception_shown) {
+      const std::string cropped = crop_middle(g.exception, kExcerptBytes);
+      w.legend.note_cut(cropped, g.exception);
+      out += fmt::format("{}    {}\n", pad, w.safe(cropped));
+    }
     if (!frame_shown) {
       out += fmt::format("{}    {}\n", pad,
-                         terminal_safe(fmt::format("File \"{}\", line {}, in {}", g.user_frame->file,
-                                                   g.user_frame->line, g.user_frame->function)));
+                         w.safe(fmt::format("File \"{}\", line {}, in {}", g.user_frame->file, g.user_frame->line,
+                                            g.user_frame->function)));
     }
     if (!u.symptoms.empty())
       out += fmt::format("{}explains: {}\n", pad, fmt::join(detail::unexplained_explains(report, u), ", "));
-    out += fmt::format("{}{}\n", pad,
-                       st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
-                                          g.fingerprint, g.fingerprint)));
+    // One line: the command in it is copied whole.
+    out += Out::status(st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
+                                          g.fingerprint, g.fingerprint)),
+                       pad);
   }
-  if (report.unexplained.size() > shown) {
-    out +=
-        fmt::format("  … {} more in the JSON report\n", plural(report.unexplained.size() - shown, "group", "groups"));
+  if (groups.size() > shown) {
+    out += fmt::format("  … {} more in the JSON report\n", plural(groups.size() - shown, "group", "groups"));
   }
 }
 
+// What --min-severity hid: "2 findings and 1 unexplained error group below error not shown".
+std::string hidden_note(const RankedReport& report, const RenderOptions& o) {
+  if (!o.min_severity) return "";
+  size_t findings = 0, groups = 0;
+  for (const auto& rf : report.findings) findings += shown_at(rf.finding->severity, o) ? 0 : 1;
+  for (const auto& u : report.unexplained) groups += shown_at(u.severity(), o) ? 0 : 1;
+  if (findings + groups == 0) return "";
+  std::vector<std::string> parts;
+  if (findings > 0) parts.push_back(plural(findings, "finding", "findings"));
+  if (groups > 0) parts.push_back(plural(groups, "unexplained error group", "unexplained error groups"));
+  return fmt::format("{} below {} not shown (--min-severity {}; --format json lists them)", fmt::join(parts, " and "),
+                     impact_name(*o.min_severity), impact_name(*o.min_severity));
+}
+
 // One job's findings, fixes and inconclusive checks.
-void render_job_body(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
+void render_job_body(std::string& out, const RankedReport& report, Out& w) {
   const Analysis& d = *report.diagnosis;
+  const RenderOptions& o = w.o;
+  const Style& st = w.st;
+  if (const std::string hidden = hidden_note(report, o); !hidden.empty()) {
+    out += "\n" + w.prose(st.dim(hidden), "", "");
+  }
   // An error no rule explains that is the likely cause comes first: it is what the reader came for.
   const bool groups_first = detail::unexplained_first(report);
-  if (groups_first) render_unexplained(out, report, o, st);
-  if (!report.findings.empty()) {
-    out +=
-        fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", report.findings.size())));
+  if (groups_first) render_unexplained(out, report, w);
+  const auto shown_finding = [&](const RankedFinding& rf) { return shown_at(rf.finding->severity, o); };
+  const size_t findings = std::count_if(report.findings.begin(), report.findings.end(), shown_finding);
+  if (findings > 0) {
+    out += fmt::format("\n{}\n", st.bold(fmt::format("Findings ({}), most likely cause first", findings)));
     for (const auto& rf : report.findings) {
+      if (!shown_finding(rf)) continue;
       if (rf.depth == 0) out += '\n';
-      render_finding(out, report, rf, o, st);
+      render_finding(out, report, rf, w);
     }
   }
   if (!report.fixes.empty()) {
-    out += fmt::format("\n{}\n", st.bold("Fixes, best first"));
     // The fixes of root causes; what only a folded symptom proposes waits in the JSON and HTML
-    // reports, so the list stays about what to do first.
-    const auto for_a_cause = [&](const RankedFix& fix) {
+    // reports, so the list stays about what to do first. Those of causes --min-severity hides wait too.
+    const auto proposed_by = [&](const RankedFix& fix, bool shown) {
       return std::any_of(fix.for_rules.begin(), fix.for_rules.end(), [&](const std::string& id) {
-        return std::any_of(report.findings.begin(), report.findings.end(),
-                           [&](const RankedFinding& rf) { return rf.depth == 0 && rf.finding->rule_id == id; });
+        return std::any_of(report.findings.begin(), report.findings.end(), [&](const RankedFinding& rf) {
+          return rf.depth == 0 && rf.finding->rule_id == id && (!shown || shown_finding(rf));
+        });
       });
     };
-    size_t symptom_only = 0;
+    size_t symptom_only = 0, hidden = 0;
+    std::string list;
     int shown = 0;
     for (const auto& fix : report.fixes) {
-      if (!for_a_cause(fix)) {
+      if (!proposed_by(fix, false)) {
         ++symptom_only;
         continue;
       }
-      out += fmt::format("  {}. {}\n", ++shown, terminal_safe(fix.action));
-      for (const auto& why : fix.reasons) out += fmt::format("     why: {}\n", terminal_safe(why));
-      out += fmt::format("     {}\n", st.dim(fmt::format("rank: {}", terminal_safe(fix.rank_reason))));
-      out += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
+      if (!proposed_by(fix, true)) {
+        ++hidden;
+        continue;
+      }
+      const std::string number = fmt::format("  {}. ", ++shown);
+      list += w.prose(w.safe(fix.action), number, "     ");
+      for (const auto& why : fix.reasons) list += w.prose(w.safe(why), "     why: ", "          ");
+      list += w.prose(st.dim(fmt::format("rank: {}", w.safe(fix.rank_reason))), "     ", "           ");
+      list += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
     }
+    if (shown > 0 || symptom_only > 0 || hidden > 0) out += fmt::format("\n{}\n", st.bold("Fixes, best first"));
+    out += list;
     if (symptom_only > 0) {
-      out += fmt::format("  … and {} for the symptoms only (--format json or html lists them)\n",
-                         plural(symptom_only, "fix", "fixes"));
+      out += w.prose(fmt::format("… and {} for the symptoms only (--format json or html lists them)",
+                                 plural(symptom_only, "fix", "fixes")),
+                     "  ", "    ");
+    }
+    if (hidden > 0) {
+      out += w.prose(fmt::format("… and {} for the findings --min-severity hides", plural(hidden, "fix", "fixes")),
+                     "  ", "    ");
     }
   }
   if (!groups_first && !report.unexplained.empty()) {
     if (report.verdict == Verdict::kOk) {  // a healthy job's error chatter: noted, not shown
-      out += fmt::format(
-          "\n{}\n", st.dim(fmt::format("{} that no rule explains, none before a failure (--format json lists them)",
-                                       plural(d.unexplained_groups_total, "error group", "error groups"))));
+      out += "\n" + w.prose(st.dim(fmt::format("{} that no rule explains, none before a failure (--format json lists "
+                                               "them)",
+                                               plural(d.unexplained_groups_total, "error group", "error groups"))),
+                            "", "");
     } else {
-      render_unexplained(out, report, o, st);
+      render_unexplained(out, report, w);
     }
   }
   if (!d.inconclusive.empty()) {
     out += fmt::format("\n{}\n", st.bold("Inconclusive (not findings: the export cannot tell)"));
     for (const auto& i : d.inconclusive) {
-      out += fmt::format("  - {} ({}): {}\n", i.title, i.rule_id, terminal_safe(i.reason));
+      out += w.prose(fmt::format("{} ({}): {}", i.title, i.rule_id, w.safe(i.reason)), "  - ", "    ");
     }
   }
 }
 
-std::string verdict_text(const RankedReport& report, const Style& st) {
-  const std::string verdict_line = terminal_safe(report.verdict_line);
+std::string verdict_text(const RankedReport& report, std::string_view line, const Style& st) {
   const bool red = report.verdict == Verdict::kFailed || report.verdict == Verdict::kIncomplete;
   const bool yellow = report.verdict == Verdict::kWarning || report.verdict == Verdict::kEmpty;
-  return red ? st.wrap("1;31", verdict_line) : yellow ? st.wrap("1;33", verdict_line) : st.wrap("1;32", verdict_line);
+  return red ? st.wrap("1;31", line) : yellow ? st.wrap("1;33", line) : st.wrap("1;32", line);
 }
+
+std::string verdict_text(const RankedReport& report, const Style& st) {
+  return verdict_text(report, terminal_safe(report.verdict_line), st);
+}
+
+// The brief's colours are the report's.
+class StylePaint : public detail::TextPaint {
+ public:
+  explicit StylePaint(const Style& st) : st_(st) {}
+  std::string bold(std::string_view text) const override { return st_.bold(text); }
+  std::string dim(std::string_view text) const override { return st_.dim(text); }
+  std::string severity(Impact impact) const override { return st_.severity(impact); }
+  std::string verdict(const RankedReport& report, std::string_view text) const override {
+    return verdict_text(report, text, st_);
+  }
+
+ private:
+  const Style& st_;
+};
 
 std::string job_label(const JobInfo& job) {
   std::string out = job.id.empty() ? "entries of no job" : fmt::format("job {}", terminal_safe(job.id));
@@ -287,8 +368,9 @@ std::string job_label(const JobInfo& job) {
 }
 
 // Several jobs: one line per job, worst first, then the jobs that are not ok in full.
-void render_jobs(std::string& out, const RankedReport& report, const RenderOptions& o, const Style& st) {
+void render_jobs(std::string& out, const RankedReport& report, Out& w) {
   const Analysis& d = *report.diagnosis;
+  const Style& st = w.st;
   out += fmt::format("\n{}\n", st.bold(fmt::format("Jobs ({}), worst first", report.jobs.size())));
   size_t name_width = 4;
   for (const auto& job : report.jobs) name_width = std::max(name_width, job.diagnosis->job.name.size());
@@ -305,15 +387,14 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
     }
     // An error no rule explains that leads the job is its cause, as in the job's verdict line.
     if (detail::unexplained_first(job)) cause = unexplained_headline(*job.unexplained.front().group);
-    out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", st.bold(verdict),
-                       terminal_safe(crop_middle(info.name, 40)), name_width,
-                       info.id.empty() ? "(no job id)" : terminal_safe(info.id), job_outcome_name(info.outcome),
-                       plural(info.entries, "entry", "entries"), terminal_safe(cause));
+    out +=
+        fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", st.bold(verdict), w.safe(crop_middle(info.name, 40)),
+                    name_width, info.id.empty() ? "(no job id)" : w.safe(info.id), job_outcome_name(info.outcome),
+                    plural(info.entries, "entry", "entries"), w.safe(cause));
   }
   for (const auto& c : d.not_diagnosed) {
-    out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", "-", terminal_safe(crop_middle(c.name, 40)),
-                       name_width, terminal_safe(c.id), "", plural(c.entries, "entry", "entries"),
-                       "not diagnosed: over --max-jobs");
+    out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", "-", w.safe(crop_middle(c.name, 40)), name_width,
+                       w.safe(c.id), "", plural(c.entries, "entry", "entries"), "not diagnosed: over --max-jobs");
   }
   if (d.not_diagnosed_unlisted > 0) {
     out += fmt::format("  … and {} of further jobs, not diagnosed (over --max-jobs)\n",
@@ -329,16 +410,18 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
     if (job.verdict == Verdict::kOk) continue;
     const Analysis& jd = *job.diagnosis;
     std::string where;
-    if (!jd.job.region.empty()) where += fmt::format(" in {}", terminal_safe(jd.job.region));
+    if (!jd.job.region.empty()) where += fmt::format(" in {}", w.safe(jd.job.region));
     out += fmt::format("\n{}\n", st.bold(fmt::format("━━ {}{}", job_label(jd.job), where)));
-    out += fmt::format("  {}, outcome {}{}, time span: {}\n", plural(jd.job.entries, "entry", "entries"),
-                       job_outcome_name(jd.job.outcome),
-                       jd.job.outcome_source.empty() ? "" : fmt::format(" ({})", terminal_safe(jd.job.outcome_source)),
-                       time_span(jd.start, jd.end));
-    out += fmt::format("  verdict: {}\n", verdict_text(job, st));
-    if (job.history) out += fmt::format("  history: {}\n", terminal_safe(history_summary(job)));
-    render_changes_since_green(out, job, st);
-    render_job_body(out, job, o, st);
+    out +=
+        w.status(fmt::format("{}, outcome {}{}, time span: {}", plural(jd.job.entries, "entry", "entries"),
+                             job_outcome_name(jd.job.outcome),
+                             jd.job.outcome_source.empty() ? "" : fmt::format(" ({})", w.safe(jd.job.outcome_source)),
+                             time_span_ms(jd.start, jd.end)),
+                 "  ");
+    out += w.status(verdict_text(job, st), "  verdict: ");
+    if (job.history) out += w.status(w.safe(history_summary(job)), "  history: ");
+    render_changes_since_green(out, job, w);
+    render_job_body(out, job, w);
   }
 }
 
@@ -347,23 +430,28 @@ void render_jobs(std::string& out, const RankedReport& report, const RenderOptio
 std::string render_text(const RankedReport& report, const RenderOptions& o) {
   const Analysis& d = *report.diagnosis;
   const Style st{o.color};
+  if (o.text_detail == TextDetail::kVerdict) return detail::render_text_verdict(report, StylePaint(st));
+  if (o.text_detail == TextDetail::kBrief) return detail::render_text_brief(report, o, StylePaint(st));
+  Out w{o, st, {}};
   std::string out;
   const bool several = report.jobs.size() > 1;
   std::string where;
-  if (!d.job.name.empty()) where += fmt::format(" ({})", terminal_safe(d.job.name));
-  if (!d.job.region.empty()) where += fmt::format(" in {}", terminal_safe(d.job.region));
-  if (!d.job.project.empty()) where += fmt::format(", project {}", terminal_safe(d.job.project));
+  if (!d.job.name.empty()) where += fmt::format(" ({})", w.safe(d.job.name));
+  if (!d.job.region.empty()) where += fmt::format(" in {}", w.safe(d.job.region));
+  if (!d.job.project.empty()) where += fmt::format(", project {}", w.safe(d.job.project));
   const std::string tool = st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version));
   if (several) {  // the worst job is named first: it is what the reader came for
-    out += fmt::format("{}{} jobs; the worst: job {}{}\n", tool, report.jobs.size(), terminal_safe(d.job.id), where);
+    out +=
+        w.status(fmt::format("{}{} jobs; the worst: job {}{}", tool, report.jobs.size(), w.safe(d.job.id), where), "");
   } else {
-    const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", terminal_safe(d.job.id));
-    out += fmt::format("{}{}{}\n", tool, job, where);
+    const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", w.safe(d.job.id));
+    out += w.status(fmt::format("{}{}{}", tool, job, where), "");
   }
-  out += fmt::format("  {} from {}: {} analysed, {} skipped, {} duplicate{}{}\n", plural(d.entries, "entry", "entries"),
-                     plural(d.inputs.size(), "input", "inputs"), d.analysed, d.skipped, d.duplicates,
-                     d.duplicates == 1 ? "" : "s",
-                     d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : "");
+  out += w.status(fmt::format("{} from {}: {} analysed, {} skipped, {} duplicate{}{}",
+                              plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"),
+                              d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
+                              d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : ""),
+                  "  ");
   if (several) {
     std::map<Verdict, size_t> by_verdict;
     for (const auto& job : report.jobs) ++by_verdict[job.verdict];
@@ -372,36 +460,40 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
       if (by_verdict[v] > 0) counts.push_back(fmt::format("{} {}", by_verdict[v], verdict_name(v)));
     }
     out += fmt::format("  jobs: {}\n", fmt::join(counts, ", "));
-    out += fmt::format("  verdict: {} (job {})\n", verdict_text(report, st),
-                       terminal_safe(d.job.name.empty() ? d.job.id : d.job.name));
+    out += w.status(
+        fmt::format("{} (job {})", verdict_text(report, st), w.safe(d.job.name.empty() ? d.job.id : d.job.name)),
+        "  verdict: ");
   } else {
-    out += fmt::format("  time span: {}\n", time_span(d.start, d.end));
-    out += fmt::format("  verdict: {}\n", verdict_text(report, st));
+    out += fmt::format("  time span: {}\n", time_span_ms(d.start, d.end));
+    out += w.status(verdict_text(report, st), "  verdict: ");
   }
   for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)
-    out += fmt::format("  {}: {}: {}\n", st.wrap("1;31", "input not read"),
-                       terminal_safe(display_path(e.file, o.deterministic)), terminal_safe(e.message));
+    out += w.status(fmt::format("{}: {}: {}", st.wrap("1;31", "input not read"), w.safe(display_path(e.file, o)),
+                                w.safe(e.message)),
+                    "  ");
   }
-  if (o.fail_on) out += fmt::format("  gate: {}\n", gate_line(report, o));
+  if (o.fail_on) out += w.status(gate_line(report, o), "  gate: ");
   if (report.history && !several) {
-    out += fmt::format("  history: {}\n", terminal_safe(history_summary(report)));
-    render_changes_since_green(out, report, st);
+    out += w.status(w.safe(history_summary(report)), "  history: ");
+    render_changes_since_green(out, report, w);
   }
 
   if (several) {
-    render_jobs(out, report, o, st);
+    render_jobs(out, report, w);
   } else {
-    render_job_body(out, report, o, st);
+    render_job_body(out, report, w);
   }
   if (report.baseline) {
     const BaselineReview& b = *report.baseline;
-    out += fmt::format("\n{}\n", st.bold(fmt::format("Baseline {}: {} suppressed, {} stale {}", terminal_safe(b.file),
+    const std::string file = w.safe(display_path(b.file, o));
+    out += fmt::format("\n{}\n", st.bold(fmt::format("Baseline {}: {} suppressed, {} stale {}", file,
                                                      plural(b.suppressed, "finding", "findings"), b.stale(),
                                                      b.stale() == 1 ? "entry" : "entries")));
     for (const auto& e : b.entries) {
       if (e.state == BaselineState::kSuppressing) continue;
-      out += fmt::format("  {}:{}: {} {} — {}\n", terminal_safe(b.file), e.entry.line, terminal_safe(e.entry.rule_id),
-                         baseline_state_name(e.state), stale_reason(e));
+      out += w.status(fmt::format("{}:{}: {} {} — {}", file, e.entry.line, w.safe(e.entry.rule_id),
+                                  baseline_state_name(e.state), stale_reason(e)),
+                      "  ");
     }
   }
   bool any_problem = !d.input_errors.empty();
@@ -409,21 +501,22 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (any_problem) {
     out += fmt::format("\n{}\n", st.bold("Input problems"));
     for (const auto& e : d.input_errors) {
-      out += fmt::format("  {}: error: {}\n", terminal_safe(display_path(e.file, o.deterministic)),
-                         terminal_safe(e.message));
+      out += w.status(fmt::format("{}: error: {}", w.safe(display_path(e.file, o)), w.safe(e.message)), "  ");
     }
     for (const auto& in : d.inputs) {
-      const std::string path = terminal_safe(display_path(in.path, o.deterministic));
+      const std::string path = w.safe(display_path(in.path, o));
       for (const auto& p : in.problems) {
         const std::string at = p.line > 0 ? fmt::format("{}:{}", path, p.line) : path;
-        out += fmt::format("  {}{}: {}{}\n", at, p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "",
-                           p.skipped_entry ? "skipped: " : "", terminal_safe(p.message));
+        out += w.status(fmt::format("{}{}: {}{}", at, p.offset >= 0 ? fmt::format(" (byte {})", p.offset) : "",
+                                    p.skipped_entry ? "skipped: " : "", w.safe(p.message)),
+                        "  ");
       }
       if (in.problems_total > in.problems.size()) {
         out += fmt::format("  {}: … and {} more problems\n", path, in.problems_total - in.problems.size());
       }
     }
   }
+  if (const std::string legend = w.legend.line(o.width); !legend.empty()) out += "\n" + st.dim(legend);
   return out;
 }
 

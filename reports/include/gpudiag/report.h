@@ -174,6 +174,10 @@ bool trips_gate(const RankedReport& report, Impact threshold);
 // `empty`). "" when it does not.
 std::string gate_refusal(const RankedReport& report, bool allow_empty);
 
+// How much the text report says: everything; the verdict, the causes with one evidence line each
+// and the first fix in at most 15 lines (--brief); the verdict line alone (-q).
+enum class TextDetail : uint8_t { kFull, kBrief, kVerdict };
+
 struct RenderOptions {
   bool color = false;                  // ANSI colours (text only; callers enable it on a TTY)
   bool deterministic = false;          // no run times, no absolute paths, no version drift (goldens)
@@ -183,6 +187,14 @@ struct RenderOptions {
                                        // tripped; JUnit fails testcases at or above it (error when unset)
   size_t markdown_max_bytes = 60'000;  // Markdown: fits a PR comment (65,536 characters)
   bool allow_empty = false;            // with fail_on: an export without a Dataflow job passes (--allow-empty)
+  // The text report only (docs/formats.md, "The text report"):
+  TextDetail text_detail = TextDetail::kFull;  // --brief, -q
+  std::optional<Impact> min_severity;          // findings and unexplained groups below it are not shown,
+                                               // only counted (--min-severity); the gate still sees them
+  size_t width = 80;                           // prose is wrapped to this many columns (log excerpts never)
+  // Inputs, the baseline and evidence locations under this absolute directory are shown relative to
+  // it (the CLI sets the working directory); "" shows paths as display_path does.
+  std::string working_directory;
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).
@@ -201,5 +213,7 @@ std::string terminal_safe_lines(std::string_view text);
 std::string crop_middle(std::string_view text, size_t max_bytes);
 // An input path as reports show it: as given, or only its file name when deterministic and absolute.
 std::string display_path(const std::string& path, bool deterministic);
+// … and relative to options.working_directory when it lies under it (the text report).
+std::string display_path(const std::string& path, const RenderOptions& options);
 
 }  // namespace gpudiag
