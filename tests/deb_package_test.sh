@@ -8,7 +8,7 @@
 # check-build-paths: the installed binary must not name the source or build tree (a Release build;
 # a Debug or sanitizer build keeps source paths for assert() and UBSan).
 set -euo pipefail
-cpack=$1 build_dir=$(realpath "$2") source_dir=$(realpath "$3") built_gpudiag=$4 version=$5 paths=$6
+cpack=$1 build_dir=$(realpath "$2") source_dir=$(realpath "$3") built_gpudiag=$(realpath "$4") version=$5 paths=$6
 case "$paths" in check-build-paths|keep-build-paths) ;; *) echo "usage: see the top of $0" >&2; exit 2 ;; esac
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
