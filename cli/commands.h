@@ -57,6 +57,8 @@ void add_history_command(CLI::App& app, std::function<int()>& run);
 void add_ingest_command(CLI::App& app, std::function<int()>& run);
 void add_query_command(CLI::App& app, std::function<int()>& run);
 void add_patterns_command(CLI::App& app, std::function<int()>& run);
+void add_baseline_command(CLI::App& app, std::function<int()>& run);
+void add_export_command(CLI::App& app, std::function<int()>& run);
 
 std::string version_string();
 

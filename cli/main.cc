@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "repo_config.h"
 #include "stdout_guard.h"
 
 namespace {
@@ -30,6 +31,9 @@ int run_command(int argc, char** argv) {
   add_ingest_command(app, run);
   add_query_command(app, run);
   add_patterns_command(app, run);
+  add_baseline_command(app, run);
+  add_export_command(app, run);
+  const RepoConfig config = prepare_repo_config(app);  // .gpudiag.yaml: defaults that flags override
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -42,6 +46,7 @@ int run_command(int argc, char** argv) {
     app.exit(e);
     return kExitError;
   }
+  if (!apply_repo_config(app, config)) return kExitError;
   try {
     return run ? run() : kExitError;
   } catch (const std::exception& e) {  // a bug: say so plainly rather than abort

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "gpudiag/baseline_writer.h"
 #include "stdout_guard.h"
 
 namespace gpudiag::cli {
@@ -321,6 +322,7 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
       for (const auto& p : lint_baseline(*text, out.baseline)) print_problem(p);
       return kExitError;
     }
+    std::cerr << baseline_placeholder_note(*parsed);  // entries `baseline create` wrote, reasons not filled in
     baseline = std::move(*parsed);
   }
   RunOptions with_plan = run;

@@ -5,13 +5,14 @@
 namespace gpudiag {
 namespace {
 
-constexpr std::array<EnumName<DiagnosticStage>, 6> kStageNames{{
+constexpr std::array<EnumName<DiagnosticStage>, 7> kStageNames{{
     {DiagnosticStage::kInput, "input"},
     {DiagnosticStage::kJob, "job"},
     {DiagnosticStage::kRules, "rules"},
     {DiagnosticStage::kBaseline, "baseline"},
     {DiagnosticStage::kHistory, "history"},
     {DiagnosticStage::kQuery, "query"},
+    {DiagnosticStage::kConfig, "config"},
 }};
 static_assert(names_are_distinct(kStageNames));
 

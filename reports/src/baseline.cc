@@ -152,6 +152,8 @@ class BaselineReader {
 
 }  // namespace
 
+bool is_baseline_date(std::string_view s) { return is_date(s); }
+
 Diagnostics lint_baseline(std::string_view text, std::string_view file) {
   BaselineReader reader(text, file);
   (void)reader.read();

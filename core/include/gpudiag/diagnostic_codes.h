@@ -13,7 +13,7 @@
 
 namespace gpudiag {
 
-enum class DiagnosticStage : uint8_t { kInput, kJob, kRules, kBaseline, kHistory, kQuery };
+enum class DiagnosticStage : uint8_t { kInput, kJob, kRules, kBaseline, kHistory, kQuery, kConfig };
 
 enum class DiagnosticCode : uint8_t {
   kInputUnreadable,
@@ -79,6 +79,9 @@ enum class DiagnosticCode : uint8_t {
   kQuerySeveral,
   kQueryWrites,
   kQueryTimeout,
+  kConfigYaml,
+  kConfigUnknownKey,
+  kConfigType,
 };
 
 struct DiagnosticCodeInfo {
@@ -88,9 +91,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 63> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 66> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 63>{{
+  return std::array<DiagnosticCodeInfo, 66>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -158,6 +161,10 @@ inline constexpr std::array<DiagnosticCodeInfo, 63> kDiagnosticCodes = [] {
       {DiagnosticCode::kQuerySeveral, "query-several", kQuery, "more than one SQL statement was given"},
       {DiagnosticCode::kQueryWrites, "query-writes", kQuery, "the statement would write; gpudiag query only reads"},
       {DiagnosticCode::kQueryTimeout, "query-timeout", kQuery, "the query ran past --timeout"},
+      {DiagnosticCode::kConfigYaml, "config-yaml", kConfig, "the .gpudiag.yaml config file is not valid YAML"},
+      {DiagnosticCode::kConfigUnknownKey, "config-unknown-key", kConfig,
+       "the .gpudiag.yaml config file has an unknown key"},
+      {DiagnosticCode::kConfigType, "config-type", kConfig, "a .gpudiag.yaml setting has the wrong shape or value"},
   }};
 }();
 
@@ -166,7 +173,7 @@ static_assert(
       for (size_t i = 0; i < kDiagnosticCodes.size(); ++i) {
         if (static_cast<size_t>(kDiagnosticCodes[i].code) != i) return false;
       }
-      return static_cast<size_t>(DiagnosticCode::kQueryTimeout) + 1 == kDiagnosticCodes.size();
+      return static_cast<size_t>(DiagnosticCode::kConfigType) + 1 == kDiagnosticCodes.size();
     }(),
     "kDiagnosticCodes is indexed by DiagnosticCode");
 

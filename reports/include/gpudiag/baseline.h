@@ -38,6 +38,8 @@ struct Baseline {
 Result<Baseline> parse_baseline(std::string_view text, std::string_view file);
 // Every problem in the file (empty when it parses).
 Diagnostics lint_baseline(std::string_view text, std::string_view file);
+// Whether `s` is a date an entry may expire on: YYYY-MM-DD, a day that exists.
+bool is_baseline_date(std::string_view s);
 
 // What applying a baseline found, per entry.
 enum class BaselineState : uint8_t {
