@@ -6,20 +6,22 @@
 #include <iostream>
 
 #include "commands.h"
+#include "help_topics.h"
 #include "stdout_guard.h"
+#include "usage_hints.h"
 
 namespace {
 
 int run_command(int argc, char** argv) {
   using namespace gpudiag::cli;
-  CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs"};
+  // Named here, so usage lines say `gpudiag`, not the path the binary was started by.
+  CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs", "gpudiag"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
   app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input, rule or database error.");
   // CLI11 quotes what it could not use (a --job path that does not exist …): never raw to the terminal.
-  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
-    return gpudiag::terminal_safe_lines(CLI::FailureMessage::simple(a, e));
-  });
+  // An unknown command or flag gets "did you mean" (usage_hints.h).
+  app.failure_message(usage_failure_message);
   std::function<int()> run;
   add_analyze_command(app, run);
   add_report_command(app, run);
@@ -30,6 +32,8 @@ int run_command(int argc, char** argv) {
   add_ingest_command(app, run);
   add_query_command(app, run);
   add_patterns_command(app, run);
+  add_help_command(app, run);
+  add_examples(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
