@@ -116,9 +116,14 @@ CLI::App* find_command(CLI::App& app, std::string_view path) {
   return at;
 }
 
+// What `COMMAND --help` prints. (App::help would follow the subcommand parsed, `help` itself.)
+std::string help_of(const CLI::App& command) {
+  return command.get_formatter()->make_help(&command, command_path(command), CLI::AppFormatMode::Normal);
+}
+
 int show_help(CLI::App& app, const std::vector<std::string>& topic) {
   if (topic.empty()) {
-    std::cout << app.help();
+    std::cout << help_of(app);
     std::cout << "\nHelp topics (gpudiag help TOPIC): every command above, and\n";
     for (const auto& t : kTopics) std::cout << fmt::format("  {:<12} {}\n", t.name, t.what);
     return kExitOk;
@@ -152,7 +157,7 @@ int show_help(CLI::App& app, const std::vector<std::string>& topic) {
     }
     at = next;
   }
-  std::cout << at->help();
+  std::cout << help_of(*at);
   return kExitOk;
 }
 

@@ -24,7 +24,8 @@ test::CommandResult run_on_terminal(const std::string& env, const std::vector<st
   return test::run_shell(fmt::format("{} script -qec {} /dev/null", env, test::shell_quote(cmd)));
 }
 
-bool has_sgr(const std::string& s) { return s.find("\x1b[") != std::string::npos; }
+// A colour or style (SGR), not the progress line's erase-line that a terminal shows too.
+bool has_sgr(const std::string& s) { return std::regex_search(s, std::regex("\x1b\\[[0-9;]*m")); }
 
 // The lines on which a colour or style is still on at the newline.
 std::vector<std::string> lines_left_styled(const std::string& text) {
