@@ -211,7 +211,7 @@ TEST_CASE("NO_COLOR turns colour off on a terminal unless --color=always", "[cli
   CHECK_FALSE(has_sgr(run_on_terminal("", {"analyze", "--no-color", kOom}).out));
 }
 
-TEST_CASE("--color=WHEN takes its value only after = so --color never swallows a path", "[cli]") {
+TEST_CASE("color=WHEN takes its value only after = so --color never swallows a path", "[cli]") {
   // Not a terminal: auto is off, always is on.
   CHECK_FALSE(has_sgr(run_gpudiag({"analyze", kOom}).out));
   CHECK_FALSE(has_sgr(run_gpudiag({"analyze", "--color=auto", kOom}).out));
