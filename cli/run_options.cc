@@ -91,11 +91,21 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   cmd.add_flag("--deterministic", deterministic, "No run times or absolute paths (for golden files)");
   // A flag, so WHEN is only taken in the `--color=WHEN` form: `--color export.json` never reads the
   // path as WHEN.
-  cmd.add_flag("--color{always}", color,
-               "--color=WHEN: colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never; "
-               "--color alone is always")
+  // A flag, so WHEN is only taken in the `--color=WHEN` form: `--color export.json` never reads the
+  // path as WHEN. Alone it reads "true": always.
+  cmd.add_flag("--color", color,
+               "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never; --color "
+               "alone is always")
+      ->type_name("[=WHEN]")
+      ->transform(CLI::Validator(
+          [](std::string& when) {
+            if (when == "true") when = "always";
+            return std::string();
+          },
+          ""))
       ->check(one_of({"auto", "always", "never"}));
-  cmd.add_flag("--no-color{never}", color, "The same as --color=never");
+  cmd.add_flag_callback(
+      "--no-color", [this] { color = "never"; }, "The same as --color=never");
   cmd.add_flag("--redact", redact,
                "Mask e-mail addresses, tokens and keys, bucket and project names, and quoted data in exception "
                "messages in every output: before posting a report to a PR, a ticket or a SARIF upload");
