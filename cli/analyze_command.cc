@@ -34,7 +34,7 @@ void add_analyze_command(CLI::App& app, std::function<int()>& run) {
   auto o = std::make_shared<AnalyzeOptions>();
   CLI::App* cmd = app.add_subcommand("analyze", "Diagnose a job from its exported logs");
   o->run.add_to(*cmd, "never");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, "Output format")->check(one_of({"text", "json"}));
   cmd->callback([&run, o] { run = [o] { return run_analyze(*o); }; });
 }
 

@@ -8,6 +8,7 @@
 
 #include "gpudiag/history.h"
 #include "gpudiag/rule_pack.h"
+#include "usage_hints.h"
 
 namespace gpudiag::cli {
 

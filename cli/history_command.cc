@@ -2,10 +2,13 @@
 // run, its verdict — and its upkeep: accept a run's findings, prune old runs, and judge stored runs
 // again with the current rules (--reclassify).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "commands.h"
+#include "gpudiag/name_suggestions.h"
 
 namespace gpudiag::cli {
 namespace {
@@ -40,7 +43,24 @@ std::optional<int64_t> parse_duration(const std::string& text) {
   return std::nullopt;
 }
 
+// --pipeline names one with no runs: the pipelines that have runs, and which it may have meant.
+// nullopt when it has runs (or none was named); else the exit code: 2 when a name is close (a typo),
+// 0 when none is (a pipeline not recorded yet).
+std::optional<int> check_pipeline(HistoryStore& store, const std::string& pipeline) {
+  if (pipeline.empty()) return std::nullopt;
+  std::vector<std::string> names;
+  auto listed = store.query("SELECT DISTINCT pipeline FROM run ORDER BY pipeline",
+                            [&](const auto&, const auto& row) { names.push_back(row.at(0).text); });
+  if (!listed || names.empty() || std::find(names.begin(), names.end(), pipeline) != names.end()) return std::nullopt;
+  const std::string hint = did_you_mean(pipeline, names);
+  std::cerr << terminal_safe_lines(
+      fmt::format("gpudiag history: no runs of pipeline `{}` in {}{}\n  pipelines with runs: {}\n", pipeline,
+                  store.path(), hint.empty() ? "" : ": " + hint, fmt::join(names, ", ")));
+  return hint.empty() ? kExitOk : kExitError;
+}
+
 int list(HistoryStore& store, const HistoryCommandOptions& o) {
+  if (const auto code = check_pipeline(store, o.history.pipeline)) return *code;
   auto pipelines = store.history(o.history.pipeline);
   if (!pipelines) {
     print_problem(pipelines.error());
@@ -52,6 +72,7 @@ int list(HistoryStore& store, const HistoryCommandOptions& o) {
 }
 
 int reclassify(HistoryStore& store, const HistoryCommandOptions& o) {
+  if (const auto code = check_pipeline(store, o.history.pipeline)) return *code;
   auto pack = o.rules.load();
   if (!pack) return kExitError;
   auto runs = store.reclassify(*pack, o.history.pipeline);
@@ -106,7 +127,7 @@ void add_history_command(CLI::App& app, std::function<int()>& run) {
   cmd->require_subcommand(0, 1);
   o->history.add_db(*cmd, true);
   o->history.add_pipeline(*cmd, "Only this pipeline");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, "Output format")->check(one_of({"text", "json"}));
   cmd->add_flag("--deterministic", o->deterministic, "Leave out when runs were recorded (for golden files)");
   cmd->add_flag(
       "--reclassify", o->reclassify,

@@ -6,21 +6,23 @@
 #include <iostream>
 
 #include "commands.h"
+#include "help_topics.h"
 #include "repo_config.h"
 #include "stdout_guard.h"
+#include "usage_hints.h"
 
 namespace {
 
 int run_command(int argc, char** argv) {
   using namespace gpudiag::cli;
-  CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs"};
+  // Named here, so usage lines say `gpudiag`, not the path the binary was started by.
+  CLI::App app{"gpudiag — troubleshoot Dataflow GPU jobs from their exported Cloud Logging logs", "gpudiag"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
   app.footer("Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, input, rule or database error.");
   // CLI11 quotes what it could not use (a --job path that does not exist …): never raw to the terminal.
-  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
-    return gpudiag::terminal_safe_lines(CLI::FailureMessage::simple(a, e));
-  });
+  // An unknown command or flag gets "did you mean" (usage_hints.h).
+  app.failure_message(usage_failure_message);
   std::function<int()> run;
   add_analyze_command(app, run);
   add_report_command(app, run);
@@ -33,6 +35,8 @@ int run_command(int argc, char** argv) {
   add_patterns_command(app, run);
   add_baseline_command(app, run);
   add_export_command(app, run);
+  add_help_command(app, run);
+  add_examples(app);
   const RepoConfig config = prepare_repo_config(app);  // .gpudiag.yaml: defaults that flags override
   try {
     app.parse(argc, argv);

@@ -143,7 +143,7 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option(
          "--format", o->format,
          "tsv: LINE<TAB>GROUP<TAB>TEMPLATE for each input line; summary: COUNT<TAB>GROUP<TAB>TEMPLATE for each group")
-      ->check(CLI::IsMember({"tsv", "summary"}))
+      ->check(one_of({"tsv", "summary"}))
       ->capture_default_str();
   cmd->add_option("--similarity", o->limits.similarity,
                   "The fraction of a template's tokens a line must share to join its group")

@@ -53,7 +53,7 @@ void add_query_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("sql", o->sql, "The SQL statement, or - to read it from stdin")->required();
   o->history.add_db(*cmd, true);
   cmd->add_option("--format", o->format, "Output format")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->check(one_of({"table", "csv", "json"}))
       ->capture_default_str();
   cmd->add_option("--timeout", o->timeout, "Stop the query after this many seconds, with exit code 2 (0: no limit)")
       ->check(CLI::NonNegativeNumber)

@@ -1,5 +1,6 @@
 // gpudiag report PATH... -o FILE...: one analysis written in several formats at once (post-mortem
-// HTML, Markdown, JSON, SARIF, JUnit), the format of each file taken from its extension.
+// HTML, Markdown, JSON, SARIF, JUnit), the format of each file taken from its extension; with
+// --format and no -o, the report goes to stdout. Each file written is named on stderr.
 #include "run_options.h"
 
 namespace gpudiag::cli {
@@ -10,7 +11,7 @@ void add_report_command(CLI::App& app, std::function<int()>& run) {
                       .description = "Write reports (HTML post-mortem, Markdown, JSON, SARIF, JUnit) to files",
                       .fail_on = "never",
                       .default_stdout = std::nullopt,
-                      .output_required = true});
+                      .output_required = false});
 }
 
 }  // namespace gpudiag::cli

@@ -1,10 +1,12 @@
 // gpudiag rules list|show|test|lint|dump, and gpudiag explain ID.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
 #include "commands.h"
 #include "gpudiag/analyzer.h"
+#include "gpudiag/name_suggestions.h"
 
 namespace gpudiag::cli {
 namespace {
@@ -16,6 +18,7 @@ void print_rule(const RuleInfo& r) {
   out += fmt::format("{} — {}\n", r.id, r.title);
   out += fmt::format("  family {}, severity {}, confidence {:.2f}{}\n", r.family, impact_name(r.severity), r.confidence,
                      r.enabled ? "" : ", DISABLED");
+  if (!r.aliases.empty()) out += fmt::format("  also known as {}\n", fmt::join(r.aliases, ", "));
   out += fmt::format("  defined in {}:{}\n\n", r.file, r.line);
   out += fmt::format("  {}\n", r.description);
   if (!r.explains.empty()) out += fmt::format("\n  explains: {}\n", fmt::join(r.explains, ", "));
@@ -42,7 +45,16 @@ int explain(const RuleOptions& rules, const std::string& id) {
   if (!pack) return kExitError;
   const RuleInfo* r = pack->find(id);
   if (r == nullptr) {
-    std::cerr << terminal_safe_lines(fmt::format("gpudiag: no rule `{}`; `gpudiag rules list` shows them\n", id));
+    // Rule ids and their `aliases:`, which lead to the id (gpu-oom → gpu-out-of-memory).
+    std::vector<KnownName> names;
+    for (const auto& rule : pack->rules()) {
+      names.emplace_back(rule.id);
+      for (const auto& alias : rule.aliases) names.emplace_back(alias, rule.id);
+    }
+    const std::string hint = did_you_mean(suggest_names(id, names));
+    std::cerr << terminal_safe_lines(
+        hint.empty() ? fmt::format("gpudiag: no rule `{}`; `gpudiag rules list` shows them\n", id)
+                     : fmt::format("gpudiag: no rule `{}`: {} (`gpudiag rules list` shows them all)\n", id, hint));
     return kExitError;
   }
   print_rule(*r);

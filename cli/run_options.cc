@@ -6,22 +6,34 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "gpudiag/baseline_writer.h"
+#include "gpudiag/progress_line.h"
 #include "stdout_guard.h"
 
 namespace gpudiag::cli {
 namespace {
 
-void show_progress(const Progress& p) {
-  const double mb = static_cast<double>(p.bytes) / 1e6;
-  std::cerr << fmt::format("\r\x1b[2K{:.0f} MB, {} entries, {:.0f} MB/s", mb, p.entries,
-                           p.seconds > 0 ? mb / p.seconds : 0.0)
-            << std::flush;
+// The inputs' bytes when the progress can be told against them: every input a plain file that is
+// not gzip (the progress counts decompressed bytes). nullopt: stdin, a pipe, or gzip.
+std::optional<uint64_t> plain_input_bytes(const std::vector<std::string>& inputs) {
+  uint64_t total = 0;
+  for (const auto& path : inputs) {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    char magic[2] = {0, 0};
+    in.read(magic, 2);
+    if (magic[0] == '\x1f' && magic[1] == '\x8b') return std::nullopt;
+    total += std::filesystem::file_size(path, ec);
+    if (ec) return std::nullopt;
+  }
+  return total;
 }
 
 std::vector<std::string> format_names() {
@@ -77,7 +89,7 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;
   cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(CLI::IsMember(fail_on_choices()))
+      ->check(one_of(fail_on_choices()))
       ->capture_default_str();
   cmd.add_option("--job", job_files,
                  "Job description: gcloud dataflow jobs describe JOB --full --format=json, or the array gcloud "
@@ -97,8 +109,23 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
       ->check(CLI::Range(uint64_t{4096}, uint64_t{1} << 30))
       ->capture_default_str();
   cmd.add_flag("--deterministic", deterministic, "No run times or absolute paths (for golden files)");
-  cmd.add_flag("--no-color", no_color, "Never colour the text report");
-  cmd.add_flag("--color", color, "Colour the text report even when not on a terminal");
+  // A flag, so WHEN is only taken in the `--color=WHEN` form: `--color export.json` never reads the
+  // path as WHEN.
+  // A flag, so WHEN is only taken in the `--color=WHEN` form: `--color export.json` never reads the
+  // path as WHEN. Alone it reads "true": always.
+  cmd.add_flag("--color", color,
+               "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never; --color "
+               "alone is always")
+      ->type_name("[=WHEN]")
+      ->transform(CLI::Validator(
+          [](std::string& when) {
+            if (when == "true") when = "always";
+            return std::string();
+          },
+          ""))
+      ->check(one_of({"auto", "always", "never"}));
+  cmd.add_flag_callback(
+      "--no-color", [this] { color = "never"; }, "The same as --color=never");
   cmd.add_flag("--redact", redact,
                "Mask e-mail addresses, tokens and keys, bucket and project names, and quoted data in exception "
                "messages in every output: before posting a report to a PR, a ticket or a SARIF upload");
@@ -127,7 +154,10 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.version = GPUDIAG_VERSION;
   render.fail_on = threshold();
   render.allow_empty = allow_empty;
-  render.color = format == OutputFormat::kText && !no_color && (color || to_terminal);
+  // https://no-color.org: NO_COLOR set and not empty turns colour off, an explicit --color=always wins.
+  const char* no_color = std::getenv("NO_COLOR");
+  const bool auto_color = to_terminal && (no_color == nullptr || *no_color == '\0');
+  render.color = format == OutputFormat::kText && (color == "always" || (color == "auto" && auto_color));
   render.text_detail = quiet ? TextDetail::kVerdict : brief ? TextDetail::kBrief : TextDetail::kFull;
   if (!min_severity.empty()) render.min_severity = parse_impact(min_severity);
   render.width = to_terminal ? terminal_width() : 80;
@@ -178,7 +208,11 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   options.max_jobs = o.max_jobs;
   options.limits.max_entry_bytes = o.max_entry_bytes;
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
-  if (progress) options.progress = show_progress;
+  if (progress) {
+    options.progress = [total = plain_input_bytes(o.inputs), tick = size_t{0}](const Progress& p) mutable {
+      std::cerr << "\r\x1b[2K" << progress_line(p, total, tick++) << std::flush;
+    };
+  }
   auto diagnosis = analyze(*pack, o.inputs, options);
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
   if (!diagnosis) {
@@ -269,7 +303,7 @@ void OutputOptions::add_to(CLI::App& cmd) {
                  "Write a report here; the format comes from the extension (.html .md .json .sarif .xml .txt), "
                  "- is stdout; repeatable");
   cmd.add_option("--format", format, "Format of stdout, and of -o paths whose extension names none")
-      ->check(CLI::IsMember(format_names()));
+      ->check(one_of(format_names()));
   cmd.add_option("--baseline", baseline, "Accepted findings (docs/baseline.md): suppressed, never trip the gate")
       ->check(CLI::ExistingFile);
 }
@@ -295,8 +329,24 @@ std::optional<std::vector<std::pair<std::string, OutputFormat>>> OutputOptions::
     plan.emplace_back(path, f.value());
   }
   const bool to_stdout = std::any_of(plan.begin(), plan.end(), [](const auto& p) { return p.first == "-"; });
-  if (const auto f = fallback(true); f && !to_stdout) plan.emplace_back("-", f.value());
+  // gate always prints a report; report writes stdout only when no -o names a file: `report x
+  // --format md` is `report x --format md -o -`.
+  if (const auto f = fallback(true); f && !to_stdout && (default_stdout || outputs.empty()))
+    plan.emplace_back("-", f.value());
+  if (plan.empty()) {
+    std::cerr << "gpudiag: nothing to write: give -o FILE (the format from its extension: .html, .md, .json, "
+                 ".sarif, .xml, .txt), or --format FORMAT for stdout\n";
+    return std::nullopt;
+  }
   return plan;
+}
+
+// "wrote post-mortem.html (84 KB)\n" (1 KB = 1024 bytes).
+std::string wrote_line(const std::string& path, size_t bytes) {
+  const std::string size = bytes < 1024          ? fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s")
+                           : bytes < 1024 * 1024 ? fmt::format("{} KB", (bytes + 512) / 1024)
+                                                 : fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1024 * 1024));
+  return terminal_safe_lines(fmt::format("wrote {} ({})\n", path, size));
 }
 
 namespace {
@@ -337,13 +387,16 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   }
   const auto write_outputs = [&]() -> std::string {
     OutputWriter writer;  // every output staged first: none is replaced unless all can be
+    std::vector<std::string> wrote;
     for (const auto& [path, format] : *plan) {
       const bool terminal = path == "-" && isatty(STDOUT_FILENO);
-      if (!writer.stage(path, render(format, report, analysis->pack.rules(), run.render_options(format, terminal)))) {
-        return writer.error();
-      }
+      std::string text = render(format, report, analysis->pack.rules(), run.render_options(format, terminal));
+      if (path != "-") wrote.push_back(wrote_line(path, text.size()));
+      if (!writer.stage(path, std::move(text))) return writer.error();
     }
-    return writer.commit() ? "" : writer.error();
+    if (!writer.commit()) return writer.error();
+    for (const auto& line : wrote) std::cerr << line;  // after the commit: only what is in place
+    return "";
   };
   if (!record_history(run, *analysis, report, write_outputs)) return kExitError;
   return exit_code(run, *analysis, report);

@@ -28,8 +28,7 @@ struct RunOptions {
   unsigned threads = 0;
   uint64_t max_entry_bytes = ReadLimits{}.max_entry_bytes;
   bool deterministic = false;
-  bool no_color = false;
-  bool color = false;
+  std::string color = "auto";  // --color=WHEN: auto (a terminal, and NO_COLOR unset or empty), always, never
   bool show_facts = false;
   bool redact = false;       // --redact: mask secrets and names in every output (reports' redaction.h)
   bool brief = false;        // --brief: the text report's short form
@@ -41,7 +40,8 @@ struct RunOptions {
   // Registers the options; `fail_on` is the command's default threshold ("never", "error" …).
   void add_to(CLI::App& cmd, const std::string& fail_on_default);
   std::optional<Impact> threshold() const;
-  // Render options for one output; colour only for text on a terminal (or --color).
+  // Render options for one output; colour only for text, on a terminal unless NO_COLOR is set, or
+  // with --color=always.
   RenderOptions render_options(OutputFormat format, bool to_terminal) const;
 };
 
@@ -90,6 +90,9 @@ struct OutputOptions {
   std::optional<std::vector<std::pair<std::string, OutputFormat>>> plan(
       std::optional<OutputFormat> default_stdout) const;
 };
+
+// What report and gate print on stderr for each file they wrote: "wrote post-mortem.html (84 KB)\n".
+std::string wrote_line(const std::string& path, size_t bytes);
 
 // report and gate differ only in their defaults.
 struct OutputCommand {

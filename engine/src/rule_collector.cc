@@ -31,6 +31,30 @@ void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics&
   }
 }
 
+// An alias leads `explain` to one rule, so it may be no rule's id and no other rule's alias.
+void check_aliases(const std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
+  std::map<std::string, std::string> owner;  // alias → the rule that has it
+  for (const auto& [id, rule] : rules) {
+    for (const auto& alias : rule.info.aliases) {
+      std::string clash;
+      if (rules.count(alias) > 0)
+        clash = fmt::format("is the id of rule `{}`", alias);
+      else if (auto it = owner.find(alias); it != owner.end() && it->second != id)
+        clash = fmt::format("is already an alias of `{}`", it->second);
+      else
+        owner.emplace(alias, id);
+      if (!clash.empty()) {
+        diags.push_back(Diagnostic{.code = "rule-duplicate-id",
+                                   .message = fmt::format("alias `{}` of `{}` {}", alias, id, clash),
+                                   .file = rule.info.file,
+                                   .line = rule.info.line,
+                                   .column = 1,
+                                   .help = "an alias names one rule; choose another, or drop it"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
@@ -127,6 +151,7 @@ void RuleCollector::add(const RuleDirectory& dir) {
 
 CollectedRules RuleCollector::finish() && {
   check_references(rules_.by_id, rules_.problems);
+  check_aliases(rules_.by_id, rules_.problems);
   for (const auto& [name, fragment] : fragments_) {
     if (used_.count(name) > 0) continue;
     rules_.problems.push_back(Diagnostic{

@@ -20,6 +20,10 @@ const auto kKeys = std::to_array<RuleKey>({
     {"id", P::kRule, N::kRequired, V::kId,
      "kebab-case (`[a-z0-9]+(-[a-z0-9]+)*`), unique; other tools rely on it — never rename",
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_id(v, s); }},
+    {"aliases", P::kRule, N::kOptional, V::kTextList,
+     "other kebab-case names users type for it (`gpu-oom`): `explain` suggests the rule for them; not another "
+     "rule's id or alias",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_aliases(v, s); }},
     {"title", P::kRule, N::kRequired, V::kText, "one line, may use `{capture}` and `{fact}` placeholders",
      [](RuleReader& r, const Node& v, RuleSpec& s) { s.info.title = r.text(v, "title"); }},
     {"family", P::kRule, N::kRequired, V::kChoice, "grouping for reports and JUnit `classname` (see \"Families\")",

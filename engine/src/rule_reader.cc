@@ -5,22 +5,12 @@
 #include <cctype>
 
 #include "fact_catalog.h"
+#include "gpudiag/name_suggestions.h"
 #include "placeholders.h"
 
 namespace gpudiag::detail {
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
+size_t edit_distance(std::string_view a, std::string_view b) { return gpudiag::edit_distance(a, b); }
 
 bool is_kebab_id(std::string_view id) {
   if (id.empty() || id.front() == '-' || id.back() == '-') return false;
@@ -49,6 +39,17 @@ void RuleReader::read_id(const Node& n, RuleSpec& rule) {
   else if (rule.info.id == kUnexplainedRuleId)
     error(n.at, "rule-id", fmt::format("rule id `{}` is reserved for errors no rule explains", rule.info.id),
           "choose another id; baselines and SARIF use this one for the errors no rule explains");
+}
+
+void RuleReader::read_aliases(const Node& n, RuleSpec& rule) {
+  rule.info.aliases = string_list(n, "aliases");
+  for (const auto& alias : rule.info.aliases) {
+    if (!is_kebab_id(alias))
+      error(n.at, "rule-id", fmt::format("alias `{}` is not kebab-case", alias),
+            "lower-case words joined by single dashes, e.g. gpu-oom");
+    else if (alias == rule.info.id)
+      error(n.at, "rule-id", fmt::format("alias `{}` is the rule's own id", alias), "remove it");
+  }
 }
 
 void RuleReader::read_description(const Node& n, RuleSpec& rule) {

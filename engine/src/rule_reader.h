@@ -162,6 +162,7 @@ class RuleReader {
   // Tests on job facts, or (captures) on the named groups a record condition captured.
   std::vector<FactTest> fact_tests(const Node& n, std::string_view where, bool captures = false);
   void read_id(const Node& n, RuleSpec& rule);
+  void read_aliases(const Node& n, RuleSpec& rule);
   void read_family(const Node& n, RuleSpec& rule);
   void read_severity(const Node& n, RuleSpec& rule);
   void read_confidence(const Node& n, RuleSpec& rule);

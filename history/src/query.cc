@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "gpudiag/diagnostic_codes.h"
+#include "gpudiag/name_suggestions.h"
 #include "store.h"
 
 namespace gpudiag {
@@ -76,6 +77,25 @@ QueryValue cell(sqlite3_stmt* stmt, int col) {
   }
 }
 
+// For "no such table: findings": "did you mean `finding`?" among the tables and views of the database.
+std::string table_hint(sqlite3* db, std::string_view message) {
+  constexpr std::string_view kNoSuchTable = "no such table: ";
+  if (!message.starts_with(kNoSuchTable)) return "";
+  std::string_view typed = message.substr(kNoSuchTable.size());
+  if (const size_t dot = typed.rfind('.'); dot != std::string_view::npos) typed.remove_prefix(dot + 1);
+  std::vector<std::string> names;
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'",
+                         -1, &raw, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(raw) == SQLITE_ROW)
+      names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+  }
+  sqlite3_finalize(raw);
+  const std::string hint = did_you_mean(typed, names);
+  return hint.empty() ? "" : hint + " ";
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const QueryRowFn& on_row,
@@ -88,9 +108,11 @@ Result<std::vector<std::string>> HistoryStore::query(std::string_view sql, const
     detail::Statement stmt(raw, path());
     const std::string in = fmt::format("in {}", path());
     if (rc != SQLITE_OK) {
-      throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQueryError),
-                                        fmt::format("{} ({})", sqlite3_errmsg(db), in), sql, sqlite3_error_offset(db),
-                                        "docs/schema.md lists the tables and views, with example queries")};
+      const std::string message = sqlite3_errmsg(db);
+      const int offset = sqlite3_error_offset(db);
+      throw detail::DbError{
+          sql_problem(code_name(DiagnosticCode::kQueryError), fmt::format("{} ({})", message, in), sql, offset,
+                      table_hint(db, message) + "docs/schema.md lists the tables and views, with example queries")};
     }
     if (raw == nullptr)
       throw detail::DbError{sql_problem(code_name(DiagnosticCode::kQueryEmpty), "no SQL statement was given", sql, -1)};

@@ -32,8 +32,18 @@ constexpr size_t kExcerptBytes = 220;
 
 struct Style {
   bool on;
+  // Each line is styled on its own, reset before its newline: a style never spans a line break, so
+  // nothing bleeds into the next line (a pager, `head`, a terminal scrolled in between).
   std::string wrap(std::string_view code, std::string_view text) const {
-    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+    if (!on) return std::string(text);
+    std::string out;
+    for (size_t start = 0;;) {
+      const size_t end = std::min(text.find('\n', start), text.size());
+      if (end > start) out += fmt::format("\x1b[{}m{}\x1b[0m", code, text.substr(start, end - start));
+      if (end == text.size()) return out;
+      out += '\n';
+      start = end + 1;
+    }
   }
   std::string bold(std::string_view t) const { return wrap("1", t); }
   std::string dim(std::string_view t) const { return wrap("2", t); }

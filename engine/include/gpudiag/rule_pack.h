@@ -97,6 +97,9 @@ inline constexpr std::string_view kUnexplainedRuleId = "unexplained-error";
 // What users see of one rule (rules list/show, explain, SARIF tool.driver.rules, JUnit testcases).
 struct RuleInfo {
   std::string id;
+  // `aliases:` — other names users look the rule up by (`gpu-oom`, `oom`): `explain` and `rules show`
+  // suggest the rule for them; reports, baselines and --rules overrides know only the id.
+  std::vector<std::string> aliases;
   std::string title;
   std::string family;
   Impact severity = Impact::kWarning;
