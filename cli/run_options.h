@@ -32,12 +32,16 @@ struct RunOptions {
   bool color = false;
   bool show_facts = false;
   bool redact = false;  // --redact: mask secrets and names in every output (reports' redaction.h)
+  std::string lang;     // --lang or GPUDIAG_LANG, canonical ("" = from the locale)
   RuleOptions rules;
   HistoryOptions history;  // --db, --pipeline, --new-only
 
   // Registers the options; `fail_on` is the command's default threshold ("never", "error" …).
   void add_to(CLI::App& cmd, const std::string& fail_on_default);
   std::optional<Impact> threshold() const;
+  // The language of documentation citations: --lang, GPUDIAG_LANG, else the locale (English when it
+  // names no language gpudiag has, and with --deterministic).
+  std::string doc_language() const;
   // Render options for one output; colour only for text on a terminal (or --color).
   RenderOptions render_options(OutputFormat format, bool to_terminal) const;
 };

@@ -32,11 +32,13 @@ std::string_view severity_icon(Impact i) {
   return "";
 }
 
-std::string doc_link(const DocLink& doc) {
-  const std::string text =
-      markdown_escape(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
-  const std::string url = detail::safe_url(doc.url);
-  return url.empty() ? text : fmt::format("[{}]({})", text, url);
+// In the report's language (--lang), marked when left in English.
+std::string doc_link(const DocLink& doc, const RenderOptions& o) {
+  const detail::CitationText c = detail::citation(doc, o);
+  const std::string text = markdown_escape(c.label);
+  const std::string url = detail::safe_url(c.url);
+  return (url.empty() ? text : fmt::format("[{}]({})", text, url)) +
+         (c.in_english.empty() ? "" : " (" + markdown_escape(c.in_english) + ")");
 }
 
 std::string finding_stats(const Finding& f) {
@@ -87,10 +89,10 @@ std::string finding_head(const RankedReport& report, size_t index) {
   return out;
 }
 
-std::string finding_fix(const RankedFinding& rf) {
+std::string finding_fix(const RankedFinding& rf, const RenderOptions& o) {
   if (rf.fixes.empty()) return "";
   const FindingFix& top = rf.fixes.front();
-  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_escape(top.action), doc_link(top.doc),
+  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_escape(top.action), doc_link(top.doc, o),
                      rf.fixes.size() > 1 ? fmt::format(" — {} more below", rf.fixes.size() - 1) : "");
 }
 
@@ -199,16 +201,16 @@ std::string unexplained_section(const RankedReport& report, const RenderOptions&
   return out;
 }
 
-std::string fixes_section(const RankedReport& report) {
+std::string fixes_section(const RankedReport& report, const RenderOptions& o) {
   if (report.fixes.empty()) return "";
   std::string out = "### Fixes, best first\n\n";
   for (const auto& fix : report.fixes) {
-    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(fix.action),
+    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_escape(detail::fix_action(fix, o)),
                        fix.demoted ? " (already in place)" : "");
     for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_escape(why));
     std::string rules;
     for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);
-    out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc));
+    out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc, o));
   }
   return out + "\n";
 }
@@ -313,7 +315,7 @@ std::string job_section(const RankedReport& job, const RenderOptions& o) {
   if (groups_first) out += unexplained_section(job, o, false);
   for (size_t i = 0; i < job.findings.size(); ++i) {
     if (job.findings[i].depth > 0) continue;
-    out += finding_head(job, i) + finding_fix(job.findings[i]);
+    out += finding_head(job, i) + finding_fix(job.findings[i], o);
   }
   if (!groups_first) out += unexplained_section(job, o, false);
   return out;
@@ -376,8 +378,8 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   std::vector<Root> roots;
   for (size_t i = 0; i < report.findings.size(); ++i) {
     if (report.findings[i].depth > 0) continue;
-    roots.push_back(
-        {finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
+    roots.push_back({finding_head(report, i), evidence_block(d, *report.findings[i].finding, o),
+                     finding_fix(report.findings[i], o)});
   }
   const std::string footer = fmt::format(
       "---\n<sub>gpudiag{}</sub>\n",
@@ -386,7 +388,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   const bool groups_first = detail::unexplained_first(report);
   const std::string groups = unexplained_section(report, o, true);
   std::string tail =
-      (groups_first ? "" : groups) + fixes_section(report) + baseline_section(report) + skipped_section(d, o);
+      (groups_first ? "" : groups) + fixes_section(report, o) + baseline_section(report) + skipped_section(d, o);
   if (several) {
     for (size_t i : detail::full_jobs(report)) {
       if (i > 0) tail += job_section(report.jobs[i], o);

@@ -246,10 +246,12 @@ void render_job_body(std::string& out, const RankedReport& report, const RenderO
         ++symptom_only;
         continue;
       }
-      out += fmt::format("  {}. {}\n", ++shown, terminal_safe(fix.action));
+      out += fmt::format("  {}. {}\n", ++shown, terminal_safe(detail::fix_action(fix, o)));
       for (const auto& why : fix.reasons) out += fmt::format("     why: {}\n", terminal_safe(why));
       out += fmt::format("     {}\n", st.dim(fmt::format("rank: {}", terminal_safe(fix.rank_reason))));
-      out += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
+      const detail::CitationText doc = detail::citation(fix.doc, o);  // in --lang
+      out += fmt::format("     doc: {}{}\n          {}\n", doc.label,
+                         doc.in_english.empty() ? "" : " (" + doc.in_english + ")", doc.url);
     }
     if (symptom_only > 0) {
       out += fmt::format("  … and {} for the symptoms only (--format json or html lists them)\n",

@@ -30,7 +30,8 @@ struct RankedFix {
   double score = 0;
   bool demoted = false;
   std::string demoted_because;
-  std::string rank_reason;  // why it ranks where it does, one line
+  std::string rank_reason;           // why it ranks where it does, one line
+  std::vector<FixTranslation> i18n;  // the rule's translations (--lang), from the first finding proposing it
 };
 
 // A run in a run history (gpudiag --db): which one, of which job, and when the job ran.
@@ -183,6 +184,9 @@ struct RenderOptions {
                                        // tripped; JUnit fails testcases at or above it (error when unset)
   size_t markdown_max_bytes = 60'000;  // Markdown: fits a PR comment (65,536 characters)
   bool allow_empty = false;            // with fail_on: an export without a Dataflow job passes (--allow-empty)
+  // The language of documentation citations (--lang; doc_language.h): "en", or a tag such as "es-419"
+  // whose translated page and section titles text, Markdown, HTML and JSON show (docs/formats.md).
+  std::string lang = "en";
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).
