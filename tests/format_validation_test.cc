@@ -143,11 +143,14 @@ TEST_CASE("the HTML post-mortem has no way to load anything", "[golden][formats]
     const std::string css = html.substr(style, html.find("</style>") - style);
     CHECK(css.find("url(") == std::string::npos);
     CHECK(css.find("@import") == std::string::npos);
-    // Links are in-page anchors or documentation pages (followed only when clicked, never fetched).
+    // Links are in-page anchors, documentation pages or the job in the Cloud console (Logs Explorer,
+    // the Dataflow job page), followed only when clicked, never fetched.
     for (size_t at = html.find("href=\""); at != std::string::npos; at = html.find("href=\"", at + 1)) {
       const std::string target = html.substr(at + 6, html.find('"', at + 6) - at - 6);
       INFO(target);
-      CHECK((target.rfind('#', 0) == 0 || target.rfind("https://cloud.google.com/", 0) == 0));
+      CHECK((target.rfind('#', 0) == 0 || target.rfind("https://cloud.google.com/", 0) == 0 ||
+             target.rfind("https://console.cloud.google.com/logs/query;query=", 0) == 0 ||
+             target.rfind("https://console.cloud.google.com/dataflow/jobs/", 0) == 0));
     }
   }
 }
