@@ -109,7 +109,7 @@ TEST_CASE("a broken doc table is refused with its line", "[unit][lang]") {
   CHECK_THAT(bad.error().message, Catch::Contains("`fr` is not a language"));
 }
 
-TEST_CASE("--lang values and locales map to documentation languages", "[unit][lang]") {
+TEST_CASE("documentation languages: the values of --lang and the locales that mean them", "[unit][lang]") {
   CHECK(doc_language_tags() == std::vector<std::string>{"en", "es", "es-419", "ja", "ko", "he"});
   CHECK(parse_doc_language("es-419") == "es-419");
   CHECK(parse_doc_language("ES_419") == "es-419");
@@ -242,7 +242,7 @@ TEST_CASE("every format shows the citations in every language", "[unit][lang]") 
   CHECK(json.find("hl=") == std::string::npos);
 }
 
-TEST_CASE("--lang and GPUDIAG_LANG choose the citations' language and the locale is the default", "[cli][lang]") {
+TEST_CASE("the citations' language comes from --lang then GPUDIAG_LANG then the locale", "[cli][lang]") {
   const std::string input = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
   const std::string bin = test::shell_quote(GPUDIAG_BINARY);
   const auto analyze = [&](const std::string& env, const std::string& flags) {
