@@ -1,6 +1,7 @@
 #include "run_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "gpudiag/baseline_writer.h"
+#include "gpudiag/doc_language.h"
 #include "gpudiag/progress_line.h"
 #include "stdout_guard.h"
 
@@ -139,8 +141,33 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
                  "and the gate still sees them)")
       ->check(CLI::IsMember(impact_choices()));
   cmd.add_flag("--show-facts", show_facts, "Print the job facts gpudiag derived, and where from (stderr)");
+  cmd.add_option("--lang", lang,
+                 "Language of the documentation citations: en, es, es-419, ja, ko or he (default: $GPUDIAG_LANG, "
+                 "else the locale: LC_ALL, LC_MESSAGES, LANG)")
+      ->envname("GPUDIAG_LANG")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (const auto tag = parse_doc_language(value)) {
+              value = *tag;
+              return "";
+            }
+            return fmt::format("no documentation language '{}' (one of: {})", value,
+                               fmt::join(doc_language_tags(), ", "));
+          },
+          "LANG"));
   rules.add_to(cmd);
   add_record_options(cmd, history);
+}
+
+std::string RunOptions::doc_language() const {
+  if (!lang.empty()) return lang;                   // --lang or GPUDIAG_LANG, already checked
+  if (deterministic) return std::string(kEnglish);  // the locale is the environment: goldens must not see it
+  // POSIX: LC_ALL overrides LC_MESSAGES, which overrides LANG; an empty variable counts as unset.
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* value = std::getenv(name);
+    if (value && *value) return language_from_locale(value);
+  }
+  return std::string(kEnglish);
 }
 
 std::optional<Impact> RunOptions::threshold() const {
@@ -163,6 +190,7 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.width = to_terminal ? terminal_width() : 80;
   std::error_code cwd_error;  // without a working directory, paths are shown as given
   render.working_directory = std::filesystem::current_path(cwd_error).string();
+  render.lang = doc_language();
   return render;
 }
 

@@ -34,12 +34,16 @@ struct RunOptions {
   bool brief = false;        // --brief: the text report's short form
   bool quiet = false;        // -q: the text report's verdict line alone
   std::string min_severity;  // --min-severity: the text report leaves out what is below it
+  std::string lang;          // --lang or GPUDIAG_LANG, canonical ("" = from the locale)
   RuleOptions rules;
   HistoryOptions history;  // --db, --pipeline, --new-only
 
   // Registers the options; `fail_on` is the command's default threshold ("never", "error" …).
   void add_to(CLI::App& cmd, const std::string& fail_on_default);
   std::optional<Impact> threshold() const;
+  // The language of documentation citations: --lang, GPUDIAG_LANG, else the locale (English when it
+  // names no language gpudiag has, and with --deterministic).
+  std::string doc_language() const;
   // Render options for one output; colour only for text, on a terminal unless NO_COLOR is set, or
   // with --color=always.
   RenderOptions render_options(OutputFormat format, bool to_terminal) const;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -142,11 +143,14 @@ TEST_CASE("the HTML post-mortem has no way to load anything", "[golden][formats]
     const std::string css = html.substr(style, html.find("</style>") - style);
     CHECK(css.find("url(") == std::string::npos);
     CHECK(css.find("@import") == std::string::npos);
-    // Links are in-page anchors or documentation pages (followed only when clicked, never fetched).
+    // Links are in-page anchors, documentation pages or the job in the Cloud console (Logs Explorer,
+    // the Dataflow job page), followed only when clicked, never fetched.
     for (size_t at = html.find("href=\""); at != std::string::npos; at = html.find("href=\"", at + 1)) {
       const std::string target = html.substr(at + 6, html.find('"', at + 6) - at - 6);
       INFO(target);
-      CHECK((target.rfind('#', 0) == 0 || target.rfind("https://cloud.google.com/", 0) == 0));
+      CHECK((target.rfind('#', 0) == 0 || target.rfind("https://cloud.google.com/", 0) == 0 ||
+             target.rfind("https://console.cloud.google.com/logs/query;query=", 0) == 0 ||
+             target.rfind("https://console.cloud.google.com/dataflow/jobs/", 0) == 0));
     }
   }
 }
@@ -176,5 +180,159 @@ TEST_CASE("the HTML post-mortem in headless chromium: timeline, every finding, n
       CHECK_THAT(dom, Catch::Contains(fmt::format("<a href=\"#f-{}\"", rf.rank)));  // its pin / lane
       CHECK_THAT(dom, Catch::Contains(fmt::format("<code>{}</code>", rf.finding->rule_id)));
     }
+  }
+}
+
+namespace {
+
+// Layout and links, measured inside the page: a copy of the post-mortem without its CSP and with this
+// script at the end of its body writes what it found into the DOM, which --dump-dom returns. Checks:
+// nothing wider than the window, every line number (`.ln`) on one line, every in-page link's target
+// present, every other link a well-formed https URL, and every Logs Explorer link querying one job
+// (resource.labels.job_id="…").
+constexpr std::string_view kLayoutProbe = R"js(<script>
+(function () {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width) {
+    problems.push('overflow: the page is ' + document.documentElement.scrollWidth + 'px wide in ' + width + 'px');
+  }
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > width + 0.5) {
+      problems.push('overflow: <' + el.tagName.toLowerCase() + ' class="' + el.className + '"> ends at ' + r.right);
+      break;
+    }
+  }
+  let numbers = 0;
+  for (const el of document.querySelectorAll('.ln')) {
+    ++numbers;
+    const style = getComputedStyle(el);
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    const boxes = el.getClientRects().length, height = el.getBoundingClientRect().height;
+    if (boxes !== 1 || height > line * 1.5) {
+      problems.push('wrapped line number "' + el.textContent + '": ' + boxes + ' boxes, ' + height + 'px for lines of ' + line + 'px');
+    }
+  }
+  let links = 0, explorer = 0, pages = 0;
+  for (const a of document.querySelectorAll('a')) {
+    const href = a.getAttribute('href');
+    if (href === null) continue;
+    ++links;
+    if (href.startsWith('#')) {
+      if (!document.getElementById(href.slice(1))) problems.push('no element with the id of ' + href);
+      continue;
+    }
+    let url;
+    try { url = new URL(href); } catch (e) { problems.push('malformed link ' + href); continue; }
+    if (url.protocol !== 'https:' || /\s/.test(href) || url.href.length === 0) problems.push('not an https link: ' + href);
+    if (url.hostname === 'console.cloud.google.com' && url.pathname.startsWith('/logs/query;')) {
+      ++explorer;
+      const param = url.pathname.split(';').find(p => p.startsWith('query='));
+      const query = param ? decodeURIComponent(param.slice(6)) : '';
+      if (!/^resource\.labels\.job_id="[^"]+"$/.test(query)) problems.push('Logs Explorer query ' + query + ' in ' + href);
+      for (const p of url.pathname.split(';').slice(1)) {
+        if (!/^(query|timeRange|cursorTimestamp)=/.test(p)) problems.push('unknown Logs Explorer parameter ' + p);
+      }
+    }
+    if (url.hostname === 'console.cloud.google.com' && url.pathname.startsWith('/dataflow/jobs/')) {
+      ++pages;
+      if (!/^\/dataflow\/jobs\/[a-z0-9-]+\/[^/]+$/.test(url.pathname)) problems.push('job page ' + href);
+    }
+  }
+  const out = document.createElement('pre');
+  out.id = 'gpudiag-layout';
+  out.textContent = JSON.stringify({inner_width: window.innerWidth, numbers, links, explorer, pages, problems});
+  document.body.appendChild(out);
+})();
+</script>)js";
+
+struct Layout {
+  int64_t inner_width = 0, numbers = 0, links = 0, explorer = 0, pages = 0;
+  std::vector<std::string> problems;
+};
+
+std::string unescape_text(std::string s) {
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}}) {
+    for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
+  }
+  return s;
+}
+
+// Opens a copy of `html` with the probe at 1280 × 800 and returns what the probe measured.
+Layout measure_in_chromium(const std::string& html, const std::string& dir) {
+  std::string page = html;
+  const size_t csp = page.find("<meta http-equiv=\"Content-Security-Policy\"");
+  if (csp != std::string::npos) page.erase(csp, page.find('>', csp) + 1 - csp);
+  const size_t body = page.rfind("</body>");
+  REQUIRE(body != std::string::npos);
+  page.insert(body, kLayoutProbe);
+  const std::string path = dir + "/probe.html";
+  test::write_file(path, page);
+  const auto r =
+      test::run_shell(fmt::format("timeout 120 {} --window-size=1280,800 --user-data-dir={} --dump-dom {}", kChromium,
+                                  test::shell_quote(dir + "/probe-profile"), test::shell_quote("file://" + path)));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string open = "<pre id=\"gpudiag-layout\">";
+  const size_t at = r.out.find(open);
+  REQUIRE(at != std::string::npos);
+  const size_t end = r.out.find("</pre>", at);
+  const std::string json = unescape_text(r.out.substr(at + open.size(), end - at - open.size()));
+  simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  INFO(json);
+  REQUIRE(parser.parse(json).get(e) == simdjson::SUCCESS);
+  Layout out{int64_t(e["inner_width"]), int64_t(e["numbers"]), int64_t(e["links"]),
+             int64_t(e["explorer"]),    int64_t(e["pages"]),   {}};
+  for (simdjson::dom::element p : simdjson::dom::array(e["problems"])) out.problems.emplace_back(std::string_view(p));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the HTML post-mortem at 1280 px in headless chromium: one-line line numbers and live links",
+          "[golden][formats]") {
+  if (!have("chromium --version")) {
+    FAIL("cannot validate: needs chromium (tools/setup test installs it)");
+  }
+  const std::string dir = test::temp_dir();
+  // First prove the probe sees each kind of problem.
+  const Layout bad = measure_in_chromium(
+      R"(<!DOCTYPE html><html><body><div style="width:2000px">wide</div>)"
+      R"(<p style="width:3em"><span class="ln">12345 67890 12345</span></p><a href="#nowhere">x</a>)"
+      R"(<a href="http://plain.test/">y</a></body></html>)",
+      dir);
+  CHECK(bad.inner_width == 1280);
+  const auto has = [](const Layout& l, std::string_view what) {
+    return std::any_of(l.problems.begin(), l.problems.end(),
+                       [&](const std::string& p) { return p.find(what) != std::string::npos; });
+  };
+  CHECK(has(bad, "overflow"));
+  CHECK(has(bad, "wrapped line number"));
+  CHECK(has(bad, "no element with the id of #nowhere"));
+  CHECK(has(bad, "not an https link"));
+
+  struct Case {
+    std::string dir, lang;
+  };
+  for (const Case& c : {Case{"corpus/gpu-oom-then-sdk-disconnected-work-item-failed", "en"},
+                        Case{"corpus/gpu-oom-then-sdk-disconnected-work-item-failed", "he"},
+                        Case{"corpus/hostile-log-text", "en"}, Case{"corpus/multi-job-sink-shard-two-failures", "ja"},
+                        Case{"corpus/unexplained-beside-rule-finding", "es-419"},
+                        Case{"corpus/container-crash-loop-then-stall", "ko"}}) {
+    INFO(c.dir << " --lang " << c.lang);
+    const Analysis d = test::analyze_case(c.dir);
+    RenderOptions o{.deterministic = true};
+    o.lang = c.lang;
+    const Layout l = measure_in_chromium(render_html(rank(d), o), dir);
+    for (const auto& p : l.problems) UNSCOPED_INFO(p);
+    CHECK(l.problems.empty());
+    CHECK(l.inner_width == 1280);
+    CHECK(l.numbers > 0);
+    CHECK(l.links > 0);
+    CHECK(l.explorer > 1);  // the job's link and one per evidence entry
   }
 }

@@ -253,6 +253,10 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
                   false,
                   {},
                   fix.doc};
+    for (const auto& t : fix.i18n) {
+      ff.i18n.push_back({t.lang, fill_placeholders(t.action, f.captures, acc_.facts, f.count, nworkers),
+                         fill_placeholders(t.why, f.captures, acc_.facts, f.count, nworkers)});
+    }
     const auto& demote = rule.spec.fix_demote_tests[i];
     if (!demote.empty() && test_all(demote, acc_.facts) == Tri::kTrue) {
       ff.demoted = true;

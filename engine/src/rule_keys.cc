@@ -105,6 +105,8 @@ const auto kKeys = std::to_array<RuleKey>({
     {"demote_if", P::kFix, N::kOptional, V::kFactTests,
      "fact tests (as in `when`): when they hold the fix is already in place; it ranks last and says so"},
     {"doc", P::kFix, N::kRequired, V::kMapping, "the Dataflow documentation the fix comes from"},
+    {"i18n", P::kFix, N::kOptional, V::kMapping,
+     "language tag (`es`, `es-419`, `ja`, `ko`, `he`) → `{action, why}`: the fix in that language (--lang)"},
 
     {"title", P::kDoc, N::kRequired, V::kText, "the page's title"},
     {"section", P::kDoc, N::kRequired, V::kText, "the section of the page"},

@@ -2,6 +2,7 @@
 // the language reference). Conditions and fact tests are in rule_conditions.cc.
 #include "rule_reader.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "fact_catalog.h"
@@ -233,8 +234,40 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
         }
       }
     }
+    if (const Node* v = item.get("i18n")) read_fix_translations(*v, fix);
     rule.info.fixes.push_back(std::move(fix));
     rule.fix_demote_tests.push_back(std::move(demote));
+  }
+}
+
+// `i18n: {es: {action: …, why: …}}`: each key a language tag, each value the action (required) and why.
+void RuleReader::read_fix_translations(const Node& n, FixInfo& fix) {
+  if (!n.is_map()) {
+    error(n.at, "rule-fixes", "`i18n` maps language tags to `{action, why}`");
+    return;
+  }
+  for (const auto& [k, v] : n.entries) {
+    const std::string lang = k.scalar;
+    const bool tag = !lang.empty() && std::all_of(lang.begin(), lang.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!tag || lang == "en") {
+      error(k.at, "rule-fixes", fmt::format("`{}` is not a language tag other than en (es, es-419, ja, ko, he)", lang));
+      continue;
+    }
+    if (!v.is_map() || !v.get("action")) {
+      error(v.at, "rule-fixes", fmt::format("`i18n.{}` is a mapping with `action` (and `why`)", lang));
+      continue;
+    }
+    FixTranslation t{lang, scalar(*v.get("action"), "action").value_or(""), ""};
+    if (const Node* why = v.get("why")) t.why = scalar(*why, "why").value_or("");
+    for (const auto& [key, value] : v.entries) {
+      if (key.scalar != "action" && key.scalar != "why") {
+        error(key.at, "rule-unknown-key",
+              fmt::format("`i18n.{}` takes `action` and `why`, not `{}`", lang, key.scalar));
+      }
+    }
+    fix.i18n.push_back(std::move(t));
   }
 }
 

@@ -174,6 +174,7 @@ class RuleReader {
   void read_after(const Node& n, RuleSpec& rule);
   void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
+  void read_fix_translations(const Node& n, FixInfo& fix);
   void read_identity(const Node& n, RuleSpec& rule);
   // Checks that every `identity:` name is a named group of the rule's patterns.
   void check_identity(const Node& root, const RuleSpec& rule);

@@ -1,6 +1,7 @@
 // The HTML post-mortem: one self-contained file that opens from disk, prints well and needs no
 // JavaScript. A Content-Security-Policy forbids every load (no scripts, fonts, images or styles from
-// anywhere); the only links are in-page anchors and documentation <a href>s, which are not fetched.
+// anywhere); the only links are in-page anchors, documentation <a href>s and links back into the Cloud
+// console (the job and each evidence entry in Logs Explorer, the job's Dataflow page), none fetched.
 // Order: header and verdict, the timeline and the job's story, findings (symptoms folded under
 // their cause) with evidence and its neighbouring entries, which worker saw what, fixes, and what was
 // inconclusive or skipped. With several jobs, a jobs table follows the header, the sections above
@@ -10,7 +11,10 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
+#include "console_links.h"
+#include "gpudiag/doc_language.h"
 #include "gpudiag/formats.h"
 #include "html_timeline.h"
 #include "job_views.h"
@@ -57,9 +61,11 @@ nav{margin:16px 0 0;font-size:14px}nav a{margin-right:14px}
 .finding.suppressed{opacity:.7;border-left-style:dashed}
 .facts{font-size:13px;color:var(--muted);margin:4px 0 8px}
 .note{border-left:3px solid var(--line);padding:2px 10px;margin:8px 0;font-size:14px}
-.evidence{margin:18px 0;border-left:3px solid var(--line);padding-left:10px}
-.ctx{display:grid;grid-template-columns:9em 12.5em 7em 1fr;gap:0 10px;font-size:12px;color:var(--muted);padding:1px 0}
-.ctx span{overflow-wrap:anywhere}
+.evidence{margin:18px 0;border-left:3px solid var(--line);padding-left:10px;display:grid;grid-template-columns:max-content max-content fit-content(12em) minmax(0,1fr);gap:0 10px;align-items:baseline}
+.evidence>.hit,.evidence>.merged{grid-column:1/-1;min-width:0}.evidence>.merged{margin:0 0 2px}
+.ctx{display:contents;font-size:12px;color:var(--muted)}.ctx>span{padding:1px 0;min-width:0}
+.ctx>.lg,.ctx>.x{overflow-wrap:anywhere}.ctx>.ln{text-align:right;font-variant-numeric:tabular-nums}
+.ln,.ctx>.t{white-space:nowrap}.loc{overflow-wrap:anywhere}
 .hit-head{font-size:13px;margin-top:4px}
 mark{background:#fff1a8;color:inherit}
 ol.fixes li{margin-bottom:10px}
@@ -96,10 +102,44 @@ a{color:inherit;text-decoration:none}
 
 std::string esc(std::string_view s) { return html_escape(s); }
 
-std::string doc_link(const DocLink& doc) {
-  const std::string text = esc(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
-  const std::string url = detail::safe_url(doc.url);
-  return url.empty() ? text : fmt::format(R"(<a href="{}" rel="noreferrer">{}</a>)", esc(url), text);
+// A citation in the report's language (--lang): the translated titles carry their own `lang` and
+// `dir="auto"`, so a right-to-left title (Hebrew) reads right to left inside the English page; one
+// left in English says so in the language.
+std::string doc_link(const DocLink& doc, const RenderOptions& o) {
+  const auto loc = localize(doc, o.lang);
+  const std::string_view title = loc ? loc->title : doc.title, section = loc ? loc->section : doc.section;
+  const std::string text = esc(section.empty() ? std::string(title) : fmt::format("{} › {}", title, section));
+  const std::string url = detail::safe_url(loc ? loc->url : doc.url);
+  const std::string lang =
+      loc ? fmt::format(R"( lang="{}" dir="auto")", loc->title_fallback && loc->section_fallback ? "en" : loc->lang)
+          : "";
+  std::string out = url.empty() ? fmt::format("<span{}>{}</span>", lang, text)
+                                : fmt::format(R"(<a href="{}" rel="noreferrer"{}{}>{}</a>)", esc(url), lang,
+                                              loc ? fmt::format(R"( hreflang="{}")", loc->lang) : "", text);
+  if (loc && loc->fallback()) {
+    out +=
+        fmt::format(R"( <span class="muted small" lang="{}" dir="auto">({})</span>)", loc->lang, esc(loc->in_english));
+  }
+  return out;
+}
+
+// "path:line" with the line number kept on one line (the path may wrap).
+std::string location_html(const Analysis& d, const LogRecord& r, const RenderOptions& o) {
+  return fmt::format(R"(<code class="loc">{}<span class="ln">:{}</span></code>)",
+                     esc(detail::input_path(d, r, o.deterministic)), r.where.line);
+}
+
+// The job's links into the console: its entries in Logs Explorer over the export's time span, and
+// its Dataflow page when the region is known. "" without a job id.
+std::string job_links(const Analysis& d) {
+  const std::string logs = detail::logs_explorer_job_url(d.job, d.start, d.end);
+  if (logs.empty()) return "";
+  std::string out =
+      fmt::format(R"(<a class="console" href="{}" rel="noreferrer">view in Logs Explorer</a>)", esc(logs));
+  if (const std::string page = detail::dataflow_job_url(d.job); !page.empty()) {
+    out += fmt::format(R"( · <a class="console" href="{}" rel="noreferrer">job page</a>)", esc(page));
+  }
+  return out;
 }
 
 void header(std::string& out, const RankedReport& report, const RenderOptions& o) {
@@ -114,6 +154,7 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   row("Job id", d.job.id.empty() ? "" : "<code>" + esc(d.job.id) + "</code>");
   row("Region", esc(d.job.region));
   row("Project", esc(d.job.project));
+  row("Console", job_links(d));
   if (!d.job.other_ids.empty()) {
     row("Other jobs",
         detail::several_jobs(report)
@@ -133,7 +174,7 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   out +=
       fmt::format(R"(<div class="verdict {}" id="verdict">{})", verdict_name(report.verdict), esc(report.verdict_line));
   if (!report.fixes.empty() && !report.fixes.front().demoted) {
-    out += fmt::format("<p>First thing to try: {}</p>", esc(report.fixes.front().action));
+    out += fmt::format("<p>First thing to try: {}</p>", esc(detail::fix_action(report.fixes.front(), o)));
   }
   if (o.fail_on) out += fmt::format("<p>Gate: {}</p>", esc(detail::gate_line(report, o)));
   out += "</div>";
@@ -201,13 +242,16 @@ void timeline(std::string& out, const RankedReport& report, std::string_view pre
   out += "</ol></section>";
 }
 
-// One log entry around the evidence, on one line.
+// One log entry around the evidence: a row of the evidence grid (line number, time, log, first
+// line). Neighbours come from the evidence's own input, so the line number is enough; the whole
+// location is its tooltip.
 void context_row(std::string& out, const Analysis& d, const LogRecord& r, const RenderOptions& o) {
-  const std::string path = detail::input_path(d, r, o.deterministic);
-  const std::string name = path.substr(path.rfind('/') + 1);  // the file name is enough next to the evidence
-  out += fmt::format(R"(<div class="ctx"><span>{}:{}</span><span>{}</span><span>{}</span><span>{}</span></div>)",
-                     esc(name), r.where.line, r.timestamp == kNoTime ? "" : format_rfc3339(r.timestamp).substr(11),
-                     esc(r.log), esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
+  out += fmt::format(
+      R"(<div class="ctx"><span class="ln" title="{}">{}</span><span class="t">{}</span><span class="lg">{}</span>)"
+      R"(<span class="x">{}</span></div>)",
+      esc(detail::source_location(d, r, o.deterministic)), r.where.line,
+      r.timestamp == kNoTime ? "" : format_rfc3339(r.timestamp).substr(11), esc(r.log),
+      esc(crop_middle(detail::first_line(detail::entry_text(r)), kContextBytes)));
 }
 
 // The excerpt with the matched line marked; under it, when `whole`, the entire message folded
@@ -230,47 +274,116 @@ std::string excerpt_html(const Evidence& e, bool whole) {
   return out;
 }
 
-// One evidence entry with its neighbours; `also` names the other logs that held a copy ("" none).
-void evidence_entry(std::string& out, const Analysis& d, const Evidence& e, std::string_view also,
-                    const RenderOptions& o, bool whole) {
+// One evidence entry as evidence shows it: where, when, which log, a link to it in Logs Explorer,
+// and its excerpt. `also` names the other logs that held a copy ("" none).
+void evidence_hit(std::string& out, const Analysis& d, const Evidence& e, std::string_view also, const RenderOptions& o,
+                  bool whole) {
   const LogRecord& r = e.entry.record();
-  std::vector<const LogRecord*> earlier, later;
-  for (const auto* side : {&e.before, &e.after}) {
-    for (const auto& k : *side) {
-      const bool before =
-          k->timestamp != kNoTime && r.timestamp != kNoTime ? k->timestamp <= r.timestamp : side == &e.before;
-      (before ? earlier : later).push_back(&k.record());
-    }
-  }
-  const auto by_time = [](const LogRecord* a, const LogRecord* b) { return a->timestamp < b->timestamp; };
-  std::stable_sort(earlier.begin(), earlier.end(), by_time);
-  std::stable_sort(later.begin(), later.end(), by_time);
-  out += R"(<div class="evidence">)";
-  for (const auto* k : earlier) context_row(out, d, *k, o);
-  std::string head = fmt::format("<code>{}</code> · {} · {} · {}", esc(detail::source_location(d, r, o.deterministic)),
+  std::string head = fmt::format("{} · {} · {} · {}", location_html(d, r, o),
                                  r.timestamp == kNoTime ? "time unknown" : format_rfc3339(r.timestamp),
                                  severity_name(r.severity), esc(r.log.empty() ? "-" : r.log));
   if (!r.worker.empty()) head += " · " + esc(r.worker);
   if (!r.sdk_worker.empty()) head += " · " + esc(r.sdk_worker);
   if (!also.empty()) head += " · also in: " + esc(also);
-  out += fmt::format(R"(<div class="hit-head">{}</div>{})", head, excerpt_html(e, whole));
-  for (const auto* k : later) context_row(out, d, *k, o);
+  if (const std::string url = detail::logs_explorer_entry_url(d.job, r); !url.empty()) {
+    head += fmt::format(R"( · <a class="console" href="{}" rel="noreferrer">view in Logs Explorer</a>)", esc(url));
+  }
+  out += fmt::format(R"(<div class="hit"><div class="hit-head">{}</div>{}</div>)", head, excerpt_html(e, whole));
+}
+
+struct EvidenceItem {
+  const Evidence* evidence = nullptr;
+  std::string also;    // other logs holding a copy
+  bool whole = false;  // also the whole entry, folded
+};
+
+// An entry's place in its input: two neighbours with the same place are one entry.
+using EntryKey = std::tuple<uint32_t, uint64_t, uint64_t>;
+EntryKey key_of(const LogRecord& r) { return {r.where.input, r.where.line, r.where.offset}; }
+
+std::set<EntryKey> window_of(const Evidence& e) {
+  std::set<EntryKey> keys{key_of(e.entry.record())};
+  for (const auto* side : {&e.before, &e.after}) {
+    for (const auto& k : *side) keys.insert(key_of(k.record()));
+  }
+  return keys;
+}
+
+// Evidence entries whose neighbourhoods overlap, as one block: every entry once, the evidence as
+// hits and the rest as context rows, earlier above later (a gcloud export is newest first, so file
+// order alone would read backwards; without timestamps, file order).
+void evidence_block(std::string& out, const Analysis& d, const std::vector<EvidenceItem>& items,
+                    const RenderOptions& o) {
+  struct Row {
+    const LogRecord* record;
+    const EvidenceItem* hit;  // nullptr: a neighbour
+  };
+  std::vector<Row> rows;
+  std::set<EntryKey> shown;
+  for (const auto& item : items) {
+    if (shown.insert(key_of(item.evidence->entry.record())).second)
+      rows.push_back({&item.evidence->entry.record(), &item});
+  }
+  for (const auto& item : items) {
+    for (const auto* side : {&item.evidence->before, &item.evidence->after}) {
+      for (const auto& k : *side) {
+        if (shown.insert(key_of(k.record())).second) rows.push_back({&k.record(), nullptr});
+      }
+    }
+  }
+  const bool timed = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.record->timestamp != kNoTime; });
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    if (timed && a.record->timestamp != b.record->timestamp) return a.record->timestamp < b.record->timestamp;
+    if (timed && (a.hit == nullptr) != (b.hit == nullptr))
+      return a.hit == nullptr;  // a neighbour of the same time first
+    return key_of(*a.record) < key_of(*b.record);
+  });
+  out += R"(<div class="evidence">)";
+  if (items.size() > 1) {
+    out += fmt::format(
+        R"(<p class="merged small muted">{} entries close together, with the entries around them shown once:</p>)",
+        items.size());
+  }
+  for (const auto& row : rows) {
+    if (row.hit)
+      evidence_hit(out, d, *row.hit->evidence, row.hit->also, o, row.hit->whole);
+    else
+      context_row(out, d, *row.record, o);
+  }
   out += "</div>";
 }
 
-// Evidence entries with their neighbours in the input, earlier ones above and later ones below
-// (a gcloud export is newest first, so file order alone would read backwards). The first entry is
-// shown by its excerpt and, folded, whole; the others by their excerpt.
+// One evidence entry with its neighbours; `also` names the other logs that held a copy ("" none).
+void evidence_entry(std::string& out, const Analysis& d, const Evidence& e, std::string_view also,
+                    const RenderOptions& o, bool whole) {
+  evidence_block(out, d, {EvidenceItem{&e, std::string(also), whole}}, o);
+}
+
+// Evidence entries with their neighbours in the input, earlier ones above and later ones below; entries
+// whose neighbourhoods overlap share one block. The first entry is shown by its excerpt and, folded,
+// whole; the others by their excerpt.
 void evidence(std::string& out, const Analysis& d, const Finding& f, const RenderOptions& o) {
   if (f.evidence.empty()) return;
   out += fmt::format(
       R"(<p class="small muted">Evidence: {}{}, each with the entries around it in its input.</p>)",
       plural(f.count, "entry", "entries"),
       f.count > f.evidence.size() ? fmt::format(" ({} kept: the earliest and the latest)", f.evidence.size()) : "");
-  for (size_t i = 0; i < f.evidence.size(); ++i)
-    evidence_entry(out, d, f.evidence[i], detail::also_in(f.evidence[i]), o, i == 0);
+  std::vector<EvidenceItem> group;
+  std::set<EntryKey> group_keys;
+  for (size_t i = 0; i < f.evidence.size(); ++i) {
+    const std::set<EntryKey> keys = window_of(f.evidence[i]);
+    const bool overlaps =
+        std::any_of(keys.begin(), keys.end(), [&](const EntryKey& k) { return group_keys.count(k) > 0; });
+    if (!group.empty() && !overlaps) {
+      evidence_block(out, d, group, o);
+      group.clear();
+      group_keys.clear();
+    }
+    group.push_back({&f.evidence[i], detail::also_in(f.evidence[i]), i == 0});
+    group_keys.insert(keys.begin(), keys.end());
+  }
+  evidence_block(out, d, group, o);
 }
-
 std::string finding_facts(const Finding& f) {
   if (f.via == "facts") return "found from the job's configuration";
   std::string s =
@@ -315,15 +428,14 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     if (!rf.fixes.empty()) {
       out += R"(<p class="small"><strong>Fixes for this finding, best first:</strong></p><ol class="small doc">)";
       for (const auto& fix : rf.fixes) {
-        out += fmt::format("<li>{}{} — {}</li>", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "",
-                           doc_link(fix.doc));
+        out += fmt::format("<li>{}{} — {}</li>", esc(detail::fix_action(fix, o)),
+                           fix.demoted ? " <em>(already in place)</em>" : "", doc_link(fix.doc, o));
       }
       out += "</ol>";
     }
   } else if (!f.evidence.empty()) {
     const LogRecord& r = f.evidence.front().entry.record();
-    out += fmt::format(R"(<p class="small"><code>{}</code> {}</p>)",
-                       esc(detail::source_location(*report.diagnosis, r, o.deterministic)),
+    out += fmt::format(R"(<p class="small">{} {}</p>)", location_html(*report.diagnosis, r, o),
                        esc(detail::matched_excerpt(f.evidence.front(), kContextBytes)));
   }
   // Symptoms fold inside their cause.
@@ -378,17 +490,22 @@ void workers(std::string& out, const RankedReport& report) {
       R"(<p class="small muted">Columns are findings by rank; findings from job messages or configuration name no worker.</p></section>)";
 }
 
-void fixes(std::string& out, const RankedReport& report, std::string_view prefix = "") {
+void fixes(std::string& out, const RankedReport& report, const RenderOptions& o, std::string_view prefix = "") {
   out += fmt::format(R"(<section id="{}fixes"><h2>Fixes, best first</h2>)", prefix);
   if (report.fixes.empty())
     out += R"(<p class="muted">Nothing to fix.</p>)";
   else
     out += R"(<ol class="fixes doc">)";
   for (const auto& fix : report.fixes) {
-    out += fmt::format("<li><strong>{}</strong>{}", esc(fix.action), fix.demoted ? " <em>(already in place)</em>" : "");
-    for (const auto& why : fix.reasons) out += fmt::format("<br>{}", esc(why));
+    out += fmt::format("<li><strong>{}</strong>{}", esc(detail::fix_action(fix, o)),
+                       fix.demoted ? " <em>(already in place)</em>" : "");
+    // A translated `why` stands for the fix's one reason; several findings' reasons stay English.
+    const FixTranslation* t = detail::fix_translation(fix.i18n, o);
+    for (const auto& why : fix.reasons) {
+      out += fmt::format("<br>{}", esc(t && !t->why.empty() && fix.reasons.size() == 1 ? t->why : why));
+    }
     out += fmt::format(R"(<br><span class="small muted">{}</span> · <span class="small">{}</span></li>)",
-                       esc(fix.rank_reason), doc_link(fix.doc));
+                       esc(fix.rank_reason), doc_link(fix.doc, o));
   }
   if (!report.fixes.empty()) out += "</ol>";
   out += "</section>";
@@ -453,22 +570,23 @@ constexpr size_t kJobRows = 200;  // rows of the jobs table; the JSON report lis
 // has one; healthy jobs are only their row.
 void jobs_table(std::string& out, const RankedReport& report) {
   const Analysis& d = *report.diagnosis;
-  out +=
-      fmt::format(R"(<section id="jobs"><h2>Jobs ({})</h2><table class="jobs"><thead><tr><th>Job id</th>)"
-                  "<th>Name</th><th>Outcome</th><th>Verdict</th><th>Top cause</th><th>Entries</th></tr></thead><tbody>",
-                  report.jobs.size());
+  out += fmt::format(R"(<section id="jobs"><h2>Jobs ({})</h2><table class="jobs"><thead><tr><th>Job id</th>)"
+                     "<th>Name</th><th>Outcome</th><th>Verdict</th><th>Top "
+                     "cause</th><th>Entries</th><th>Console</th></tr></thead><tbody>",
+                     report.jobs.size());
   for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
     const RankedReport& job = report.jobs[i];
     const JobInfo& j = job.diagnosis->job;
     const std::string id = "<code>" + esc(j.id.empty() ? "(no id)" : j.id) + "</code>";
     const std::string cause = detail::top_cause(job);
-    out += fmt::format(R"(<tr class="job-{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
-                       verdict_name(job.verdict),
-                       i == 0                       ? fmt::format(R"(<a href="#verdict">{}</a>)", id)
-                       : detail::shown_in_full(job) ? fmt::format(R"(<a href="#j{}-job">{}</a>)", i + 1, id)
-                                                    : id,
-                       esc(j.name), job_outcome_name(j.outcome), verdict_name(job.verdict),
-                       cause.empty() ? "—" : esc(cause), j.entries);
+    out += fmt::format(
+        R"(<tr class="job-{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
+        verdict_name(job.verdict),
+        i == 0                       ? fmt::format(R"(<a href="#verdict">{}</a>)", id)
+        : detail::shown_in_full(job) ? fmt::format(R"(<a href="#j{}-job">{}</a>)", i + 1, id)
+                                     : id,
+        esc(j.name), job_outcome_name(j.outcome), verdict_name(job.verdict), cause.empty() ? "—" : esc(cause),
+        j.entries, job_links(*job.diagnosis));
   }
   out += "</tbody></table>";
   if (report.jobs.size() > kJobRows) {
@@ -564,11 +682,13 @@ void job_section(std::string& out, const RankedReport& job, size_t number, const
   const std::string prefix = fmt::format("j{}-", number);
   const JobInfo& j = job.diagnosis->job;
   out += fmt::format(R"(<section class="job" id="{}job"><h2>{}</h2>)", prefix, esc(detail::job_label(j)));
-  out += fmt::format(R"(<dl class="meta"><dt>Outcome</dt><dd>{}</dd><dt>Time span</dt><dd>{}</dd></dl>)",
-                     job_outcome_name(j.outcome), esc(time_span(job.diagnosis->start, job.diagnosis->end)));
+  const std::string links = job_links(*job.diagnosis);
+  out += fmt::format(R"(<dl class="meta"><dt>Outcome</dt><dd>{}</dd><dt>Time span</dt><dd>{}</dd>{}</dl>)",
+                     job_outcome_name(j.outcome), esc(time_span(job.diagnosis->start, job.diagnosis->end)),
+                     links.empty() ? "" : "<dt>Console</dt><dd>" + links + "</dd>");
   out += fmt::format(R"(<div class="verdict {}">{})", verdict_name(job.verdict), esc(job.verdict_line));
   if (!job.fixes.empty() && !job.fixes.front().demoted) {
-    out += fmt::format("<p>First thing to try: {}</p>", esc(job.fixes.front().action));
+    out += fmt::format("<p>First thing to try: {}</p>", esc(detail::fix_action(job.fixes.front(), o)));
   }
   out += "</div>";
   timeline(out, job, prefix);
@@ -576,7 +696,7 @@ void job_section(std::string& out, const RankedReport& job, size_t number, const
   if (groups_first) unexplained(out, job, o, prefix);
   findings(out, job, o, prefix);
   if (!groups_first) unexplained(out, job, o, prefix);
-  fixes(out, job, prefix);
+  fixes(out, job, o, prefix);
   out += "</section>";
 }
 
@@ -625,7 +745,7 @@ std::string render_html(const RankedReport& report, const RenderOptions& o) {
   }
   workers(out, report);
   out += '\n';
-  fixes(out, report);
+  fixes(out, report, o);
   out += '\n';
   skipped(out, report, o);
   if (several) {

@@ -1,8 +1,10 @@
 // The JSON report, schema "gpudiag.report/v1" (docs/json-schema.md): the contract CI scripts and
 // other tools rely on. Fields are only ever added within v1.
 #include "finding_history.h"
+#include "gpudiag/doc_language.h"
 #include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
+#include "report_text.h"
 
 namespace gpudiag {
 namespace {
@@ -17,9 +19,17 @@ void write_time(JsonWriter& w, std::string_view key, Timestamp t) {
     w.value(format_rfc3339(t));
 }
 
-void write_doc(JsonWriter& w, const DocLink& doc) {
+// `title`, `section` and `url` stay the English citation; outside English, `localized` adds it in the
+// report's language (docs/json-schema.md, "doc").
+void write_doc(JsonWriter& w, const DocLink& doc, const RenderOptions& o) {
   w.key("doc").begin_object();
   w.field("title", doc.title).field("section", doc.section).field("url", doc.url);
+  if (const auto loc = localize(doc, o.lang)) {
+    w.key("localized").begin_object();
+    w.field("lang", loc->lang).field("title", loc->title).field("section", loc->section).field("url", loc->url);
+    w.field("fallback", loc->fallback());
+    w.end_object();
+  }
   w.end_object();
 }
 
@@ -97,7 +107,7 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
       w.field("demoted", fix.demoted);
       if (fix.demoted) w.field("demoted_because", fix.demoted_because);
       w.field("rank_reason", rf.fix_reasons[i]);
-      write_doc(w, fix.doc);
+      write_doc(w, fix.doc, o);
       w.end_object();
     }
     w.end_array();
@@ -190,16 +200,21 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
   w.field("unexplained_total", static_cast<uint64_t>(d.unexplained_groups_total));
 }
 
-void write_fixes(JsonWriter& w, const RankedReport& r) {
+void write_fixes(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   w.key("fixes").begin_array();
   for (const auto& fix : r.fixes) {
     w.begin_object();
     w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
+    if (const FixTranslation* t = detail::fix_translation(fix.i18n, o)) {
+      w.key("localized").begin_object().field("lang", t->lang).field("action", t->action);
+      if (!t->why.empty()) w.field("why", t->why);
+      w.end_object();
+    }
     w.array_field("why", fix.reasons);
     w.array_field("for", fix.for_rules);
     w.field("demoted", fix.demoted);
     w.field("rank_reason", fix.rank_reason);
-    write_doc(w, fix.doc);
+    write_doc(w, fix.doc, o);
     w.end_object();
   }
   w.end_array();
@@ -271,7 +286,7 @@ void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   write_time(w, "end", d.end);
   w.key("totals").begin_object().field("entries", d.job.entries).end_object();
   write_findings(w, r, o);
-  write_fixes(w, r);
+  write_fixes(w, r, o);
   write_inconclusive(w, r, o);
   write_unexplained(w, r, o);
   if (r.history) write_run_history(w, *r.history);
@@ -360,7 +375,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.end_array();
 
   write_findings(w, report, o);
-  write_fixes(w, report);
+  write_fixes(w, report, o);
   write_inconclusive(w, report, o);
   write_unexplained(w, report, o);
   if (o.fail_on) {

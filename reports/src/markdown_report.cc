@@ -33,11 +33,13 @@ std::string_view severity_icon(Impact i) {
   return "";
 }
 
-std::string doc_link(const DocLink& doc) {
-  const std::string text =
-      markdown_escape(doc.section.empty() ? doc.title : fmt::format("{} › {}", doc.title, doc.section));
-  const std::string url = detail::safe_url(doc.url);
-  return url.empty() ? text : fmt::format("[{}]({})", text, url);
+// In the report's language (--lang), marked when left in English.
+std::string doc_link(const DocLink& doc, const RenderOptions& o) {
+  const detail::CitationText c = detail::citation(doc, o);
+  const std::string text = markdown_escape(c.label);
+  const std::string url = detail::safe_url(c.url);
+  return (url.empty() ? text : fmt::format("[{}]({})", text, url)) +
+         (c.in_english.empty() ? "" : " (" + markdown_escape(c.in_english) + ")");
 }
 
 std::string finding_stats(const Finding& f) {
@@ -88,10 +90,10 @@ std::string finding_head(const RankedReport& report, size_t index) {
   return out;
 }
 
-std::string finding_fix(const RankedFinding& rf) {
+std::string finding_fix(const RankedFinding& rf, const RenderOptions& o) {
   if (rf.fixes.empty()) return "";
   const FindingFix& top = rf.fixes.front();
-  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_prose(top.action), doc_link(top.doc),
+  return fmt::format("**Fix:** {} ({}){}\n\n", markdown_prose(detail::fix_action(top, o)), doc_link(top.doc, o),
                      rf.fixes.size() > 1 ? fmt::format(" — {} more below", rf.fixes.size() - 1) : "");
 }
 
@@ -200,16 +202,16 @@ std::string unexplained_section(const RankedReport& report, const RenderOptions&
   return out;
 }
 
-std::string fixes_section(const RankedReport& report) {
+std::string fixes_section(const RankedReport& report, const RenderOptions& o) {
   if (report.fixes.empty()) return "";
   std::string out = "### Fixes, best first\n\n";
   for (const auto& fix : report.fixes) {
-    out +=
-        fmt::format("{}. **{}**{}  \n", fix.rank, markdown_prose(fix.action), fix.demoted ? " (already in place)" : "");
+    out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_prose(detail::fix_action(fix, o)),
+                       fix.demoted ? " (already in place)" : "");
     for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_prose(why));
     std::string rules;
     for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);
-    out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc));
+    out += fmt::format("   for {} · {}\n", rules, doc_link(fix.doc, o));
   }
   return out + "\n";
 }
@@ -314,7 +316,7 @@ std::string job_section(const RankedReport& job, const RenderOptions& o) {
   if (groups_first) out += unexplained_section(job, o, false);
   for (size_t i = 0; i < job.findings.size(); ++i) {
     if (job.findings[i].depth > 0) continue;
-    out += finding_head(job, i) + finding_fix(job.findings[i]);
+    out += finding_head(job, i) + finding_fix(job.findings[i], o);
   }
   if (!groups_first) out += unexplained_section(job, o, false);
   return out;
@@ -368,7 +370,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     head += "\n";
   }
   // The fixes right after the verdict: what to do is what a reader of a PR comment wants first.
-  head += fixes_section(report);
+  head += fixes_section(report, o);
   const bool several = detail::several_jobs(report);
   if (several) head += jobs_table(report);
 
@@ -379,8 +381,8 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   std::vector<Root> roots;
   for (size_t i = 0; i < report.findings.size(); ++i) {
     if (report.findings[i].depth > 0) continue;
-    roots.push_back(
-        {finding_head(report, i), evidence_block(d, *report.findings[i].finding, o), finding_fix(report.findings[i])});
+    roots.push_back({finding_head(report, i), evidence_block(d, *report.findings[i].finding, o),
+                     finding_fix(report.findings[i], o)});
   }
   const std::string footer = fmt::format(
       "---\n<sub>gpudiag{}</sub>\n",

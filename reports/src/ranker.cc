@@ -305,6 +305,7 @@ RankedReport rank(const Analysis& d) {
         r.id = fix.id;
         r.action = fix.action;
         r.doc = fix.doc;
+        r.i18n = fix.i18n;
         r.demoted = fix.demoted;
         r.demoted_because = fix.demoted_because;
         r.score = score;

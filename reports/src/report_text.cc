@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpudiag/doc_language.h"
 #include "gpudiag/utf8.h"
 #include "text_layout.h"
 
@@ -46,6 +47,32 @@ std::string input_path(const Analysis& d, const LogRecord& r, const RenderOption
 
 std::string source_location(const Analysis& d, const LogRecord& r, const RenderOptions& o) {
   return fmt::format("{}:{}", input_path(d, r, o), r.where.line);
+}
+
+CitationText citation(const DocLink& doc, const RenderOptions& options) {
+  const auto label = [](std::string_view title, std::string_view section) {
+    return section.empty() ? std::string(title) : fmt::format("{} › {}", title, section);
+  };
+  const auto loc = localize(doc, options.lang);
+  if (!loc) return {label(doc.title, doc.section), doc.url, ""};
+  return {label(loc->title, loc->section), loc->url, loc->fallback() ? loc->in_english : ""};
+}
+
+const FixTranslation* fix_translation(const std::vector<FixTranslation>& i18n, const RenderOptions& options) {
+  for (const auto& t : i18n) {
+    if (t.lang == options.lang && !t.action.empty()) return &t;
+  }
+  return nullptr;
+}
+
+const std::string& fix_action(const RankedFix& fix, const RenderOptions& options) {
+  const FixTranslation* t = fix_translation(fix.i18n, options);
+  return t ? t->action : fix.action;
+}
+
+const std::string& fix_action(const FindingFix& fix, const RenderOptions& options) {
+  const FixTranslation* t = fix_translation(fix.i18n, options);
+  return t ? t->action : fix.action;
 }
 
 std::string_view entry_text(const LogRecord& r) { return r.message.empty() ? r.exception : r.message; }

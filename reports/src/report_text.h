@@ -55,6 +55,21 @@ std::string_view ci_level(Impact i, std::string_view note);
 // Markdown link. "" when the URL is not fit to be a link.
 std::string safe_url(std::string_view url);
 
+// A fix's documentation citation as text and Markdown show it, in `options.lang`: "Title › Section",
+// its URL (with `hl=` outside English), and, when the page or section has no translation, the
+// language's "in English" marker ("" otherwise).
+struct CitationText {
+  std::string label;
+  std::string url;
+  std::string in_english;
+};
+CitationText citation(const DocLink& doc, const RenderOptions& options);
+// The rule's translation of a fix into `options.lang` (a fix's `i18n:`), or nullptr: English.
+const FixTranslation* fix_translation(const std::vector<FixTranslation>& i18n, const RenderOptions& options);
+// A fix's action in `options.lang` when its rule translates it, else the English one.
+const std::string& fix_action(const RankedFix& fix, const RenderOptions& options);
+const std::string& fix_action(const FindingFix& fix, const RenderOptions& options);
+
 // Errors no rule explains (RankedReport::unexplained), worded alike in every format.
 // Whether the most likely cause is one of them (the top group is at error): formats show the groups
 // before the findings then.

@@ -311,10 +311,12 @@ void render_job_body(std::string& out, const RankedReport& report, Out& w) {
         continue;
       }
       const std::string number = fmt::format("  {}. ", ++shown);
-      list += w.prose(w.safe(fix.action), number, "     ");
+      list += w.prose(w.safe(detail::fix_action(fix, o)), number, "     ");
       for (const auto& why : fix.reasons) list += w.prose(w.safe(why), "     why: ", "          ");
       list += w.prose(st.dim(fmt::format("rank: {}", w.safe(fix.rank_reason))), "     ", "           ");
-      list += fmt::format("     doc: {} › {}\n          {}\n", fix.doc.title, fix.doc.section, fix.doc.url);
+      const detail::CitationText doc = detail::citation(fix.doc, o);  // in --lang
+      list += fmt::format("     doc: {}{}\n          {}\n", doc.label,
+                          doc.in_english.empty() ? "" : " (" + doc.in_english + ")", doc.url);
     }
     if (shown > 0 || symptom_only > 0 || hidden > 0) out += fmt::format("\n{}\n", st.bold("Fixes, best first"));
     out += list;

@@ -27,6 +27,7 @@ struct FindingFix {
   bool demoted = false;  // the job already does this
   std::string demoted_because;
   DocLink doc;
+  std::vector<FixTranslation> i18n;  // placeholders filled
 };
 
 // One line of an evidence excerpt: a line of the entry's text, or a fold standing for the lines

@@ -78,6 +78,13 @@ struct DocLink {
   std::string url;
 };
 
+// A fix in another language (a fix's `i18n:`, docs/rules.md "Fixes"): shown with --lang.
+struct FixTranslation {
+  std::string lang;    // "es", "es-419", "ja" … (the --lang tags)
+  std::string action;  // may hold {placeholders}
+  std::string why;     // "" when only the action is translated
+};
+
 struct FixInfo {
   std::string id;
   std::string action;  // may hold {placeholders}; unknown ones render as `?`
@@ -88,6 +95,7 @@ struct FixInfo {
   int weight = 50;        // 0–100
   std::string demote_if;  // the fact tests, rendered ("" = none)
   DocLink doc;
+  std::vector<FixTranslation> i18n;
 };
 
 // The rule id of errors no rule explains (Analysis::unexplained): baselines accept a group under it and

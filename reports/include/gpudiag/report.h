@@ -30,7 +30,8 @@ struct RankedFix {
   double score = 0;
   bool demoted = false;
   std::string demoted_because;
-  std::string rank_reason;  // why it ranks where it does, one line
+  std::string rank_reason;           // why it ranks where it does, one line
+  std::vector<FixTranslation> i18n;  // the rule's translations (--lang), from the first finding proposing it
 };
 
 // A run in a run history (gpudiag --db): which one, of which job, and when the job ran.
@@ -195,6 +196,9 @@ struct RenderOptions {
   // Inputs, the baseline and evidence locations under this absolute directory are shown relative to
   // it (the CLI sets the working directory); "" shows paths as display_path does.
   std::string working_directory;
+  // The language of documentation citations (--lang; doc_language.h): "en", or a tag such as "es-419"
+  // whose translated page and section titles text, Markdown, HTML and JSON show (docs/formats.md).
+  std::string lang = "en";
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).
