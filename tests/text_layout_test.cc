@@ -82,6 +82,19 @@ TEST_CASE("prose is wrapped and folded to the width with its tail", "[unit][repo
   CHECK(detail::time_ms(1'669'673'127'000'000'000) == "2022-11-28T22:05:27.000Z");
 }
 
+TEST_CASE("a coloured phrase wrapped over lines is reset before each newline and opened again", "[unit][reports]") {
+  const std::string dim = "\x1b[2m", reset = "\x1b[0m";
+  const std::string text = dim + "rank: proposed for host-out-of-memory and for gpu-out-of-memory" + reset + " done";
+  const std::string out = detail::wrap_prose(text, "     ", "     ", 30);
+  // Each line the phrase reaches ends with a reset; the next opens the colour again after its indent.
+  CHECK(out == "     " + dim + "rank: proposed for" + reset + "\n" +          //
+                   "     " + dim + "host-out-of-memory and" + reset + "\n" +  //
+                   "     " + dim + "for gpu-out-of-memory" + reset + "\n" +   //
+                   "     done\n");
+  // Plain prose gains no colour codes.
+  CHECK(detail::wrap_prose("a b c d e f g h i j k l m n o p", "", "", 6).find('\x1b') == std::string::npos);
+}
+
 TEST_CASE("the brief report fits 15 lines of 100 columns on every corpus case", "[unit][reports]") {
   for (const auto& dir : test::corpus_cases()) {
     const Analysis d = test::analyze_case(dir);

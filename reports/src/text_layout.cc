@@ -62,6 +62,26 @@ size_t skip_sgr(std::string_view text, size_t pos) {
   return end < text.size() && text[end] == 'm' ? end + 1 : pos;
 }
 
+// A coloured phrase may span a line break: end each line with a reset and open the colour again
+// after the next line's indent, so a colour never bleeds into what follows the report's line.
+void carry_colour(std::vector<std::string>& lines, size_t first_lead, size_t lead) {
+  std::string open;  // the SGR sequences in force at the end of the line so far
+  for (size_t n = 0; n < lines.size(); ++n) {
+    std::string& line = lines[n];
+    const size_t at = std::min(n == 0 ? first_lead : lead, line.size());
+    if (!open.empty()) line.insert(at, open);
+    for (size_t i = at + open.size(); i < line.size(); ++i) {
+      if (line[i] != '\x1b') continue;
+      const size_t end = skip_sgr(line, i);
+      if (end == i) continue;
+      const std::string_view seq = std::string_view(line).substr(i, end - i);
+      open = (seq == "\x1b[0m" || seq == "\x1b[m") ? "" : open + std::string(seq);
+      i = end - 1;
+    }
+    if (!open.empty() && n + 1 < lines.size()) line += "\x1b[0m";
+  }
+}
+
 std::vector<std::string_view> words_of(std::string_view text) {
   std::vector<std::string_view> words;
   size_t pos = 0;
@@ -140,6 +160,7 @@ std::vector<std::string> fold_prose(std::string_view text, std::string_view firs
     }
     lines.push_back(fill_line(words, next, lead, width));
   }
+  carry_colour(lines, first_indent.size(), indent.size());
   return lines;
 }
 
