@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "gpudiag/name_suggestions.h"
 #include "gpudiag/report.h"
 #include "gpudiag/yaml_tree.h"
 #include "stdout_guard.h"
@@ -74,9 +75,13 @@ void read_settings(RepoConfig& config, std::string_view text) {
     const std::string name = entry.first.is_scalar() ? entry.first.scalar : "";
     const auto key = std::find_if(kKeys.begin(), kKeys.end(), [&](const Key& k) { return k.name == name; });
     if (key == kKeys.end()) {
-      config.problem =
-          problem(DiagnosticCode::kConfigUnknownKey, config.path, text, entry.first.at,
-                  fmt::format("unknown key `{}`", name), fmt::format("the keys are {}", fmt::join(names, ", ")));
+      config.problem = problem(DiagnosticCode::kConfigUnknownKey, config.path, text, entry.first.at,
+                               fmt::format("unknown key `{}`", name), [&] {
+                                 const std::string hint = did_you_mean(name, names);
+                                 return hint.empty()
+                                            ? fmt::format("the keys are {}", fmt::join(names, ", "))
+                                            : fmt::format("{} (the keys are {})", hint, fmt::join(names, ", "));
+                               }());
       return;
     }
     ConfigSetting setting{.key = name, .values = {}, .line = entry.first.at.line};

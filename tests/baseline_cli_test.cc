@@ -249,7 +249,7 @@ TEST_CASE("the config search stops at the repository root and refuses unknown ke
   CHECK(typo.exit_code == 2);
   CHECK_THAT(typo.err, Catch::Contains(".gpudiag.yaml:1:1"));
   CHECK_THAT(typo.err, Catch::Contains("unknown key `fail_on`"));
-  CHECK_THAT(typo.err, Catch::Contains("fail-on"));
+  CHECK_THAT(typo.err, Catch::Contains("did you mean `fail-on`?"));
   // A repository inside it: its root (.git) ends the search, so the file above is not read.
   std::filesystem::create_directories(outer + "/repo/.git");
   const auto inside = run_in(outer + "/repo", {"analyze", absolute(kOom)});
