@@ -25,7 +25,8 @@ namespace {
 
 std::string doc_pages_dir() {
   if (const char* dir = std::getenv("GPUDIAG_DOC_PAGES")) return dir;
-  return test::source_dir() + "/../shared/reference/doc-pages";
+  const std::string shared = test::shared_dir();
+  return shared.empty() ? "" : shared + "/reference/doc-pages";
 }
 
 // The lines of a page, without surrounding blanks.
@@ -52,6 +53,10 @@ const std::vector<std::string> kLanguages = {"es", "es-419", "ja", "ko", "he"};
 
 TEST_CASE("every translated title in the doc table is a heading of its source page", "[unit][lang]") {
   const DocTranslations& table = builtin_doc_translations();
+  if (doc_pages_dir().empty()) {  // as the other checks against the reference pages: where they are
+    WARN("skipped: no reference pages (../shared/reference, GPUDIAG_SHARED or GPUDIAG_DOC_PAGES)");
+    return;
+  }
   REQUIRE(table.languages.size() == kLanguages.size());
   REQUIRE(table.pages.size() == 2);
   size_t checked = 0;

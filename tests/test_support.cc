@@ -20,6 +20,14 @@ namespace gpudiag::test {
 
 std::string source_dir() { return GPUDIAG_SOURCE_DIR; }
 
+std::string shared_dir() {
+  if (const char* dir = std::getenv("GPUDIAG_SHARED"); dir != nullptr && *dir != '\0') return dir;
+  for (const std::string dir : {source_dir() + "/../shared", std::string("/work/shared")}) {
+    if (std::filesystem::is_directory(dir + "/reference")) return dir;
+  }
+  return "";
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);

@@ -11,6 +11,9 @@ namespace gpudiag::test {
 
 // The repository root (tests run from there, so reports show repo-relative paths).
 std::string source_dir();
+// The team's shared folder (reference pages, Loghub sets): $GPUDIAG_SHARED, else ../shared beside
+// the repository, else /work/shared (a clone elsewhere on the project's machines); "" when none is.
+std::string shared_dir();
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 
