@@ -20,6 +20,7 @@ std::string sarif_of(const Analysis& d, bool deterministic = true) {
   RenderOptions o;
   o.deterministic = deterministic;
   o.version = "test";
+  o.working_directory = std::filesystem::current_path().string();  // as the CLI sets it
   return render_sarif(rank(d), test::builtin_pack().rules(), o);
 }
 

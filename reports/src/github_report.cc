@@ -15,7 +15,6 @@
 #include "ci_levels.h"
 #include "gpudiag/formats.h"
 #include "job_views.h"
-#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -47,7 +46,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   // (first: it is what matters most), skipped or cropped entries ::warnings at their line.
   for (const auto& e : d.input_errors) {
     ++shown["error"];
-    out += annotation("error", detail::shown_path(e.file, o.deterministic), e.line, "gpudiag: input not read",
+    out += annotation("error", display_path(e.file, o), e.line, "gpudiag: input not read",
                       fmt::format("{}; the report covers only what was read", e.message));
   }
   if (o.fail_on && !o.allow_empty && report.verdict == Verdict::kEmpty) {  // the gate refuses it: exit 2
@@ -59,7 +58,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
     if (d.input_errors.empty() && !holds_dataflow_job(d)) {  // verdict `empty`: as SARIF's notification
       for (const auto& in : d.inputs) {
         ++shown["warning"];
-        out += annotation("warning", detail::shown_path(in.path, o.deterministic), 0, "gpudiag: no Dataflow job",
+        out += annotation("warning", display_path(in.path, o), 0, "gpudiag: no Dataflow job",
                           "the input holds no entry of a Dataflow job");
       }
     }
@@ -71,7 +70,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
           continue;
         }
         ++shown["warning"];
-        out += annotation("warning", detail::shown_path(in.path, o.deterministic), p.line,
+        out += annotation("warning", display_path(in.path, o), p.line,
                           p.skipped_entry ? "gpudiag: entry skipped" : "gpudiag: input problem", p.message);
       }
     }
@@ -101,7 +100,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       if (!u.symptoms.empty())
         message += fmt::format("\nExplains: {}", fmt::join(detail::unexplained_explains(job, u), ", "));
       const LogRecord& r = g.exemplar.entry.record();
-      out += annotation(level, detail::shown_input_path(*job.diagnosis, r, o.deterministic), r.where.line,
+      out += annotation(level, detail::input_path(*job.diagnosis, r, o), r.where.line,
                         fmt::format("gpudiag: {}", unexplained_headline(g)), message);
     }
   };
@@ -136,7 +135,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       uint64_t line = 0;
       if (!f.evidence.empty()) {
         const LogRecord& r = f.evidence.front().entry.record();
-        file = detail::shown_input_path(d, r, o.deterministic);
+        file = detail::input_path(d, r, o);
         line = r.where.line;
         message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
       }

@@ -6,7 +6,6 @@
 
 #include "gpudiag/formats.h"
 #include "job_views.h"
-#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -103,7 +102,7 @@ std::string evidence_block(const Analysis& d, const Finding& f, const RenderOpti
                                 f.count > f.evidence.size() ? fmt::format(", {} shown", f.evidence.size()) : "");
   for (const auto& e : f.evidence) {
     const LogRecord& r = e.entry.record();
-    out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::shown_location(d, r, o.deterministic)),
+    out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o)),
                        format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
                        r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
                        e.also_in.empty() ? "" : fmt::format(" · also in: {}", markdown_escape(detail::also_in(e))));
@@ -151,7 +150,7 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
   }
   const Evidence& e = g.exemplar;
   const LogRecord& r = e.entry.record();
-  out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::shown_location(d, r, o.deterministic)),
+  out += fmt::format("{} · {} · {}{}{}\n\n", markdown_code_span(detail::source_location(d, r, o)),
                      format_rfc3339(r.timestamp), markdown_escape(r.log.empty() ? "-" : r.log),
                      r.worker.empty() ? "" : fmt::format(" · {}", markdown_code_span(r.worker)),
                      g.also_in.empty() ? ""
@@ -244,14 +243,14 @@ std::string skipped_section(const Analysis& d, const RenderOptions& o) {
   std::string problems;
   size_t shown = 0, total = d.input_errors.size();
   for (const auto& e : d.input_errors) {
-    problems += fmt::format("- {}: error: {}\n", markdown_code_span(detail::shown_path(e.file, o.deterministic)),
-                            markdown_escape(e.message));
+    problems +=
+        fmt::format("- {}: error: {}\n", markdown_code_span(display_path(e.file, o)), markdown_escape(e.message));
   }
   for (const auto& in : d.inputs) {
     total += in.problems_total;
     for (const auto& p : in.problems) {
       if (shown++ >= kProblemsShown) break;
-      const std::string path = detail::shown_path(in.path, o.deterministic);
+      const std::string path = display_path(in.path, o);
       problems +=
           fmt::format("- {}: {}{}\n", markdown_code_span(p.line > 0 ? fmt::format("{}:{}", path, p.line) : path),
                       p.skipped_entry ? "skipped: " : "", markdown_escape(p.message));
@@ -342,8 +341,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
     head += fmt::format("> [!CAUTION]\n> **{} could not be read**; this summary covers only what was read.\n",
                         plural(d.input_errors.size(), "input", "inputs"));
     for (const auto& e : d.input_errors) {
-      head += fmt::format("> - {}: {}\n", markdown_code_span(detail::shown_path(e.file, o.deterministic)),
-                          markdown_escape(e.message));
+      head += fmt::format("> - {}: {}\n", markdown_code_span(display_path(e.file, o)), markdown_escape(e.message));
     }
     head += "\n";
   }

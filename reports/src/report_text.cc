@@ -343,14 +343,21 @@ std::string display_path(const std::string& path, bool deterministic) {
   return std::filesystem::path(path).filename().string();
 }
 
+namespace detail {
+
+std::string relative_to(const std::string& path, const std::string& directory) {
+  if (directory.empty() || path.empty() || path.front() != '/') return path;
+  namespace fs = std::filesystem;
+  const fs::path relative =
+      fs::path(path).lexically_normal().lexically_relative(fs::path(directory).lexically_normal());
+  if (relative.empty() || *relative.begin() == ".." || relative == ".") return path;
+  return relative.string();
+}
+
+}  // namespace detail
+
 std::string display_path(const std::string& path, const RenderOptions& o) {
-  if (!o.working_directory.empty() && !path.empty() && path.front() == '/') {
-    namespace fs = std::filesystem;
-    const fs::path relative =
-        fs::path(path).lexically_normal().lexically_relative(fs::path(o.working_directory).lexically_normal());
-    if (!relative.empty() && *relative.begin() != ".." && relative != ".") return relative.string();
-  }
-  return display_path(path, o.deterministic);
+  return display_path(detail::relative_to(path, o.working_directory), o.deterministic);
 }
 
 }  // namespace gpudiag

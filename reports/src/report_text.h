@@ -27,6 +27,9 @@ std::string source_location(const Analysis& d, const LogRecord& r, bool determin
 // The same, relative to options.working_directory when under it (display_path(path, options)).
 std::string input_path(const Analysis& d, const LogRecord& r, const RenderOptions& options);
 std::string source_location(const Analysis& d, const LogRecord& r, const RenderOptions& options);
+// An absolute `path` relative to the absolute `directory` when it lies under it; otherwise as given
+// (and as given when `directory` is "").
+std::string relative_to(const std::string& path, const std::string& directory);
 // The text of an entry: its message, or its exception when the message is empty.
 std::string_view entry_text(const LogRecord& r);
 // The line of an evidence entry worth showing first: the matched line, else the text's first line,

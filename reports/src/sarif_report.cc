@@ -22,7 +22,6 @@
 #include "gpudiag/formats.h"
 #include "gpudiag/json_writer.h"
 #include "job_views.h"
-#include "relative_path.h"
 #include "report_text.h"
 
 namespace gpudiag {
@@ -55,7 +54,9 @@ class SarifPaths {
  public:
   static constexpr std::string_view kWorkingDirectory = "%SRCROOT%";
 
-  explicit SarifPaths(bool deterministic) : deterministic_(deterministic) {}
+  // `working_directory`: RenderOptions::working_directory, the %SRCROOT% base ("": none is known).
+  SarifPaths(bool deterministic, std::string working_directory)
+      : deterministic_(deterministic), working_directory_(std::move(working_directory)) {}
 
   // Makes a base for the directory of `path` when it lies outside the working directory.
   void add(const std::string& path) { locate(path); }
@@ -66,7 +67,7 @@ class SarifPaths {
   };
   Located locate(const std::string& path) const {
     if (path.empty() || path == "-") return {"", uri(path.empty() ? "-" : path)};
-    const std::string rel = detail::cwd_relative(path);
+    const std::string rel = detail::relative_to(path, working_directory_);
     if (rel.front() != '/') return {std::string(kWorkingDirectory), uri(rel)};
     const std::filesystem::path p(rel);
     const std::string dir = p.parent_path().string();
@@ -78,11 +79,7 @@ class SarifPaths {
   void write_bases(JsonWriter& w) const {
     w.key("originalUriBaseIds").begin_object();
     w.key(kWorkingDirectory).begin_object();
-    if (!deterministic_) {
-      std::error_code ec;
-      const std::string cwd = std::filesystem::current_path(ec).string();
-      if (!ec) w.field("uri", directory_uri(cwd));
-    }
+    if (!deterministic_ && !working_directory_.empty()) w.field("uri", directory_uri(working_directory_));
     w.key("description").begin_object().field("text", "the working directory gpudiag ran in").end_object();
     w.end_object();
     std::vector<std::pair<std::string, std::string>> bases;  // id → directory, in id order
@@ -112,6 +109,7 @@ class SarifPaths {
   }
 
   bool deterministic_;
+  std::string working_directory_;
   mutable std::map<std::string, std::string> dirs_;  // absolute directory → base id
 };
 
@@ -540,7 +538,7 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
   for (size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
 
   // Every path a run can name, so that each run's originalUriBaseIds lists every base.
-  SarifPaths paths(o.deterministic);
+  SarifPaths paths(o.deterministic, o.working_directory);
   for (const auto& in : report.diagnosis->inputs) paths.add(in.path);
   for (const auto& e : report.diagnosis->input_errors) paths.add(e.file);
   JsonWriter w;
