@@ -149,10 +149,12 @@ int run_suggest_from_history(const SuggestOptions& o) {
     case StoredRuleStub::Status::kUnknown:
       break;
   }
-  std::cerr << terminal_safe_lines(
-      fmt::format("gpudiag: no unexplained error group {} in {}{}\n{}", o.fingerprint,
-                  display_path(o.run.history.db, false), found->near.empty() ? "" : "; the nearest stored groups:",
-                  found->near.empty() ? "" : fmt::format("  {}\n", fmt::join(found->near, "\n  "))));
+  std::cerr << terminal_safe_lines(fmt::format(
+      "gpudiag: no unexplained error group {} in {}{}\n{}", o.fingerprint, display_path(o.run.history.db, false),
+      found->near.empty()      ? ""
+      : found->near_are_latest ? "; the latest recorded run's groups:"
+                               : "; did you mean one of these?",
+      found->near.empty() ? "" : fmt::format("  {}\n", fmt::join(found->near, "\n  "))));
   return kExitError;
 }
 

@@ -104,7 +104,12 @@ TEST_CASE("patterns suggest --db with an unknown fingerprint is exit 2 naming th
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
   CHECK(r.err.find("no unexplained error group " + typo) != std::string::npos);
-  CHECK(r.err.find(fingerprint + "  ValueError in pipeline.py:88 (process), step 'Embed'") != std::string::npos);
+  CHECK(r.err.find("did you mean one of these?\n  " + fingerprint +
+                   "  ValueError in pipeline.py:88 (process), step 'Embed'") != std::string::npos);
+  // Nothing close: the latest run's groups instead.
+  const auto far = test::run_gpudiag({"patterns", "suggest", "unexplained-error/0000000000000000", "--db", db});
+  CHECK(far.exit_code == 2);
+  CHECK(far.err.find("the latest recorded run's groups:\n  " + fingerprint) != std::string::npos);
   // Both an export and --db, or neither: a usage error.
   CHECK(test::run_gpudiag({"patterns", "suggest", fingerprint, "--db", db, export_path()}).exit_code == 2);
   CHECK(test::run_gpudiag({"patterns", "suggest", fingerprint}).exit_code == 2);
@@ -136,6 +141,18 @@ TEST_CASE("patterns suggest --db on a history recorded before the stub fields sa
   const auto again = test::run_gpudiag({"patterns", "suggest", fingerprint, "--db", db});
   CHECK(again.exit_code == 0);  // … the run recorded again has
   CHECK(again.out.find("from run ") != std::string::npos);
+}
+
+TEST_CASE("patterns suggest --db on a version 5 history, which stored no groups, says to analyze again",
+          "[cli][history]") {
+  const std::string db = test::temp_dir() + "/runs.db";
+  const std::string fingerprint = record(db);
+  exec(db, "DROP VIEW unexplained_groups; DROP TABLE unexplained; DROP TABLE fact; PRAGMA user_version = 5;");
+  const auto old = test::run_gpudiag({"patterns", "suggest", fingerprint, "--db", db});
+  CHECK(old.exit_code == 2);
+  CHECK(old.out.empty());
+  CHECK(old.err.find("recorded by an older gpudiag that kept no rule stub fields;") != std::string::npos);
+  CHECK(old.err.find("run `gpudiag analyze --db") != std::string::npos);
 }
 
 TEST_CASE("a group's stored stub lines are bounded", "[unit]") {

@@ -88,6 +88,7 @@ StoredRuleStub stored_rule_stub(const Database& db, std::string fingerprint, int
       SELECT fingerprint FROM unexplained WHERE run_id = (SELECT max(run_id) FROM unexplained)
       ORDER BY rank LIMIT 10)sql");
     while (latest.step()) near.emplace_back(latest.text(0));
+    out.near_are_latest = true;
   }
   for (const std::string& f : near) {
     headline.bind(1, f);

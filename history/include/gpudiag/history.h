@@ -79,6 +79,7 @@ struct StoredRuleStub {
   std::string pipeline;
   std::string job_id;
   std::vector<std::string> near;  // "unexplained-error/…  headline", at most 10
+  bool near_are_latest = false;   // none was close: `near` is the latest recorded run's groups
 };
 
 struct PruneOptions {
