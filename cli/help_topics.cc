@@ -54,7 +54,9 @@ constexpr CommandExamples kExamples[] = {
      "gpudiag query --db runs.db \"SELECT rule_id, COUNT(*) FROM finding GROUP BY rule_id\"\n"
      "gpudiag query --db runs.db --format csv - < report.sql"},
     {"patterns", "gpudiag patterns --lines messages.txt --format summary"},
-    {"patterns suggest", "gpudiag patterns suggest unexplained-error/0123456789abcdef export.json"},
+    {"patterns suggest",
+     "gpudiag patterns suggest unexplained-error/0123456789abcdef export.json\n"
+     "gpudiag patterns suggest unexplained-error/0123456789abcdef --db runs.db"},
     {"help", "gpudiag help report\ngpudiag help exit-codes\ngpudiag help formats"},
 };
 

@@ -1,3 +1,4 @@
+// gpudiag patterns suggest FINGERPRINT (PATH…|--db FILE): a rule stub from an unexplained error group.
 // gpudiag patterns --lines FILE --format tsv: groups plain-text messages (one a line) by template
 // and prints, for each line, LINE<TAB>GROUP<TAB>TEMPLATE, the template being its group's final one
 // with <*> for variables (Loghub's convention; bench/patterns.py scores it on Loghub-2k).
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "gpudiag/history.h"
 #include "gpudiag/patterns.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
@@ -87,20 +89,6 @@ struct SuggestOptions {
   RunOptions run;
 };
 
-// A line of the same job that is not the group's error, for the stub's `no_match`: another group's
-// exemplar, else a job message.
-std::string healthy_line_of(const Analysis& job, const UnexplainedGroup& g) {
-  for (const auto& other : job.unexplained) {
-    if (other.fingerprint == g.fingerprint) continue;
-    const std::string_view m = other.exemplar.entry->message;
-    if (!m.empty()) return std::string(m.substr(0, m.find('\n')));
-  }
-  for (const auto& p : job.phases) {
-    if (!p.message.empty()) return p.message.substr(0, p.message.find('\n'));
-  }
-  return "";
-}
-
 // gpudiag patterns suggest FINGERPRINT PATH…: analyses the export and prints the group's rule stub.
 int run_suggest(const SuggestOptions& o) {
   auto analysis = run_analysis(o.run);
@@ -122,7 +110,7 @@ int run_suggest(const SuggestOptions& o) {
                                                                                        : 0],
                       false),
             g.exemplar.entry->where.line);
-        std::cout << render_rule_stub(g, healthy_line_of(*job, g), from);
+        std::cout << render_rule_stub(g, stub_healthy_line(*job, g), from);
         return kExitOk;
       }
       if (known.size() < 10) known.push_back(fmt::format("  {}  {}", g.fingerprint, unexplained_headline(g)));
@@ -131,6 +119,42 @@ int run_suggest(const SuggestOptions& o) {
   std::cerr << terminal_safe_lines(fmt::format(
       "gpudiag: no unexplained error group {} in this export{}\n{}", o.fingerprint,
       known.empty() ? "" : "; its groups:", known.empty() ? "" : fmt::format("{}\n", fmt::join(known, "\n"))));
+  return kExitError;
+}
+
+// gpudiag patterns suggest FINGERPRINT --db FILE: the stub from what the run history stored of the
+// group (the latest run that had it), without the export.
+int run_suggest_from_history(const SuggestOptions& o) {
+  auto store = o.run.history.open(/*read_only=*/true, /*create=*/false);
+  if (!store) return kExitError;
+  auto found = store->rule_stub(o.fingerprint);
+  if (!found) {
+    print_problem(found.error());
+    return kExitError;
+  }
+  switch (found->status) {
+    case StoredRuleStub::Status::kFound:
+      std::cout << render_rule_stub(found->stub,
+                                    fmt::format("run {} of pipeline {} in {}, job {}", found->run_id, found->pipeline,
+                                                display_path(o.run.history.db, false), found->job_id));
+      return kExitOk;
+    case StoredRuleStub::Status::kNotStored:
+      std::cerr << terminal_safe_lines(fmt::format(
+          "gpudiag: {}: this history was recorded by an older gpudiag that kept no rule stub fields{}; run `gpudiag "
+          "analyze --db {} EXPORT` on the export again (or give the export: `gpudiag patterns suggest {} EXPORT`)\n",
+          display_path(o.run.history.db, false),
+          found->run_id == 0 ? "" : fmt::format(" for {} (run {})", o.fingerprint, found->run_id), o.run.history.db,
+          o.fingerprint));
+      return kExitError;
+    case StoredRuleStub::Status::kUnknown:
+      break;
+  }
+  std::cerr << terminal_safe_lines(fmt::format(
+      "gpudiag: no unexplained error group {} in {}{}\n{}", o.fingerprint, display_path(o.run.history.db, false),
+      found->near.empty()      ? ""
+      : found->near_are_latest ? "; the latest recorded run's groups:"
+                               : "; did you mean one of these?",
+      found->near.empty() ? "" : fmt::format("  {}\n", fmt::join(found->near, "\n  "))));
   return kExitError;
 }
 
@@ -151,11 +175,24 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   auto s = std::make_shared<SuggestOptions>();
   CLI::App* suggest = cmd->add_subcommand(
-      "suggest", "A rule stub for the pack from an unexplained error group (its fingerprint, from a report)");
+      "suggest",
+      "A rule stub for the pack from an unexplained error group (its fingerprint, from a report), found in the "
+      "export (PATH…) or in the run history (--db FILE)");
   suggest->add_option("fingerprint", s->fingerprint, "unexplained-error/… (JSON unexplained[].fingerprint)")
       ->required();
   s->run.add_to(*suggest, "never");
-  suggest->callback([&run, s] { run = [s] { return run_suggest(*s); }; });
+  // PATH… or --db FILE: the export analysed again, or what the run history stored.
+  suggest->get_option("inputs")->required(false);
+  suggest->callback([&run, s] {
+    if (!s->run.inputs.empty() && !s->run.history.db.empty())
+      throw CLI::ValidationError("patterns suggest", "give the export (PATH…) or --db FILE, not both");
+    if (s->run.inputs.empty() && s->run.history.db.empty()) throw CLI::RequiredError("PATH… or --db FILE");
+    if (!s->run.history.db.empty()) {
+      run = [s] { return run_suggest_from_history(*s); };
+    } else {
+      run = [s] { return run_suggest(*s); };
+    }
+  });
   cmd->require_subcommand(0, 1);
   cmd->callback([&run, o, cmd] {
     if (cmd->got_subcommand("suggest")) return;

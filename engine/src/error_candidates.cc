@@ -7,6 +7,7 @@
 #include "error_text.h"
 #include "gpudiag/patterns.h"
 #include "gpudiag/stable_hash.h"
+#include "trace_lines.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -140,6 +141,11 @@ Severity effective_severity(const LogRecord& r) {
 
 bool is_traceback_fragment(std::string_view line) {
   if (starts_with(line, "Traceback (most recent call last)")) return true;
+  // A frame line whose indentation the logger dropped (the Flex Template launcher's entries).
+  if (starts_with(line, "File \"")) {
+    PyFrameParts parts;
+    return read_python_frame(line, parts) != PyFrameRead::kNo;
+  }
   if (starts_with(line, "During handling of the above exception") ||
       starts_with(line, "The above exception was the direct cause")) {
     return true;
@@ -200,15 +206,25 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     }
     if (effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
   } else if (!holds_traceback(r)) {
+    s.below_error = s.candidate = below_error_fragment(r);
     return s;
   }
   s.candidate = !benign(r);
   return s;
 }
 
+bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
+  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
+  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
+  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
+  if (r.log != "launcher" && r.log != "job-message") return false;
+  if (!r.exception.empty() || r.message.find('\n') != std::string_view::npos) return false;
+  return is_traceback_fragment(r.message);
+}
+
 void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) const {
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
-  if (one_line && is_traceback_fragment(r.message)) {
+  if (c.below_error || (one_line && is_traceback_fragment(r.message))) {
     c.fragment = true;
     c.text = crop_text(r.message, kFragmentBytes);
     return;
@@ -250,6 +266,7 @@ void ErrorCandidates::take(const Screened& s, const LogRecord& r, std::string_vi
   c.log = std::string(r.log);
   c.where = r.where;
   c.claimed_by = claimed_by;
+  c.below_error = s.below_error;
   if (LineVerdict* v = s.line) {
     if (!v->parsed || v->step_field != r.step) {
       v->parsed = std::make_unique<ErrorCandidate>();

@@ -51,6 +51,10 @@ class ErrorCandidates {
   };
   struct Screened {
     bool candidate = false;
+    // A one-line piece of a traceback logged below ERROR (the Flex Template launcher prints the
+    // program's traceback one entry a line at INFO): held as a fragment that becomes a candidate
+    // only when its lines reassemble into a whole traceback (error_groups.h).
+    bool below_error = false;
     LineVerdict* line = nullptr;  // the record's remembered text, if it is one (valid until take)
   };
   // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
@@ -71,6 +75,8 @@ class ErrorCandidates {
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r) const;
   static bool holds_traceback(const LogRecord& r);
+  // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
+  static bool below_error_fragment(const LogRecord& r);
   // The candidate's fields that follow from its text alone (its key, template, exception …).
   void read_text(const LogRecord& r, ErrorCandidate& c) const;
 

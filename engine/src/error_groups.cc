@@ -51,8 +51,9 @@ void ErrorGroups::add(ErrorCandidate&& c) {
     return;
   }
   if (fragment_count_ >= kMaxFragments || !hold(c.text.size() + (c.record ? kept_bytes(*c.record) : 0))) {
-    // too many pending: this line stands alone
     capped_ = true;
+    if (c.below_error) return;  // below ERROR, a line alone is no candidate
+    // too many pending: this line stands alone
     c.fragment = false;
     c.matched_line = c.text;
     c.message_template = mask_message(c.text);
@@ -60,7 +61,7 @@ void ErrorGroups::add(ErrorCandidate&& c) {
     return;
   }
   ++fragment_count_;
-  fragments_[{c.worker, c.log}].push_back(
+  fragments_[{c.worker, c.log, c.below_error}].push_back(
       Fragment{c.at, c.where, std::move(c.text), std::move(c.claimed_by), std::move(c.record)});
 }
 
@@ -190,13 +191,21 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
         claimed_by.insert(claimed_by.end(), lines[k].claimed_by.begin(), lines[k].claimed_by.end());
       }
       const Fragment& first = lines[i];
+      const ParsedError parsed = parse_error_text(text, frameworks);
+      // Lines logged below ERROR are a candidate only as a whole traceback: its header first and
+      // an exception line. An INFO line that merely looks like a piece of one (a handled warning's
+      // `File "…"` line, an `ImportError:` a library logs and recovers from) is left out.
+      if (std::get<2>(where) &&
+          (first.text.rfind("Traceback (most recent call last)", 0) != 0 || parsed.exception_type.empty())) {
+        i = end;
+        continue;
+      }
       ErrorCandidate c;
       c.at = first.at;
       c.where = first.where;
-      c.worker = where.first;
-      c.log = where.second;
+      c.worker = std::get<0>(where);
+      c.log = std::get<1>(where);
       c.claimed_by = std::move(claimed_by);
-      const ParsedError parsed = parse_error_text(text, frameworks);
       set_group_fields(parsed, text, "", c);
       {
         // The exemplar is the reassembled traceback, in the first line's envelope.

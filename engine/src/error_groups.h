@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "evidence_excerpt.h"
@@ -81,7 +82,10 @@ class ErrorGroups {
   std::map<std::string, size_t, std::less<>> by_key_;  // exception and cut keys → group
   std::map<size_t, size_t> by_template_;               // miner group → group
   std::unique_ptr<TemplateMiner> miner_;
-  std::map<std::pair<std::string, std::string>, std::vector<Fragment>> fragments_;  // (worker, log) → lines
+  // (worker, log, logged below ERROR) → lines. Lines below ERROR are reassembled apart: they make a
+  // candidate only as a whole traceback of their own, and never change how the ERROR lines of the
+  // same log reassemble.
+  std::map<std::tuple<std::string, std::string, bool>, std::vector<Fragment>> fragments_;
   size_t fragment_count_ = 0;
   ErrorBudget* budget_ = nullptr;
   uint64_t bytes_held_ = 0;  // of the budget

@@ -58,6 +58,9 @@ struct ErrorCandidate {
   // A one-line piece of a traceback that the docker log split into one entry per stderr line:
   // reassembled per (job, worker, log) by time before it is parsed. `text` is the line.
   bool fragment = false;
+  // … logged below ERROR: it counts only within a reassembled traceback that has its header and
+  // an exception line (INFO lines that merely look like one are dropped).
+  bool below_error = false;
   // The rules that took the entry as evidence (pack rule indices). Claimed entries are grouped too:
   // a group is explained, and left out, when a rule that claimed any of its entries fired — so the
   // job-message copy of a failure a rule found on the worker is not "unexplained".

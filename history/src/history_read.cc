@@ -161,6 +161,15 @@ Result<std::optional<RunSummary>> HistoryStore::last_green_run(const std::string
   });
 }
 
+Result<StoredRuleStub> HistoryStore::rule_stub(const std::string& fingerprint) {
+  return detail::guarded([&]() -> StoredRuleStub {
+    const detail::Database& db = impl_->db;
+    detail::Transaction snapshot(db, detail::Transaction::kRead);
+    const int version = static_cast<int>(db.single_int("PRAGMA user_version"));
+    return detail::stored_rule_stub(db, fingerprint, version);
+  });
+}
+
 Result<std::vector<PipelineHistory>> HistoryStore::history(const std::string& pipeline) {
   return detail::guarded([&]() -> std::vector<PipelineHistory> {
     const detail::Database& db = impl_->db;

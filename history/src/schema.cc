@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 6> kMigrations{{
+constexpr std::array<Migration, 7> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -181,6 +181,12 @@ CREATE VIEW unexplained_groups AS
   SELECT r.pipeline, r.id AS run_id, r.job_id, r.job_name, r.start_time AS run_start, r.verdict, r.outcome,
          u.rank, u.fingerprint, u.severity, u.count, u.headline, u.template, u.first_seen
   FROM unexplained u JOIN run r ON r.id = u.run_id;
+)sql"},
+    {7, "what a rule stub needs of each unexplained group (gpudiag patterns suggest FINGERPRINT --db FILE)",
+     R"sql(
+ALTER TABLE unexplained ADD COLUMN stub_id TEXT;
+ALTER TABLE unexplained ADD COLUMN example TEXT;
+ALTER TABLE unexplained ADD COLUMN no_match TEXT;
 )sql"},
 }};
 static_assert(kMigrations.back().to == kHistorySchemaVersion, "a migration step per schema version");

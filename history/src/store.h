@@ -54,6 +54,9 @@ std::optional<RunSummary> last_green_run(const Database& db, const std::string& 
 
 // Each run's unexplained groups and facts (unexplained_store.cc), inside the caller's transaction.
 void insert_unexplained_and_facts(const Database& db, const RankedReport& report, int64_t run_id);
+// The latest stored stub fields of one group (HistoryStore::rule_stub).
+// `schema_version`: the file's (a read-only store is not migrated).
+StoredRuleStub stored_rule_stub(const Database& db, std::string fingerprint, int schema_version);
 // Each group's novelty (parallel to report.unexplained) from the runs of `pipeline` before `run_id`.
 std::vector<Novelty> unexplained_novelty(const Database& db, const RankedReport& report, const std::string& pipeline,
                                          int64_t run_id);

@@ -29,12 +29,13 @@
 #include "gpudiag/ingest.h"
 #include "gpudiag/report.h"
 #include "gpudiag/result.h"
+#include "gpudiag/rule_stub.h"
 #include "gpudiag/run_history.h"
 
 namespace gpudiag {
 
 // The schema version this gpudiag writes; older databases are migrated to it on open.
-inline constexpr int kHistorySchemaVersion = 6;
+inline constexpr int kHistorySchemaVersion = 7;
 
 // The pipeline a job belongs to: its name without the parts that change per launch — Beam's default
 // `beamapp-user-0426123456-abcdef`, `-20240101-120000`, `-2024-01-01`, trailing timestamps and random
@@ -64,6 +65,22 @@ struct RecordedRun {
 // away and the verdict line re-made) and the changes since the last green run. `new_only`: known
 // findings and groups that are not new no longer trip the gate (gate --new-only).
 void annotate(RankedReport& report, const RecordedRun& run, bool new_only = false);
+
+// What the history holds for a rule stub of one unexplained error group (patterns suggest --db).
+struct StoredRuleStub {
+  enum class Status : uint8_t {
+    kFound,      // `stub` is the latest run's that stored the group
+    kNotStored,  // only runs recorded before schema v7 had the group: they kept no stub fields
+    kUnknown,    // no run had it; `near` lists the fingerprints it may have meant
+  };
+  Status status = Status::kUnknown;
+  RuleStubInput stub;
+  int64_t run_id = 0;
+  std::string pipeline;
+  std::string job_id;
+  std::vector<std::string> near;  // "unexplained-error/…  headline", at most 10
+  bool near_are_latest = false;   // none was close: `near` is the latest recorded run's groups
+};
 
 struct PruneOptions {
   std::optional<uint64_t> keep;               // keep the N latest runs of each pipeline
@@ -135,6 +152,9 @@ class HistoryStore {
   // Adds a run's findings to its pipeline's baseline: they count as known from now on, whatever
   // its verdict, and stay known when the run is pruned.
   Result<RunSummary> accept(int64_t run_id, const std::string& reason = "");
+  // The latest stored stub fields of the unexplained group `fingerprint` (with or without its
+  // "unexplained-error/" prefix).
+  Result<StoredRuleStub> rule_stub(const std::string& fingerprint);
   Result<PruneResult> prune(const PruneOptions& options);
   // Judges stored runs again with `pack` over their jobs' ingested entries (nothing is changed).
   Result<std::vector<Reclassified>> reclassify(const RulePack& pack, const std::string& pipeline = "");
