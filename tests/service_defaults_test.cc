@@ -77,10 +77,52 @@ TEST_CASE("service defaults: a job.json without a disk size is the 25 GB batch d
   REQUIRE(finding(d, "boot-disk-too-small") != nullptr);
   CHECK_THAT(finding(d, "boot-disk-too-small")->title, Catch::Contains("25 GB"));
   CHECK_THAT(actions(*finding(d, "boot-disk-too-small")), Catch::Contains("--disk_size_gb=50"));
-  // Runner v2 from the Python SDK version (2.60.0 >= 2.21.0) is a default too; flex-start and MPS off.
-  // The job.json gives its experiments, so runner_v2 comes from use_runner_v2 here.
+  // The accelerator option gives flex-start (off) itself; the L4's driver and CUDA needs come from
+  // the GPU table.
   REQUIRE(fact(d, "flex_start") != nullptr);
   CHECK(fact(d, "flex_start")->value == "false");
+  REQUIRE(fact(d, "gpu_min_driver") != nullptr);
+  CHECK(fact(d, "gpu_min_driver")->value == "525.0");
+  CHECK(fact(d, "gpu_min_cuda")->value == "12.0");
+}
+
+TEST_CASE("service defaults: Runner v2 is the default from Python SDK 2.21.0 on and not before", "[unit]") {
+  const std::string dir = test::temp_dir();
+  const auto job = [&](const std::string& beam) {
+    const std::string path = dir + "/job-" + beam + ".json";
+    test::write_file(path, fmt::format(R"({{"id": "2024-01-01_00_00_00-1", "name": "r", "type": "JOB_TYPE_BATCH",
+      "environment": {{"sdkPipelineOptions": {{"options": {{"disk_size_gb": 50}}}}}},
+      "jobMetadata": {{"sdkVersion": {{"version": "{}", "versionDisplayName": "Apache Beam Python 3.8 SDK"}}}}}})",
+                                       beam));
+    AnalysisOptions options;
+    options.threads = 1;
+    options.job_files = {path};
+    auto d = analyze(test::builtin_pack(), {write_export()}, options);
+    REQUIRE(d);
+    return std::move(*d);
+  };
+  const auto recent = job("2.21.0");
+  REQUIRE(fact(recent, "runner_v2") != nullptr);
+  CHECK(fact(recent, "runner_v2")->value == "true");
+  CHECK_THAT(fact(recent, "runner_v2")->source, Catch::Contains("runner-v2"));
+  CHECK(fact(job("2.20.0"), "runner_v2") == nullptr);
+}
+
+TEST_CASE("a malformed GPU table or defaults table is refused with its file and line", "[cli]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/gpus.yaml",
+                   "gpu_platforms:\n  read: '2026-12-02'\n  source: x\n  gpus:\n"
+                   "    - { type: nvidia-l4, family: g2, machines: { n1-standard-4: 1 } }\n");
+  test::write_file(dir + "/defaults.yaml",
+                   "service_defaults:\n  read: yesterday\n  defaults:\n"
+                   "    - { fact: disk_sise_gb, value: '25', source: x }\n");
+  const auto r = test::run_gpudiag({"rules", "lint", "--rules", dir});
+  CHECK(r.exit_code != 0);
+  const std::string all = r.out + r.err;
+  CHECK_THAT(all, Catch::Contains("gpus.yaml:5") && Catch::Contains("family `g2`"));
+  CHECK_THAT(all, Catch::Contains("defaults.yaml:2") && Catch::Contains("YYYY-MM-DD"));
+  CHECK_THAT(all, Catch::Contains("defaults.yaml:4") && Catch::Contains("unknown fact `disk_sise_gb`") &&
+                      Catch::Contains("disk_size_gb"));
 }
 
 TEST_CASE("service defaults: an explicit option wins and a plain analyze applies no default", "[unit]") {

@@ -35,6 +35,8 @@ struct GpuPlatform {
   std::string family;                                 // n1, a2, g2 …
   std::vector<int> counts;                            // attachable counts (N1)
   std::vector<std::pair<std::string, int>> machines;  // machine type → its GPUs (accelerator-optimized)
+  std::string min_driver;                             // the NVIDIA driver it needs, where the docs say ("525.0")
+  std::string min_cuda;                               // the CUDA toolkit it needs, where the docs say ("12.0")
 };
 struct GpuPlatformTable {
   std::string read;    // the date the source was read, YYYY-MM-DD

@@ -36,6 +36,8 @@ void derive_gpu_machine_fit(const FactCatalog& catalog, JobFacts& facts) {
   for (const auto& [machine, n] : gpu->machines) allowed.push_back(n);
   std::sort(allowed.begin(), allowed.end());
   allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+  if (!gpu->min_driver.empty()) facts.set("gpu_min_driver", gpu->min_driver, source, priority);
+  if (!gpu->min_cuda.empty()) facts.set("gpu_min_cuda", gpu->min_cuda, source, priority);
   facts.set("gpu_counts_allowed", fmt::format("{}", fmt::join(allowed, ", ")), source, priority);
 
   const std::string* count_text = known(facts, "gpu_count");

@@ -6,6 +6,7 @@
 //   gpu_machine_for_count  accelerator-optimized: the machine type that carries gpu_count of them
 //   gpu_count_for_machine  accelerator-optimized: the GPUs machine_type carries, when it is one of them
 //   gpu_machine_fit        ok | wrong-family | wrong-count (unset, so unknown, when a fact is unknown)
+//   gpu_min_driver, gpu_min_cuda  the driver and CUDA versions the GPU needs, where the table has them
 // ALL-CAPS placeholders (GPU_TYPE, G2_MACHINE_TYPE) are unknown values, never wrong ones. Internal
 // to engine.
 #pragma once
