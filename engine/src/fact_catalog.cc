@@ -47,6 +47,13 @@ std::vector<std::string_view> FactCatalog::names() const {
   return out;
 }
 
+const GpuPlatform* GpuPlatformTable::find(std::string_view type) const {
+  for (const auto& g : gpus) {
+    if (g.type == type) return &g;
+  }
+  return nullptr;
+}
+
 const std::vector<std::string>& FactCatalog::option_names(std::string_view fact) const {
   static const std::vector<std::string> kNone;
   auto it = options_.find(fact);

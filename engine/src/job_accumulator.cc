@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "accelerator_form.h"
+#include "gpu_machine_fit.h"
 #include "gpudiag/stable_hash.h"
 
 namespace gpudiag::detail {
@@ -262,6 +264,9 @@ void JobAccumulator::finish() {
   size_t most = 0;
   for (const auto& [worker, sdk] : sdk_by_worker) most = std::max(most, sdk.size());
   if (most > 0) facts.set("sdk_processes_per_worker", std::to_string(most), source, kLogLinePriority);
+  // Facts derived from the others, once every source has spoken.
+  derive_gpu_machine_fit(pack.catalog, facts);
+  derive_accelerator_corrected(facts);
   // The job's labels.
   const FactSource labels{"resource labels"};
   if (!job_id.empty()) facts.set("job_id", job_id, labels, kLogLinePriority);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "gpudiag/diagnostic_codes.h"
+#include "service_defaults.h"
 
 namespace gpudiag {
 namespace detail {
@@ -410,6 +411,8 @@ void apply_job(const ParsedJob& job, const FactCatalog& catalog, JobFacts& facts
   if (const auto outcome = parse_job_outcome(job.about.current_state)) {
     facts.set("outcome", std::string(job_outcome_name(*outcome)), source, kJobFilePriority);
   }
+  // The launch options are known here: what they leave out is Dataflow's default, not unknown.
+  apply_service_defaults(catalog, job.options, facts);
 }
 
 Status apply_job_file(const std::string& path, const FactCatalog& catalog, JobFacts& facts) {

@@ -5,6 +5,10 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <algorithm>
+#include <initializer_list>
+#include <optional>
+
 #include "rule_keys.h"
 #include "rule_reader.h"
 
@@ -240,6 +244,190 @@ void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, 
   }
 }
 
+bool is_date(std::string_view s) {
+  static const RE2 date(R"(\d{4}-\d{2}-\d{2})");
+  return RE2::FullMatch(s, date);
+}
+
+// A scalar entry of a table's mapping, or "" (with a problem) when it is missing or not a scalar.
+std::string table_text(const RuleFile& file, const Node& map, std::string_view key, std::string_view what,
+                       Diagnostics& diags) {
+  const Node* v = map.get(key);
+  if (v == nullptr || !v->is_scalar() || v->scalar.empty()) {
+    diags.push_back(
+        problem(file, v != nullptr ? v->at : map.at, "rule-missing-key", fmt::format("{} needs a `{}`", what, key)));
+    return "";
+  }
+  return v->scalar;
+}
+
+void check_keys(const RuleFile& file, const Node& map, std::initializer_list<std::string_view> allowed,
+                std::string_view what, Diagnostics& diags) {
+  const std::vector<std::string_view> names(allowed);
+  for (const auto& [k, v] : map.entries) {
+    if (std::find(names.begin(), names.end(), k.scalar) == names.end()) {
+      diags.push_back(problem(file, k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, what),
+                              suggestion(k.scalar, names)));
+    }
+  }
+}
+
+std::optional<int> small_count(const Node& n) {
+  if (!n.is_scalar() || n.scalar.empty() || n.scalar.size() > 3) return std::nullopt;
+  for (char c : n.scalar) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  const int v = std::stoi(n.scalar);
+  return v > 0 ? std::optional<int>(v) : std::nullopt;
+}
+
+// `gpu_platforms:` — read: DATE, source: URL, gpus: [{type, family, counts: [1, 2, 4]} | {type, family,
+// machines: {a2-highgpu-1g: 1, …}}].
+void read_gpu_platforms(const RuleFile& file, const Node& n, FactCatalog& catalog, Diagnostics& diags) {
+  if (!n.is_map()) {
+    diags.push_back(problem(file, n.at, "rule-type", "`gpu_platforms` is a mapping with `read`, `source`, `gpus`"));
+    return;
+  }
+  check_keys(file, n, {"read", "source", "gpus"}, "gpu_platforms", diags);
+  GpuPlatformTable table;
+  table.read = table_text(file, n, "read", "gpu_platforms", diags);
+  table.source = table_text(file, n, "source", "gpu_platforms", diags);
+  if (!table.read.empty() && !is_date(table.read)) {
+    diags.push_back(
+        problem(file, n.get("read")->at, "rule-type", "`read` is the date the source was read, YYYY-MM-DD"));
+  }
+  const Node* gpus = n.get("gpus");
+  if (gpus == nullptr || !gpus->is_seq() || gpus->items.empty()) {
+    diags.push_back(problem(file, gpus != nullptr ? gpus->at : n.at, "rule-type", "`gpus` is a list of GPU types"));
+    return;
+  }
+  for (const auto& g : gpus->items) {
+    if (!g.is_map()) {
+      diags.push_back(problem(file, g.at, "rule-type", "a GPU is a mapping (type, family, counts or machines)"));
+      continue;
+    }
+    check_keys(file, g, {"type", "family", "counts", "machines", "min_driver", "min_cuda"}, "a GPU of gpu_platforms",
+               diags);
+    GpuPlatform p{.type = table_text(file, g, "type", "a GPU", diags),
+                  .family = table_text(file, g, "family", "a GPU", diags)};
+    if (p.type.empty() || p.family.empty()) continue;
+    for (const auto& [key, slot] : {std::pair{"min_driver", &p.min_driver}, std::pair{"min_cuda", &p.min_cuda}}) {
+      const Node* v = g.get(key);
+      if (v == nullptr) continue;
+      static const RE2 version(R"(\d+(?:\.\d+)*)");
+      if (!v->is_scalar() || !RE2::FullMatch(v->scalar, version)) {
+        diags.push_back(problem(file, v->at, "rule-type", fmt::format("`{}` is a version, e.g. 525.0", key)));
+        continue;
+      }
+      *slot = v->scalar;
+    }
+    if (table.find(p.type) != nullptr) {
+      diags.push_back(problem(file, g.at, "rule-duplicate-id", fmt::format("GPU type `{}` is listed twice", p.type)));
+      continue;
+    }
+    const Node* counts = g.get("counts");
+    const Node* machines = g.get("machines");
+    if ((counts == nullptr) == (machines == nullptr)) {
+      diags.push_back(
+          problem(file, g.at, "rule-type",
+                  fmt::format("GPU `{}` needs either `counts` (attachable) or `machines` (fixed)", p.type)));
+      continue;
+    }
+    bool ok = true;
+    if (counts != nullptr) {
+      for (const auto& c : counts->items) {
+        if (auto v = small_count(c))
+          p.counts.push_back(*v);
+        else
+          ok = false;
+      }
+      ok = ok && counts->is_seq() && !p.counts.empty();
+    } else {
+      for (const auto& [name, c] : machines->entries) {
+        auto v = small_count(c);
+        if (!v || name.scalar.rfind(p.family + "-", 0) != 0) {
+          ok = false;
+          continue;
+        }
+        p.machines.emplace_back(name.scalar, *v);
+      }
+      ok = ok && machines->is_map() && !p.machines.empty();
+    }
+    if (!ok) {
+      diags.push_back(problem(file, (counts != nullptr ? counts : machines)->at, "rule-type",
+                              fmt::format("GPU `{}`: `counts` is a list of GPU counts; `machines` maps machine types "
+                                          "of family `{}` to the GPUs each carries",
+                                          p.type, p.family)));
+      continue;
+    }
+    table.gpus.push_back(std::move(p));
+  }
+  catalog.set_gpu_platforms(std::move(table));
+}
+
+// `service_defaults:` — read: DATE, defaults: [{fact, value, when: {fact: value}, source}].
+void read_service_defaults(const RuleFile& file, const Node& n, FactCatalog& catalog, Diagnostics& diags) {
+  if (!n.is_map()) {
+    diags.push_back(problem(file, n.at, "rule-type", "`service_defaults` is a mapping with `read` and `defaults`"));
+    return;
+  }
+  check_keys(file, n, {"read", "defaults"}, "service_defaults", diags);
+  const std::string read = table_text(file, n, "read", "service_defaults", diags);
+  if (!read.empty() && !is_date(read)) {
+    diags.push_back(
+        problem(file, n.get("read")->at, "rule-type", "`read` is the date the sources were read, YYYY-MM-DD"));
+  }
+  const Node* list = n.get("defaults");
+  if (list == nullptr || !list->is_seq()) {
+    diags.push_back(problem(file, list != nullptr ? list->at : n.at, "rule-type", "`defaults` is a list"));
+    return;
+  }
+  std::vector<ServiceDefault> out;
+  const auto known_fact = [&](const Node& at, const std::string& name) {
+    if (catalog.find(name) != nullptr) return true;
+    diags.push_back(problem(file, at.at, "rule-unknown-fact", fmt::format("unknown fact `{}`", name),
+                            suggestion(name, catalog.names())));
+    return false;
+  };
+  for (const auto& d : list->items) {
+    if (!d.is_map()) {
+      diags.push_back(problem(file, d.at, "rule-type", "a default is a mapping (fact, value, when, source)"));
+      continue;
+    }
+    check_keys(file, d, {"fact", "value", "when", "source"}, "a service default", diags);
+    ServiceDefault sd{.fact = table_text(file, d, "fact", "a service default", diags),
+                      .value = table_text(file, d, "value", "a service default", diags),
+                      .source = table_text(file, d, "source", "a service default", diags),
+                      .read = read,
+                      .file = file.path,
+                      .line = static_cast<uint32_t>(d.at.line)};
+    if (sd.fact.empty() || sd.value.empty() || sd.source.empty() || !known_fact(*d.get("fact"), sd.fact)) continue;
+    if (const FactDef* def = catalog.find(sd.fact); !valid_fact_value(def->type, sd.value)) {
+      diags.push_back(problem(file, d.get("value")->at, "rule-type",
+                              fmt::format("`{}` is not a {} value", sd.value, fact_type_name(def->type))));
+      continue;
+    }
+    bool ok = true;
+    if (const Node* when = d.get("when")) {
+      if (!when->is_map()) {
+        diags.push_back(
+            problem(file, when->at, "rule-type", "`when` maps facts to values (exact, known, unknown, >=VERSION)"));
+        ok = false;
+      } else {
+        for (const auto& [k, v] : when->entries) {
+          if (!known_fact(k, k.scalar) || !v.is_scalar() || v.scalar.empty()) {
+            ok = false;
+            continue;
+          }
+          sd.when.push_back(ServiceDefault::Test{k.scalar, v.scalar});
+        }
+      }
+    }
+    if (ok) out.push_back(std::move(sd));
+  }
+  catalog.set_service_defaults(std::move(out));
+}
+
 }  // namespace
 
 bool is_pack_file(const Node& root) {
@@ -257,6 +445,8 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_patterns(file, root, "wrappers", policy.wrappers, diags);
   read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
   read_catalog(file, root, catalog, diags);
+  if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);
+  if (const Node* defaults = root.get("service_defaults")) read_service_defaults(file, *defaults, catalog, diags);
   const auto allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {

@@ -152,6 +152,10 @@ const auto kKeys = std::to_array<RuleKey>({
      "the fact catalog: fact name → `type`, `meaning`, `from` (see \"Job facts\")"},
     {"option_names", P::kPackFile, N::kOptional, V::kMapping,
      "fact → the option spellings the options decoders read for it, first present wins"},
+    {"gpu_platforms", P::kPackFile, N::kOptional, V::kMapping,
+     "the dated GPU table: `read`, `source`, `gpus` (type, family, `counts` or `machines`); derives the GPU fit facts"},
+    {"service_defaults", P::kPackFile, N::kOptional, V::kMapping,
+     "Dataflow's defaults for options left out: `read`, `defaults` (fact, value, when, source); applied with --job"},
     {"quiet", P::kPackFile, N::kOptional, V::kList,
      "shapes of entries that are never evidence, whatever text they quote (see \"Policy\")"},
 

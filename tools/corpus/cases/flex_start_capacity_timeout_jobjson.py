@@ -83,3 +83,4 @@ def build(c):
     c.fire('flex-start-capacity-timeout', marks=['stall'])
     c.fire('workflow-failed', marks=['stall'], caused_by='flex-start-capacity-timeout')
     c.not_fire('workers-stuck-no-activity', 'flex-start-unsupported-config')
+    c.fire('boot-disk-too-small', marks=[])  # job.json diskSizeGb 0: the batch default, 25 GB

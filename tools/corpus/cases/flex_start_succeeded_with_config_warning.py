@@ -35,9 +35,10 @@ def build(c):
     N.teardown(j, cf, end)
     c.output('export.json')
     c.fire('flex-start-unsupported-config', marks=['autoscaling'], captures={'max_workers': '4'},
-           job=j)
+           job=j, caused_by='flex-start-autoscaling')
     c.not_fire('flex-start-capacity-timeout', 'workers-stuck-no-activity', 'gpu-driver-missing',
                'workflow-failed')
     c.job_truth(j, outcome='succeeded', verdict='warning',
                 not_fire=['flex-start-capacity-timeout', 'workers-stuck-no-activity',
                           'gpu-driver-missing', 'workflow-failed'])
+    c.fire('flex-start-autoscaling', marks=[], job=j)  # the options echo: max_num_workers 4 above num_workers

@@ -29,5 +29,6 @@ def build(c):
                (41230 + k * 977), src='user-code', module='/opt/pipeline/score.py:120')
     c.output('export.json')
     opts = [e for e in c.entries if e.mark and 'options' in e.mark]
-    c.fire('flex-start-unsupported-config', marks=['se', 'options'])
+    c.fire('flex-start-unsupported-config', marks=['se', 'options'], caused_by='flex-start-streaming')
     c.not_fire('flex-start-capacity-timeout')
+    c.fire('flex-start-streaming', marks=[])  # 'streaming': True with FLEX_START, from the options

@@ -23,3 +23,5 @@ def build(c):
            module='/opt/pipeline/score.py:88')
     c.output('export.json')
     c.inconclusive('gpu-driver-missing')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells
+    c.fire('boot-disk-too-small', marks=[])  # disk_size_gb 40

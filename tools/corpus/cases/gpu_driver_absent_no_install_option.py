@@ -22,4 +22,6 @@ def build(c):
     N.sdk_shutdown(j, w, end - 15)
     N.teardown(j, cf, end)
     c.output('export.json')
-    c.fire('gpu-driver-missing', marks=[])
+    c.fire('gpu-driver-missing', marks=[], caused_by='gpu-driver-not-requested')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells
+    c.fire('boot-disk-too-small', marks=[])  # disk_size_gb 40

@@ -23,3 +23,5 @@ def build(c):
     N.teardown(j, cf, end)
     c.output('export.json', logs=['job-message', 'worker'])
     c.inconclusive('gpu-driver-missing')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells
+    c.fire('boot-disk-too-small', marks=[])  # disk_size_gb 40

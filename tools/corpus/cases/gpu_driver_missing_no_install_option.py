@@ -35,5 +35,6 @@ def build(c):
     N.sdk_shutdown(j, w, end - 20)
     N.teardown(j, cf, end)
     c.output('export.json')
-    c.fire('gpu-driver-missing', marks=['cuinit'])
+    c.fire('gpu-driver-missing', marks=['cuinit'], caused_by='gpu-driver-not-requested')
     c.not_fire('cuda-libraries-missing', 'gpu-driver-in-image')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells

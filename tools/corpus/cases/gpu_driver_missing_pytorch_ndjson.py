@@ -47,7 +47,8 @@ def build(c):
     N.fail(j, cf, t + 6, T.work_item_failed_4_plain(STEP, [w] * 4), src='tfds-1473', mark='wif',
            cite='Workflow failed. Causes: S02:… failed., The job failed because a work item has failed 4 times. …')
     c.output('export.ndjson')
-    c.fire('gpu-driver-missing', marks=['nodrv'])
+    c.fire('gpu-driver-missing', marks=['nodrv'], caused_by='gpu-driver-not-requested')
     c.fire('work-item-failed', marks=['wif'], caused_by='gpu-driver-missing')
     c.may_fire('workflow-failed')
     c.not_fire('cuda-libraries-missing', 'worker-lost-contact')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells

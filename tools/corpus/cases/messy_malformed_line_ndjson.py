@@ -30,4 +30,5 @@ def build(c):
            'python3.8/site-packages/apache_beam/runners/worker/sdk_worker.py:183","message":'
            '"Creating insecure control channel for localhost:12' % j.id)
     c.output('export.ndjson', malformed=(30, raw))
-    c.fire('gpu-driver-missing', marks=['cuinit'])
+    c.fire('gpu-driver-missing', marks=['cuinit'], caused_by='gpu-driver-not-requested')
+    c.fire('gpu-driver-not-requested', marks=[])  # the option alone tells

@@ -122,8 +122,9 @@ def build(c):
     c.fire('gpu-out-of-memory', marks=['oom'], job=o)
     c.fire('worker-lost-contact', marks=['wif-oom'], caused_by='gpu-out-of-memory', job=o)
     c.fire('work-item-failed', marks=['wif-oom'], caused_by='gpu-out-of-memory', job=o)
-    c.fire('gpu-driver-missing', marks=['nodrv'], job=d)
+    c.fire('gpu-driver-missing', marks=['nodrv'], job=d, caused_by='gpu-driver-not-requested')
     c.fire('work-item-failed', marks=['wif-drv'], caused_by='gpu-driver-missing', job=d)
+    c.fire('gpu-driver-not-requested', marks=[], job=d)  # the option alone tells
     c.may_fire('workflow-failed')
     c.not_fire('host-out-of-memory', 'cuda-libraries-missing', 'gpu-not-used')
     for j in hs:

@@ -32,5 +32,6 @@ def build(c):
                    'compatible. …')
         t += 63.0
     c.output('export.ndjson')
-    c.fire('python-version-mismatch', marks=['rt'], captures={'python_launch': '3.10', 'python_worker': '3.11'})
+    c.fire('python-version-mismatch', marks=['rt'], captures={'python_launch': '3.10', 'python_worker': '3.11'}, caused_by='launch-image-python-mismatch')
     c.not_fire('beam-version-mismatch')
+    c.fire('launch-image-python-mismatch', marks=[])  # the facts of the Submission/Runtime environment line

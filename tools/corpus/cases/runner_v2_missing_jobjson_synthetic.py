@@ -46,3 +46,4 @@ def build(c):
                            'serviceOptions ["worker_accelerator=…"]', 'options-inferred')])
     c.args('--job', 'job.json')
     c.fire('runner-v2-missing', marks=[])
+    c.fire('boot-disk-too-small', marks=[])  # job.json without a disk size: the batch default, 25 GB
