@@ -56,10 +56,10 @@ class DuplicateFilter {
   void make_room();
 
   Table current_;
-  Table parked_;                   // a later generation's first half table, full, while current_ fills the second
-  std::vector<Table> previous_;    // the generation before (one or two tables), forgotten whole
-  size_t generation_slots_;        // the slots of the first generation's table
-  bool halves_ = false;            // current_ belongs to a generation of two half tables
+  Table parked_;                 // a later generation's first half table, full, while current_ fills the second
+  std::vector<Table> previous_;  // the generation before (one or two tables), forgotten whole
+  size_t generation_slots_;      // the slots of the first generation's table
+  bool halves_ = false;          // current_ belongs to a generation of two half tables
   bool windowed_ = false;
 };
 
