@@ -245,7 +245,7 @@ TEST_CASE("duplicates are recognised by insertId and timestamp, in bounded memor
   CHECK(small.seen(997));  // recent ones are still remembered
 }
 
-TEST_CASE("the duplicate filter stays within its memory budget and reuses the older table", "[unit][ingest]") {
+TEST_CASE("the duplicate filter stays within its memory budget and forgets the oldest generation", "[unit][ingest]") {
   constexpr size_t kBudget = 64 << 10;  // two tables of 4,096 slots, 3,072 fingerprints each
   detail::DuplicateFilter filter(kBudget);
   size_t most = 0;
@@ -262,6 +262,25 @@ TEST_CASE("the duplicate filter stays within its memory budget and reuses the ol
   for (uint64_t f = 1; f <= 6'144; ++f) exact.seen(f * 2 + 1);  // two generations' worth: exact
   CHECK_FALSE(exact.windowed());
   CHECK(exact.seen(3));
+}
+
+TEST_CASE("a second generation of a few fingerprints holds a small table beside the first", "[unit][ingest]") {
+  constexpr size_t kBudget = 64 << 10;  // the first generation: one table of 4,096 slots (32 KiB), 3,072 fingerprints
+  detail::DuplicateFilter filter(kBudget);
+  for (uint64_t f = 1; f <= 3'072 + 100; ++f) CHECK_FALSE(filter.seen(f * 2 + 1));
+  // 100 more need 256 slots (2 KiB), not a second table of 32 KiB made up front.
+  CHECK(filter.memory_bytes() == (4'096 + 256) * sizeof(uint64_t));
+  CHECK(filter.seen(3));  // both generations are still exact
+  CHECK(filter.seen((3'072 + 100) * 2 + 1));
+  CHECK_FALSE(filter.windowed());
+  // The second generation is two tables of 2,048 slots: full at 2 × 1,536 = 3,072, as one of 4,096.
+  for (uint64_t f = 3'072 + 101; f <= 6'144; ++f) CHECK_FALSE(filter.seen(f * 2 + 1));
+  CHECK(filter.memory_bytes() == (4'096 + 2'048 + 2'048) * sizeof(uint64_t));
+  CHECK_FALSE(filter.windowed());
+  CHECK_FALSE(filter.seen(6'145 * 2 + 1));  // the third generation begins: the first is forgotten
+  CHECK(filter.windowed());
+  CHECK_FALSE(filter.seen(3));
+  CHECK(filter.seen(6'144 * 2 + 1));
 }
 
 TEST_CASE("an entry larger than the limit is read as it streams, kept cropped, and reading goes on", "[unit][ingest]") {

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <map>
 #include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "evaluator.h"
 #include "export_accumulator.h"
@@ -170,6 +173,12 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
   d.duplicates_windowed = read.duplicates_windowed;
   d.inputs = std::move(summaries);
   jobs.finish(acc, d);
+#if defined(__GLIBC__)
+  // The jobs' state, the chunks and the duplicate tables are freed by now, much of it in the worker
+  // threads' malloc arenas, which glibc keeps resident: given back before the report is rendered
+  // on top of it (the render is the peak of a many-job export; docs/performance.md).
+  malloc_trim(0);
+#endif
   return d;
 }
 

@@ -88,6 +88,9 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
   };
   a.unexplained = job.errors.finish(frameworks_, fired);
   rank_unexplained(pack_, frameworks_, a);
+  // Kept for the rest of the run: no room left over past the groups reported (up to 200 grouped,
+  // 50 kept, 1.25 KiB each before their text), so a job's result costs what it reports.
+  a.unexplained.shrink_to_fit();
   // With many jobs, results are bounded too: a healthy job is a summary (no facts, phases or
   // inconclusive checks), and past kMaxFullResults jobs that are not ok their findings keep no
   // evidence either (--job-id gives one job's full report).

@@ -35,16 +35,25 @@ bool holds_variable(std::string_view token) {
   return std::any_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Bytes that live as long as the miner; views into it stay valid (blocks never move).
+// Bytes that live as long as the miner; views into it stay valid (blocks never move). The bytes
+// counted against the miner's limit are those of kBlock blocks, however the text is laid out:
+// blocks start at kFirstBlock and double, since most jobs' miners hold a few templates and a job
+// held at once should not cost a 64 KiB block for them (docs/performance.md, "Memory caps").
 class Arena {
  public:
   std::string_view copy(std::string_view text) {
-    if (text.size() > left_) {
+    if (text.size() > counted_left_) {  // what the limit counts: kBlock blocks, as if laid out in them
       const size_t size = std::max(kBlock, text.size());
+      counted_left_ = size;
+      bytes_ += size;
+    }
+    counted_left_ -= text.size();
+    if (text.size() > left_) {
+      const size_t size = std::max(std::min(next_block_, kBlock), text.size());
+      next_block_ *= 2;
       blocks_.push_back(std::make_unique<char[]>(size));
       next_ = blocks_.back().get();
       left_ = size;
-      bytes_ += size;
     }
     if (!text.empty()) std::memcpy(next_, text.data(), text.size());
     std::string_view copied(next_, text.size());
@@ -56,9 +65,12 @@ class Arena {
 
  private:
   static constexpr size_t kBlock = 64 * 1024;
+  static constexpr size_t kFirstBlock = 2 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* next_ = nullptr;
   size_t left_ = 0;
+  size_t next_block_ = kFirstBlock;
+  size_t counted_left_ = 0;
   size_t bytes_ = 0;
 };
 

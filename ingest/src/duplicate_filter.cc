@@ -53,30 +53,52 @@ void DuplicateFilter::Table::grow(size_t slot_count) {
 DuplicateFilter::DuplicateFilter(size_t budget_bytes)
     : generation_slots_(std::max(kMinSlots, std::bit_floor(budget_bytes / 2 / sizeof(uint64_t)))) {}
 
+size_t DuplicateFilter::memory_bytes() const {
+  size_t slots = current_.slots.size() + parked_.slots.size();
+  for (const Table& t : previous_) slots += t.slots.size();
+  return slots * sizeof(uint64_t);
+}
+
 void DuplicateFilter::prefetch(uint64_t fingerprint) const {
-  for (const Table* t : {&current_, &previous_}) {
-    if (!t->slots.empty()) __builtin_prefetch(&t->slots[mix(fingerprint) & (t->slots.size() - 1)]);
+  const auto fetch = [&](const Table& t) {
+    if (!t.slots.empty()) __builtin_prefetch(&t.slots[mix(fingerprint) & (t.slots.size() - 1)]);
+  };
+  fetch(current_);
+  fetch(parked_);
+  for (const Table& t : previous_) fetch(t);
+}
+
+void DuplicateFilter::make_room() {
+  const size_t half = generation_slots_ / 2;  // a power of two, at least 8: room(half) × 2 == room(generation)
+  const size_t full = halves_ ? half : generation_slots_;
+  if (current_.slots.size() < full) {
+    current_.grow(std::min(full, std::max(std::min(kMinSlots, full), current_.slots.size() * 2)));
+    return;
   }
+  if (halves_ && parked_.slots.empty()) {  // the first half is full: the second is made at full size
+    parked_ = std::move(current_);
+    current_ = Table{};
+    current_.slots.assign(half, 0);
+    return;
+  }
+  // The generation is full: the one before is forgotten (its memory freed first), this one kept.
+  if (!previous_.empty()) windowed_ = true;
+  previous_.clear();
+  if (!parked_.slots.empty()) previous_.push_back(std::move(parked_));
+  previous_.push_back(std::move(current_));
+  parked_ = Table{};
+  current_ = Table{};
+  halves_ = true;
+  current_.grow(std::min(kMinSlots, half));
 }
 
 bool DuplicateFilter::seen(uint64_t fingerprint) {
   if (fingerprint == 0) return false;
-  if (current_.contains(fingerprint) || previous_.contains(fingerprint)) return true;
-  if (current_.count >= room(current_)) {
-    if (current_.slots.size() < generation_slots_) {
-      current_.grow(std::min(generation_slots_, std::max(kMinSlots, current_.slots.size() * 2)));
-    } else {
-      // Full: the oldest generation is forgotten, and its table (already at full size) is reused.
-      if (previous_.count > 0) windowed_ = true;
-      std::swap(previous_, current_);
-      if (current_.slots.size() == generation_slots_) {
-        std::fill(current_.slots.begin(), current_.slots.end(), 0);
-      } else {
-        current_.slots.assign(generation_slots_, 0);
-      }
-      current_.count = 0;
-    }
+  if (current_.contains(fingerprint) || parked_.contains(fingerprint)) return true;
+  for (const Table& t : previous_) {
+    if (t.contains(fingerprint)) return true;
   }
+  if (current_.slots.empty() || current_.count >= room(current_)) make_room();
   current_.insert(fingerprint);
   return false;
 }

@@ -122,6 +122,10 @@ KeptRecord& KeptRecord::operator=(KeptRecord&& other) noexcept {
   if (this == &other) return *this;
   const char* old_base = other.storage_.data();
   record_ = other.record_;
+  // Our old text is freed first: std::string's move assignment from a short (or empty) string keeps
+  // the target's buffer, so `kept = KeptRecord{}` would free nothing (a summarised job kept every
+  // unexplained exemplar's copy that way).
+  std::string().swap(storage_);
   storage_ = std::move(other.storage_);
   cropped_bytes_ = other.cropped_bytes_;
   const char* new_base = storage_.data();
