@@ -7,6 +7,7 @@
 
 #include "duplicate_filter.h"
 #include "json_string.h"
+#include "log_entry_reader.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -359,5 +360,36 @@ TEST_CASE("the unescaper for refused strings: simdjson's text, lone surrogates a
                                      R"("\ud800\uzzzz")", "\"\xff\"", "\"\xed\xa0\x80\"", "\"\\"}) {
     INFO(bad);
     CHECK_FALSE(unescape_json_string(bad).has_value());
+  }
+}
+
+TEST_CASE("the reader notes a message and an exception read without escapes as holding no line break",
+          "[unit][ingest]") {
+  // What the error candidates' traceback test relies on: a noted text has no '\n'; any escape, a
+  // structured message, blanks after the string or a copy leave the text unnoted (then it is searched).
+  const std::vector<std::pair<std::string, std::string>> entries = {
+      {R"({"textPayload":"plain words only","timestamp":"2024-05-12T10:00:00Z"})", "10"},
+      {R"({"textPayload":"Traceback (most recent call last):\n  File \"a.py\", line 1"})", "00"},
+      {R"({"textPayload":"a \"quoted\" word"})", "00"},
+      {R"({"jsonPayload":{"message":"blanks after" ,"exception":"ValueError: x\ny"}})", "00"},
+      {R"({"jsonPayload":{"message":{"nested":"object"}}})", "00"},
+      {R"({"jsonPayload":{"message":"clean","exception":"clean too"}})", "11"},
+  };
+  simdjson::ondemand::parser parser;
+  detail::LogEntryReader reader;
+  for (const auto& [json, want] : entries) {
+    INFO(json);
+    const simdjson::padded_string padded(json);
+    simdjson::ondemand::document doc = parser.iterate(padded);
+    simdjson::ondemand::object entry = doc.get_object();
+    std::string error;
+    REQUIRE(reader.read(entry, error) == detail::EntryStatus::kOk);
+    const LogRecord& r = reader.record();
+    std::string noted;
+    noted += !r.message.empty() && LogRecord::known_unescaped(r.message, r.unescaped_message) ? '1' : '0';
+    noted += !r.exception.empty() && LogRecord::known_unescaped(r.exception, r.unescaped_exception) ? '1' : '0';
+    CHECK(noted == want);
+    const KeptRecord kept(r);
+    CHECK_FALSE(LogRecord::known_unescaped(kept->message, kept->unescaped_message));
   }
 }

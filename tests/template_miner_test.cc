@@ -300,3 +300,28 @@ TEST_CASE("gpudiag patterns on a missing file is exit 2 naming it", "[cli]") {
   CHECK(r.out.empty());
   CHECK(r.err == "gpudiag: " + missing + ": cannot open: No such file or directory\n");
 }
+
+TEST_CASE("a line seen again joins its group again after the group changed", "[unit]") {
+  // A repeated line skips the search only while no group changed since it was last added; this
+  // checks the answers stay those of a fresh search when groups change in between.
+  TemplateMiner miner;
+  const std::string a = "Worker pool setup finished on host alpha in zone west";
+  const size_t first = miner.add(a);
+  CHECK(miner.add(a) == first);
+  CHECK(miner.add(a) == first);  // the second add changed nothing: this one is remembered
+  // Another line of the same shape turns a token of the group into <*>.
+  CHECK(miner.add("Worker pool setup finished on host beta in zone west") == first);
+  CHECK(miner.template_of(first) == "Worker pool setup finished on host <*> in zone west");
+  CHECK(miner.add(a) == first);
+  CHECK(miner.template_of(first) == "Worker pool setup finished on host <*> in zone west");
+  // A new group of the same length, then the first line again: still its own group.
+  const size_t other = miner.add("Shuffle service stopped on disk three of seven total disks");
+  CHECK(other != first);
+  CHECK(miner.add(a) == first);
+  CHECK(miner.add("Shuffle service stopped on disk three of seven total disks") == other);
+  CHECK(miner.count(first) == 6);
+  CHECK(miner.count(other) == 2);
+  // Lines the same but for their blanks are the same tokens.
+  CHECK(miner.add("Shuffle  service stopped on disk three of seven total disks") == other);
+  CHECK(miner.count(other) == 3);
+}

@@ -3,6 +3,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "error_text.h"
 #include "gpudiag/patterns.h"
@@ -167,8 +169,19 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
 
-// XXH3: measured cheaper than std::hash on these lines.
-size_t ErrorCandidates::TextHash::operator()(std::string_view s) const { return stable_hash(s); }
+// XXH3 of the length and the first and last 24 bytes: two chatter lines differ there (a timestamp,
+// an id, how the message ends), and hashing all of a 500-byte line cost more than the look-up it
+// serves. The map compares whole texts, so two that share those bytes only share a bucket.
+size_t ErrorCandidates::TextHash::operator()(std::string_view s) const {
+  constexpr size_t kEnd = 24;
+  if (s.size() <= 2 * kEnd) return stable_hash(s);
+  char sample[2 * kEnd + sizeof(uint64_t)];
+  std::memcpy(sample, s.data(), kEnd);
+  std::memcpy(sample + kEnd, s.data() + s.size() - kEnd, kEnd);
+  const uint64_t size = s.size();
+  std::memcpy(sample + 2 * kEnd, &size, sizeof size);
+  return stable_hash(std::string_view(sample, sizeof sample));
+}
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
@@ -179,15 +192,17 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   return &lines_.emplace(std::string(r.message), std::move(v)).first->second;
 }
 
-bool ErrorCandidates::holds_traceback(const LogRecord& r) {
-  // Every record asks this. A traceback has lines: one memchr for a line break first, the search for
-  // its header only in texts that have one (a one-line header alone is a docker fragment, which is
-  // logged at ERROR and taken as an error).
-  const auto holds = [](std::string_view text, std::string_view what) {
-    return text.find('\n') != std::string_view::npos && text.find(what) != std::string_view::npos;
+// Inlined into screen(): every record asks it.
+[[gnu::always_inline]] inline bool ErrorCandidates::holds_traceback(const LogRecord& r) {
+  // Every record asks this. A traceback has lines (a one-line header alone is a docker fragment,
+  // which is logged at ERROR and taken as an error): none in a text the reader read without escapes,
+  // else one memchr for a line break, and the search for its header only in texts that have one.
+  const auto holds = [](std::string_view text, std::string_view unescaped) {
+    if (LogRecord::known_unescaped(text, unescaped) || text.find('\n') == std::string_view::npos) return false;
+    return text.find("Traceback (most recent call last)") != std::string_view::npos ||
+           text.find("\nCaused by: ") != std::string_view::npos;
   };
-  return holds(r.message, "Traceback (most recent call last)") || holds(r.message, "\nCaused by: ") ||
-         holds(r.exception, "Traceback (most recent call last)") || holds(r.exception, "\nCaused by: ");
+  return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
 
 bool ErrorCandidates::benign(const LogRecord& r) const {
@@ -235,7 +250,7 @@ void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) const {
     text += r.exception;
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
-  set_group_fields(parse_error_text(text, frameworks_), text, r.step, c);
+  set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false), text, r.step, c);
 }
 
 namespace {

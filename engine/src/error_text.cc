@@ -18,20 +18,24 @@ using Kind = TraceLineKind;
 enum class Link : uint8_t { kNone, kImplicit, kExplicit };
 
 // One exception of a chain: its frames (outermost first, the innermost kMaxErrorFrames) and its
-// exception line.
-struct Block {
+// exception line. A Python chain's frames point into the text's PythonFrames (below): copied only
+// for the cause, and only when the caller keeps frames.
+template <typename Frame>
+struct BlockOf {
   Link link = Link::kNone;  // to the block before it
-  std::vector<ErrorFrame> frames;
+  std::vector<Frame> frames;
   std::string_view exception_line;  // empty: not seen (the text was cut)
   std::string type;
   std::string_view message;
 };
+using Block = BlockOf<ErrorFrame>;
+using PyBlock = BlockOf<const ErrorFrame*>;
 
 std::string capped(std::string_view s, size_t n) { return std::string(s.substr(0, n)); }
 
-void keep_frame(std::vector<ErrorFrame>& frames, ErrorFrame f) {
+void keep_frame(std::vector<const ErrorFrame*>& frames, const ErrorFrame* f) {
   if (frames.size() == kMaxErrorFrames) frames.erase(frames.begin());
-  frames.push_back(std::move(f));
+  frames.push_back(f);
 }
 
 bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
@@ -65,21 +69,23 @@ Read read_dotted_type(std::string_view t, std::string& type, re2::StringPiece& m
 }
 
 // `TYPE: message` or a bare `TYPE`, for a Python exception line; false when the line is not one.
+// (Each pattern of this file is compiled when first asked: most texts need few of them.)
 bool python_exception(std::string_view line, std::string& type, re2::StringPiece& message) {
-  static const RE2 with_message(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$))");
-  static const RE2 bare(
-      R"(^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)|[A-Z]\w*)))");
   const std::string_view t = trim_blanks(line);
   switch (read_dotted_type(t, type, message)) {
     case Read::kYes:
       return true;
-    case Read::kAskRegex:
+    case Read::kAskRegex: {
+      static const RE2 with_message(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*):(?: (.*)|$))");
       if (RE2::FullMatch(t, with_message, &type, &message)) return true;
       break;
+    }
     case Read::kNo:
       break;
   }
   message = {};
+  static const RE2 bare(
+      R"(^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)|[A-Z]\w*)))");
   return RE2::FullMatch(t, bare, &type) && t.find(' ') == std::string_view::npos;
 }
 
@@ -103,7 +109,6 @@ void innermost_java_cause(std::string& type, re2::StringPiece& message) {
 }
 
 bool python_frame(std::string_view line, ErrorFrame& f) {
-  static const RE2 re(R"re(^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?)re");
   PyFrameParts parts;
   const PyFrameRead read = read_python_frame(line, parts);
   if (read == PyFrameRead::kNo) return false;
@@ -114,6 +119,7 @@ bool python_frame(std::string_view line, ErrorFrame& f) {
     f.function = std::string(parts.function);
     return true;
   }
+  static const RE2 re(R"re(^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?)re");
   re2::StringPiece file, function;
   if (!RE2::PartialMatch(line, re, &file, &f.line, &function)) return false;
   f.file = std::string(file);
@@ -136,11 +142,11 @@ bool java_frame(std::string_view line, ErrorFrame& f) {
 
 // A bare Java frame (no `at`) needs its parentheses to be told from a sentence.
 bool bare_java_frame(std::string_view line, ErrorFrame& f) {
-  static const RE2 re(
-      R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
   // Such a frame ends in its `)`; most lines do not, and spare RE2.
   const size_t end = line.find_last_not_of("\t\n\f\r ");
   if (end == std::string_view::npos || line[end] != ')') return false;
+  static const RE2 re(
+      R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
   return RE2::FullMatch(line, re) && java_frame(line, f);
 }
 
@@ -171,26 +177,27 @@ class PythonFrames {
 };
 
 struct Chain {
-  std::vector<Block> blocks;
+  std::vector<PyBlock> blocks;
   bool cut_frame = false;  // the text ends in the middle of a frame line
 };
 
-void push_block(std::vector<Block>& blocks, Block b) {
+template <typename B>
+void push_block(std::vector<B>& blocks, B b) {
   if (blocks.size() == kMaxErrorFrames) blocks.erase(blocks.begin());
   blocks.push_back(std::move(b));
 }
 
-Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
+// `frames` reads the frame lines of `l`; the chain's frames point into it.
+Chain python_chain(const TraceLines& l, PythonFrames& frames) {
   static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
   static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
   Chain chain;
-  PythonFrames frames(frameworks);
-  Block cur;
+  PyBlock cur;
   bool open = false;  // `cur` has begun (a header or a frame)
   Link pending = Link::kNone;
   auto close = [&] {
     if (open) push_block(chain.blocks, std::move(cur));
-    cur = Block{};
+    cur = PyBlock{};
     open = false;
   };
   for (size_t i = 0; i < l.kind.size(); ++i) {
@@ -209,7 +216,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
           pending = Link::kNone;
           open = true;
         }
-        if (const ErrorFrame* f = frames.read(l.text[i])) keep_frame(cur.frames, *f);
+        if (const ErrorFrame* f = frames.read(l.text[i])) keep_frame(cur.frames, f);
         break;
       }
       case Kind::kOther:
@@ -223,7 +230,7 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
             // The SDK harness's `RuntimeError: Error processing request. Original traceback
             // is`: what came before is the runner reporting it; the worker's traceback follows.
             chain.blocks.clear();
-            cur = Block{};
+            cur = PyBlock{};
             open = false;
           } else if (python_exception(t, type, message)) {
             cur.exception_line = t;
@@ -244,18 +251,18 @@ Chain python_chain(const TraceLines& l, const FrameFilter& frameworks) {
 
 // Beam's re-raise of `a` as `b` (common.py, _reraise_augmented): the same type with the step
 // appended, or a RuntimeError whose message is `a`'s type and message with the step.
-bool reraise_of(const Block& b, const Block& a) {
+bool reraise_of(const PyBlock& b, const PyBlock& a) {
   if (b.exception_line.empty() || a.exception_line.empty() || step_of(b.exception_line).empty()) return false;
   if (b.type == a.type) return true;
   return b.type == "RuntimeError" && b.message.substr(0, a.type.size()) == a.type;
 }
 
-bool has_user_frame(const Block& b) {
-  return std::any_of(b.frames.begin(), b.frames.end(), [](const ErrorFrame& f) { return !f.framework; });
+bool has_user_frame(const PyBlock& b) {
+  return std::any_of(b.frames.begin(), b.frames.end(), [](const ErrorFrame* f) { return !f->framework; });
 }
 
 // Which block is the cause (error_text.h); npos when it is unknown.
-size_t python_cause(const std::vector<Block>& blocks) {
+size_t python_cause(const std::vector<PyBlock>& blocks) {
   if (blocks.empty()) return std::string::npos;
   size_t cause = blocks.size() - 1;
   if (blocks[cause].exception_line.empty()) {  // cut: the one before, when it must be the cause
@@ -275,31 +282,43 @@ std::optional<ErrorFrame> innermost_user(const std::vector<ErrorFrame>& frames) 
   return std::nullopt;
 }
 
-void fill_python(Chain&& chain, ParsedError& out) {
+std::optional<ErrorFrame> innermost_user(const std::vector<const ErrorFrame*>& frames) {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (!(*it)->framework) return **it;
+  }
+  return std::nullopt;
+}
+
+void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
   const size_t c = python_cause(chain.blocks);
   if (c == std::string::npos) return;
-  Block& cause = chain.blocks[c];
+  PyBlock& cause = chain.blocks[c];
   out.user_frame = innermost_user(cause.frames);
   for (size_t j = c + 1; j < chain.blocks.size() && !out.user_frame; ++j)
     out.user_frame = innermost_user(chain.blocks[j].frames);
-  out.frames = std::move(cause.frames);  // the cause's frames are not read below
+  if (keep_frames) {
+    out.frames.reserve(cause.frames.size());
+    for (const ErrorFrame* f : cause.frames) out.frames.push_back(*f);
+  }
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
   std::string type = cause.type;
   re2::StringPiece message(cause.message);
   // Beam's RuntimeError re-raise on its own: `RuntimeError: FileNotFoundError: … [while running 'S']`.
-  std::string inner;
-  re2::StringPiece rest;
-  static const RE2 wrapped(
-      R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)):(?: (.*)|$))");
-  if (type == "RuntimeError" && !step_of(message).empty() && RE2::FullMatch(message, wrapped, &inner, &rest)) {
-    type = inner;
-    message = rest;
+  if (type == "RuntimeError" && !step_of(message).empty()) {
+    static const RE2 wrapped(
+        R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration)):(?: (.*)|$))");
+    std::string inner;
+    re2::StringPiece rest;
+    if (RE2::FullMatch(message, wrapped, &inner, &rest)) {
+      type = inner;
+      message = rest;
+    }
   }
   out.exception_type = type;
   out.message = capped(without_steps(message), kMaxErrorLine);
   for (size_t j = c; j < chain.blocks.size() && out.step.empty(); ++j)
     out.step = std::string(step_of(chain.blocks[j].exception_line));
-  const Block& last = chain.blocks.back();
+  const PyBlock& last = chain.blocks.back();
   out.truncated = chain.cut_frame || last.exception_line.empty();
 }
 
@@ -389,12 +408,13 @@ void fill_java(const TraceLines& l, const FrameFilter& frameworks, ParsedError& 
 }
 
 bool ends_cut(std::string_view s) {
-  static const RE2 more(R"(\.\.\. \d+ more\s*$)");
   while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
     s.remove_suffix(1);
   const bool dots = (s.size() >= 3 && s.substr(s.size() - 3) == "...") ||
                     (s.size() >= 3 && s.substr(s.size() - 3) == "\xe2\x80\xa6");  // …
-  return dots && !RE2::PartialMatch(s.substr(s.size() - std::min<size_t>(s.size(), 32)), more);
+  if (!dots) return false;
+  static const RE2 more(R"(\.\.\. \d+ more\s*$)");
+  return !RE2::PartialMatch(s.substr(s.size() - std::min<size_t>(s.size(), 32)), more);
 }
 
 // Which language the first frame speaks, "" when there is none.
@@ -410,7 +430,7 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks) {
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames) {
   ParsedError out;
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
@@ -420,9 +440,11 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   const TraceLines l = classify_trace_lines(lines);
   out.language = language_of(l);
   if (out.language == "python") {
-    fill_python(python_chain(l, frameworks), out);
+    PythonFrames frames(frameworks);
+    fill_python(python_chain(l, frames), out, keep_frames);
   } else if (out.language == "java") {
     fill_java(l, frameworks, out);
+    if (!keep_frames) out.frames.clear();
   }
   if (out.step.empty()) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);

@@ -64,7 +64,8 @@ struct ParsedError {
 };
 
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
-// the text's size.
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks);
+// the text's size. `keep_frames` false leaves `frames` empty (the user frame is still read): an
+// error candidate needs only that, and copying every frame of every traceback cost more.
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames = true);
 
 }  // namespace gpudiag::detail

@@ -181,19 +181,37 @@ std::string_view line_at(std::string_view text, size_t at) {
   return text.substr(begin, text.find('\n', at) - begin);  // npos - begin: to the end
 }
 
-// Whether `line` holds a literal every match of java_flat (reflow_traceback) needs: `at ` (its first
-// form) or a bare frame's file, `Unknown Source` or `Native Method` (its second).
+bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
+
+// Whether `line` holds what every match of java_flat (below) needs: two frames, i.e. a blank and
+// `at ` twice (its first form) or twice a bare frame's file, `Unknown Source` or `Native Method`
+// (its second). A line with one `at ` (English) spares RE2.
 bool may_be_flat_java(std::string_view line) {
-  for (std::string_view literal : {"at ", ".java:", ".scala:", ".kt:", ".groovy:", "Unknown Source", "Native Method"}) {
-    if (line.find(literal) != std::string_view::npos) return true;
+  size_t ats = 0;
+  for (size_t at = line.find("at "); at != std::string_view::npos && ats < 2; at = line.find("at ", at + 1)) {
+    if (at > 0 && is_regex_space(line[at - 1])) ++ats;
   }
-  return false;
+  if (ats >= 2) return true;
+  size_t files = 0;
+  for (std::string_view literal : {".java:", ".scala:", ".kt:", ".groovy:", "Unknown Source", "Native Method"}) {
+    for (size_t at = line.find(literal); at != std::string_view::npos && files < 2; at = line.find(literal, at + 1))
+      ++files;
+  }
+  return files >= 2;
+}
+
+// A flattened Java trace on one line: two frames with only blanks or text between them. Compiled
+// when first asked (most texts never need it).
+const RE2& java_flat() {
+  static const RE2 re(R"((?:\sat [\w$.<>/-]+\([^()]*\).*\sat [\w$.<>/-]+\()|(?:)" GPUDIAG_BARE_JAVA_FRAME
+                      R"(\s+)" GPUDIAG_BARE_JAVA_FRAME ")");
+  return re;
 }
 
 // Whether some line of `text` is flattened or holds a flattened Java trace (`java_flat`), i.e.
 // whether reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this
 // asks the whole text for each phrase (a few searches) rather than each line for all of them.
-bool needs_reflow(std::string_view text, const RE2& java_flat) {
+bool needs_reflow(std::string_view text) {
   constexpr std::string_view kFrame = "File \"";
   for (size_t f = text.find(kFrame), last = std::string_view::npos; f != std::string_view::npos;
        last = f, f = text.find(kFrame, f + 1)) {
@@ -212,7 +230,7 @@ bool needs_reflow(std::string_view text, const RE2& java_flat) {
   }
   for (size_t p = text.find('('); p != std::string_view::npos;) {
     const std::string_view line = line_at(text, p);
-    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat)) return true;
+    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
     const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
   }
@@ -274,8 +292,6 @@ size_t exception_start(std::string_view rest) {
 }
 
 std::string reflow_traceback(std::string_view text) {
-  static const RE2 java_flat(R"((?:\sat [\w$.<>/-]+\([^()]*\).*\sat [\w$.<>/-]+\()|(?:)" GPUDIAG_BARE_JAVA_FRAME
-                             R"(\s+)" GPUDIAG_BARE_JAVA_FRAME ")");
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
   if (text.find("File \n\"") != std::string_view::npos) {
@@ -287,7 +303,7 @@ std::string reflow_traceback(std::string_view text) {
     }
     text = joined;
   }
-  if (!needs_reflow(text, java_flat)) {
+  if (!needs_reflow(text)) {
     std::string out(text);
     if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
     return out;
@@ -300,8 +316,9 @@ std::string reflow_traceback(std::string_view text) {
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     if (flattened(line)) {
       reflow_python(line, out);
-    } else if (line.find('(') != std::string_view::npos && RE2::PartialMatch(line, java_flat)) {
-      // Both forms of java_flat hold a `(`: a line without one (most Python frames) spares RE2.
+    } else if (line.find('(') != std::string_view::npos && may_be_flat_java(line) &&
+               RE2::PartialMatch(line, java_flat())) {
+      // Both forms of java_flat hold a `(` and two frames: other lines (most Python frames) spare RE2.
       reflow_java(line, out);
     } else {
       (out += line) += '\n';

@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "gpudiag/patterns.h"
+#include "gpudiag/stable_hash.h"
 #include "token_masks.h"
 
 namespace gpudiag {
@@ -127,6 +129,22 @@ struct TemplateMiner::Impl {
   std::string masked;                    // reused for every line
   std::vector<std::string_view> tokens;  // reused for every line
   std::string scratch;                   // a merged token being built
+  // Lines that joined a group and changed nothing: while no group has changed since
+  // (`generation`), the same line finds the same group and changes nothing again, so its search is
+  // skipped. Chatter repeats after masking (its timestamps and ids are variables), so most lines
+  // hit. Bounded: kSettledLines short lines (a few KiB a miner).
+  struct Settled {
+    uint32_t group = 0;
+    uint64_t generation = 0;
+  };
+  struct LineHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return stable_hash(s); }
+  };
+  static constexpr size_t kSettledLines = 32;
+  static constexpr size_t kSettledLineBytes = 512;
+  std::unordered_map<std::string, Settled, LineHash, std::equal_to<>> settled;
+  uint64_t generation = 0;  // bumped whenever a group is created or a group's token changes
 
   explicit Impl(MinerLimits l) : limits(l) {}
 
@@ -264,18 +282,37 @@ struct TemplateMiner::Impl {
   }
 
   size_t add_masked(std::string_view masked) {
+    const bool short_line = masked.size() <= kSettledLineBytes;
+    if (short_line) {
+      if (auto hit = settled.find(masked); hit != settled.end() && hit->second.generation == generation) {
+        ++groups[hit->second.group].count;
+        return hit->second.group;
+      }
+    }
     split(masked);
     if (const size_t leaf = leaf_for_search(); leaf != kNoGroup) {
       if (const size_t id = best_group(leaf); id != kNoGroup) {
         Group& g = groups[id];
-        for (size_t i = 0; i < tokens.size(); ++i)
-          if (g.tokens[i] != tokens[i] && !glob_matches(g.tokens[i], tokens[i]))
-            g.tokens[i] = merged(g.tokens[i], tokens[i]);
+        bool changed = false;
+        for (size_t i = 0; i < tokens.size(); ++i) {
+          if (g.tokens[i] != tokens[i] && !glob_matches(g.tokens[i], tokens[i])) {
+            const std::string_view token = merged(g.tokens[i], tokens[i]);
+            changed = changed || token != g.tokens[i];
+            g.tokens[i] = token;
+          }
+        }
         ++g.count;
+        if (changed) {
+          ++generation;
+        } else if (short_line) {
+          if (settled.size() >= kSettledLines) settled.clear();
+          settled.insert_or_assign(std::string(masked), Settled{static_cast<uint32_t>(id), generation});
+        }
         return id;
       }
     }
     if (overflow != kNoGroup || !may_create(masked)) return overflow_group();
+    ++generation;
     return create(masked);
   }
 };

@@ -76,20 +76,30 @@ std::string_view trim_blanks(std::string_view s) {
 
 namespace {
 
-// `py_frame` (below) reads no function name nor the number's value: only a file past ASCII needs it.
-bool is_python_frame(std::string_view line, const RE2& py_frame) {
+// RE2 reads no function name nor the number's value here: only a file past ASCII needs it. (Each
+// pattern of this file is compiled when first asked: a Python traceback never needs the Java ones.)
+bool is_python_frame(std::string_view line) {
   PyFrameParts parts;
   std::string_view rest;
   if (!read_frame_head(line, parts, rest)) return false;
-  return is_ascii(parts.file) || RE2::PartialMatch(line, py_frame);
+  if (is_ascii(parts.file)) return true;
+  static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
+  return RE2::PartialMatch(line, py_frame);
+}
+
+bool is_java_more(std::string_view line, uint64_t& more) {
+  static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
+  return RE2::PartialMatch(line, java_more, &more);
+}
+
+bool is_java_frame(std::string_view line) {
+  static const RE2 java_frame(R"(^\s*at [A-Za-z_$][\w$<>-]*(?:[./][\w$<>-]+)+\s*(?:\(.*\))?\s*$)");
+  return RE2::PartialMatch(line, java_frame);
 }
 
 }  // namespace
 
 TraceLines classify_trace_lines(std::string_view text) {
-  static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
-  static const RE2 java_frame(R"(^\s*at [A-Za-z_$][\w$<>-]*(?:[./][\w$<>-]+)+\s*(?:\(.*\))?\s*$)");
-  static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
   const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
@@ -110,11 +120,11 @@ TraceLines classify_trace_lines(std::string_view text) {
     uint64_t more = 0;
     if (t.empty()) {
       k = TraceLineKind::kBlank;
-    } else if (is_python_frame(line, py_frame)) {
+    } else if (is_python_frame(line)) {
       k = TraceLineKind::kPyFrame;
-    } else if (starts_with(body, "... ") && RE2::PartialMatch(line, java_more, &more)) {
+    } else if (starts_with(body, "... ") && is_java_more(line, more)) {
       k = TraceLineKind::kJavaMore;
-    } else if (starts_with(body, "at ") && RE2::PartialMatch(line, java_frame)) {
+    } else if (starts_with(body, "at ") && is_java_frame(line)) {
       k = TraceLineKind::kJavaFrame;
     } else if (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) {
       k = TraceLineKind::kHead;

@@ -62,8 +62,8 @@ void set_group_fields(const ParsedError& parsed, std::string_view text, std::str
                       ErrorCandidate& c) {
   // A message that starts with an exception line and no traceback ("TypeError: … got an unexpected
   // keyword argument", a launcher's stderr) is that exception, without frames.
-  static const RE2 kExceptionLine(R"(^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*))");
   if (parsed.exception_type.empty() && parsed.language.empty()) {
+    static const RE2 kExceptionLine(R"(^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*))");
     const std::string_view first = first_line(parsed.body);
     std::string type, message;
     if (RE2::PartialMatch(first, kExceptionLine, &type, &message)) {

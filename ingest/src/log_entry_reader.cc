@@ -67,10 +67,19 @@ std::string_view type_name(od::json_type t) {
   return simdjson::SUCCESS;
 }
 
-error_code LogEntryReader::read_message_value(od::value value, std::string_view& out, const char* field) {
+error_code LogEntryReader::read_message_value(od::value value, std::string_view& out, std::string_view& unescaped,
+                                              const char* field) {
+  unescaped = {};
   od::json_type type;
   if (auto err = value.type().get(type)) return err;
-  if (type == od::json_type::string) return read_string(value, out, field);
+  if (type == od::json_type::string) {
+    // The token is the quoted string and any blanks after it; every escape sequence is longer than
+    // what it stands for, so a text 2 bytes shorter than its token had none.
+    const size_t token = value.raw_json_token().size();
+    if (auto err = read_string(value, out, field)) return err;
+    if (token == out.size() + 2) unescaped = out;
+    return simdjson::SUCCESS;
+  }
   if (type == od::json_type::null) {
     out = {};
     return simdjson::SUCCESS;
@@ -221,11 +230,13 @@ error_code LogEntryReader::read_json_payload(od::object payload) {
     if (auto err = field.value().get(value)) return err;
     std::string_view* target = nullptr;
     if (key_is(key, "message")) {
-      if (auto err = read_message_value(value, record_.message, "jsonPayload.message")) return err;
+      if (auto err = read_message_value(value, record_.message, record_.unescaped_message, "jsonPayload.message"))
+        return err;
       continue;
     }
     if (key_is(key, "exception")) {
-      if (auto err = read_message_value(value, record_.exception, "jsonPayload.exception")) return err;
+      if (auto err = read_message_value(value, record_.exception, record_.unescaped_exception, "jsonPayload.exception"))
+        return err;
       continue;
     }
     if (key_is(key, "logger"))
@@ -264,7 +275,9 @@ error_code LogEntryReader::read_proto_payload(od::object payload) {
       if (!key_is(name, "message")) continue;
       od::value value;
       if (auto err = inner.value().get(value)) return err;
-      if (auto err = read_message_value(value, record_.message, "protoPayload.status.message")) return err;
+      if (auto err =
+              read_message_value(value, record_.message, record_.unescaped_message, "protoPayload.status.message"))
+        return err;
     }
   }
   return simdjson::SUCCESS;
@@ -295,13 +308,13 @@ EntryStatus LogEntryReader::read(od::object entry, std::string& error) {
       record_.log = short_log_name(name);
       has_log_name = true;
     } else if (key_is(key, "textPayload", "text_payload")) {
-      if ((err = read_message_value(value, record_.message, "textPayload"))) break;
+      if ((err = read_message_value(value, record_.message, record_.unescaped_message, "textPayload"))) break;
       has_payload_ = true;
     } else if (key_is(key, "jsonPayload", "json_payload")) {
       od::object payload;
       if (value.get_object().get(payload) == simdjson::SUCCESS) {
         if ((err = read_json_payload(payload))) break;
-      } else if ((err = read_message_value(value, record_.message, "jsonPayload"))) {
+      } else if ((err = read_message_value(value, record_.message, record_.unescaped_message, "jsonPayload"))) {
         break;
       }
       has_payload_ = true;

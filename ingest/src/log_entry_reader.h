@@ -36,7 +36,9 @@ class LogEntryReader {
   simdjson::error_code read_proto_payload(simdjson::ondemand::object payload);
   simdjson::error_code read_severity(simdjson::ondemand::value value);
   simdjson::error_code read_timestamp(simdjson::ondemand::value value, Timestamp& out, const char* name);
-  simdjson::error_code read_message_value(simdjson::ondemand::value value, std::string_view& out, const char* field);
+  // `unescaped`: set to `out` when it was a JSON string without escapes (LogRecord::unescaped_message).
+  simdjson::error_code read_message_value(simdjson::ondemand::value value, std::string_view& out,
+                                          std::string_view& unescaped, const char* field);
   // value.get_string(); a string simdjson refuses only for lone surrogate escapes is read with
   // U+FFFD in their place (and a note) rather than failing the whole entry.
   simdjson::error_code read_string(simdjson::ondemand::value& value, std::string_view& out, const char* field);

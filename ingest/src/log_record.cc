@@ -44,6 +44,8 @@ size_t tail_begin(std::string_view text, size_t want) {
 // `max_text` keeps its head and tail. Returns the bytes left out.
 uint64_t deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst, size_t max_text) {
   dst = src;
+  dst.unescaped_message = {};  // the reader's notes name its buffers, not the copy
+  dst.unescaped_exception = {};
   size_t total = 0;
   bool crops = false;
   for_each_view(dst, [&](std::string_view& v) {

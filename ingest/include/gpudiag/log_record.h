@@ -59,8 +59,17 @@ struct LogRecord {
   std::array<Label, kMaxLabels> labels{};
   uint8_t label_count = 0;
   SourceLocation where;
+  // The reader's note of the `message` and `exception` it read from JSON strings without an escape
+  // sequence: such a text holds no line break (JSON writes one as \n). A view that is not its note
+  // (set or copied since) tells nothing. Spares every entry a search for a traceback's lines.
+  std::string_view unescaped_message;
+  std::string_view unescaped_exception;
 
   std::string_view label(std::string_view key) const;
+  // Whether `text` is the view `note` (above): then it holds no '\n'.
+  static bool known_unescaped(std::string_view text, std::string_view note) {
+    return text.data() == note.data() && text.size() == note.size();
+  }
 };
 
 // A LogRecord that owns its strings. Copyable; its views always point into its own storage.
