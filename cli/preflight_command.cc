@@ -117,19 +117,21 @@ int run_preflight(const PreflightOptions& o) {
   if (!o.image_beam.empty()) in.facts.emplace_back("beam_version_worker", o.image_beam);
   if (!o.image.empty()) {
     if (!on_path("docker")) {
-      in.notes.push_back(fmt::format("skipped: docker not found, so the versions in {} were not read "
-                                     "(give --image-python and --image-beam)", o.image));
+      in.notes.push_back(
+          fmt::format("skipped: docker not found, so the versions in {} were not read "
+                      "(give --image-python and --image-beam)",
+                      o.image));
     } else {
       // --pull=never: preflight never downloads an image; a missing one is skipped with a note.
-      read_versions(fmt::format("docker run --rm --pull=never --entrypoint python3 '{}' -c \"{}\"", o.image,
-                                kVersionsScript),
-                    "python_version_worker", "beam_version_worker", in,
-                    fmt::format("the versions in {} (not pulled: docker run --pull=never)", o.image));
+      read_versions(
+          fmt::format("docker run --rm --pull=never --entrypoint python3 '{}' -c \"{}\"", o.image, kVersionsScript),
+          "python_version_worker", "beam_version_worker", in,
+          fmt::format("the versions in {} (not pulled: docker run --pull=never)", o.image));
     }
   }
   if (!o.no_launch_env) {
-    read_versions(fmt::format("python3 -c \"{}\"", kVersionsScript), "python_version_launch", "beam_version_launch",
-                  in, "the launch environment's Python and Beam versions");
+    read_versions(fmt::format("python3 -c \"{}\"", kVersionsScript), "python_version_launch", "beam_version_launch", in,
+                  "the launch environment's Python and Beam versions");
   }
   in.notes.push_back(fmt::format("option names: {}", beam_options_source()));
   auto analysis = preflight(*pack, in);

@@ -7,7 +7,7 @@
 
 namespace gpudiag::detail {
 
-void apply_launch_options(const Options& options, const FactCatalog& catalog, JobFacts& facts,
-                          const FactSource& source, int priority);
+void apply_launch_options(const Options& options, const FactCatalog& catalog, JobFacts& facts, const FactSource& source,
+                          int priority);
 
 }  // namespace gpudiag::detail

@@ -20,9 +20,9 @@ constexpr std::string_view kCommandLine = "(command line)";
 // The facts the accelerator service option (or the Prime / resource-hint options) sets: a finding
 // about them is located at that option.
 bool accelerator_fact(std::string_view fact) {
-  static const std::set<std::string_view> kFacts{"gpu_requested", "gpu_type", "gpu_count", "accelerator",
-                                                 "driver_install_requested", "driver_version", "flex_start",
-                                                 "mps", "prime"};
+  static const std::set<std::string_view> kFacts{
+      "gpu_requested",  "gpu_type",   "gpu_count", "accelerator", "driver_install_requested",
+      "driver_version", "flex_start", "mps",       "prime"};
   return kFacts.count(fact) > 0;
 }
 
@@ -82,8 +82,8 @@ class Preflight {
     return it == names_.end() ? 0 : static_cast<uint32_t>(it - names_.begin());
   }
   void note(uint32_t input, uint64_t line, std::string message) {
-    summaries_[input].add_problem(InputProblem{.line = line, .offset = -1, .skipped_entry = false,
-                                               .message = std::move(message)});
+    summaries_[input].add_problem(
+        InputProblem{.line = line, .offset = -1, .skipped_entry = false, .message = std::move(message)});
   }
   void note(const LaunchOption& o, std::string message) { note(input_of(o.file), o.line, std::move(message)); }
 
@@ -106,20 +106,23 @@ class Preflight {
       if (check.kind == OptionNameCheck::Kind::kUnknown) {
         if (unknown_noted.insert(o.written).second) {
           note(o, fmt::format("info: --{} is not a Beam or Dataflow option (the pipeline's own flags pass "
-                              "through to its argparse)", o.written));
+                              "through to its argparse)",
+                              o.written));
         }
         continue;
       }
       if (!o.unknown.empty()) {
         note(o, fmt::format("--{} is `{}`, a shell substitution whose value is not known before the launch: "
-                            "not checked", o.written, o.unknown));
+                            "not checked",
+                            o.written, o.unknown));
         continue;
       }
       const auto placeholders = placeholders_in_value(o.value);
       for (const auto& p : placeholders) {
         if (placeholders_noted.insert(p).second) {
           note(o, fmt::format("placeholder {} (in --{}): the documentation's placeholder, to be replaced by a "
-                              "value; not checked", p, o.written));
+                              "value; not checked",
+                              p, o.written));
         }
       }
       if (!placeholders.empty()) continue;

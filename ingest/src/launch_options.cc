@@ -18,8 +18,8 @@
 namespace gpudiag {
 namespace {
 
-using detail::BeamOption;
 using detail::beam_option_table;
+using detail::BeamOption;
 
 // Beam's _CommaSeparatedListAction._smart_split: commas split, except inside a `k=v=…` item, which
 // keeps the rest ('a,b,master_key=k1=v1,k2=v2' → a, b, master_key=k1=v1,k2=v2).
@@ -198,8 +198,8 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
       value = words[++i].text;
       substitution = words[i].substitution;
     }
-    const auto* known = std::find_if(kGcloudFlags.begin(), kGcloudFlags.end(),
-                                     [&](const GcloudFlag& f) { return f.flag == flag; });
+    const auto* known =
+        std::find_if(kGcloudFlags.begin(), kGcloudFlags.end(), [&](const GcloudFlag& f) { return f.flag == flag; });
     if (known == kGcloudFlags.end()) {
       // Not a flag of these commands (a gcloud-wide one such as --project, or a typo): kept under
       // its own name, so that the report lists it.
@@ -226,8 +226,8 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
   return out;
 }
 
-Diagnostic launch_error(const std::string& path, uint64_t line, uint64_t column, std::string message,
-                        std::string help, std::string source_line = "") {
+Diagnostic launch_error(const std::string& path, uint64_t line, uint64_t column, std::string message, std::string help,
+                        std::string source_line = "") {
   return Diagnostic{.code = code_name(DiagnosticCode::kLaunchOptions),
                     .message = std::move(message),
                     .file = path,
@@ -272,8 +272,8 @@ std::optional<std::vector<LaunchOption>> launch_options_of(const std::vector<She
   size_t program = 0;  // past `VAR=value` assignments and wrappers
   while (program < words.size()) {
     const std::string& w = words[program].text;
-    const bool assignment = w.find('=') != std::string::npos && w.rfind('-', 0) != 0 &&
-                            std::isalpha(static_cast<unsigned char>(w[0]));
+    const bool assignment =
+        w.find('=') != std::string::npos && w.rfind('-', 0) != 0 && std::isalpha(static_cast<unsigned char>(w[0]));
     if (!assignment && w != "exec" && w != "env" && w != "time") break;
     ++program;
   }
@@ -337,6 +337,10 @@ Result<std::vector<LaunchOption>> parse_options_file(std::string_view text, cons
     return launch_error(path, map->at.line, map->at.column, "the options file is not a map of options",
                         std::string(kHelp), yaml::source_line(text, map->at.line));
   }
+  // A job description (`gcloud dataflow jobs describe`) holds them under `environment`.
+  if (const yaml::Node* env = map->get("environment"); env && env->is_map() && env->get("sdkPipelineOptions")) {
+    map = env;
+  }
   // The shapes that nest the options: take the inner map.
   for (const std::string_view key : {"sdkPipelineOptions", "options", "parameters"}) {
     const yaml::Node* inner = map->get(key);
@@ -354,7 +358,8 @@ Result<std::vector<LaunchOption>> parse_options_file(std::string_view text, cons
     if (value.is_map()) {
       return launch_error(path, value.at.line, value.at.column,
                           fmt::format("the option `{}` holds a map; an option's value is a string, a number, a "
-                                      "boolean or a list", key.scalar),
+                                      "boolean or a list",
+                                      key.scalar),
                           std::string(kHelp), yaml::source_line(text, value.at.line));
     }
     std::string name = key.scalar;

@@ -101,8 +101,10 @@ Result<std::vector<ShellCommand>> split_shell_script(std::string_view text, cons
       for (; j < text.size() && text[j] != c; ++j) {
         if (c == '"' && text[j] == '\\' && j + 1 < text.size() &&
             std::string_view("\"\\$`\n").find(text[j + 1]) != std::string_view::npos) {
-          if (text[j + 1] == '\n') ++line;
-          else word.text += text[j + 1];
+          if (text[j + 1] == '\n')
+            ++line;
+          else
+            word.text += text[j + 1];
           ++j;
           continue;
         }
@@ -111,8 +113,8 @@ Result<std::vector<ShellCommand>> split_shell_script(std::string_view text, cons
         word.text += text[j];
       }
       if (j >= text.size()) {
-        return error(open_line, open_column, fmt::format("the {} quote opened here is never closed",
-                                                         c == '"' ? "double" : "single"));
+        return error(open_line, open_column,
+                     fmt::format("the {} quote opened here is never closed", c == '"' ? "double" : "single"));
       }
       column += j - i;
       i = j;

@@ -24,7 +24,7 @@ struct PreflightInput {
   // where findings are located and notes are listed.
   std::vector<std::string> sources;
   std::vector<LaunchOption> options;
-  std::vector<std::string> job_files;                       // --job: an earlier run's description
+  std::vector<std::string> job_files;                      // --job: an earlier run's description
   std::vector<std::pair<std::string, std::string>> facts;  // given directly (--image-python 3.10 …)
   std::vector<std::string> notes;                          // the caller's own ("skipped: docker not found")
 };

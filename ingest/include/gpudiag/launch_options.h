@@ -6,7 +6,8 @@
 //
 //   auto options = read_launch_script("launch.sh");
 //   if (!options) return options.error();     // "launch.sh:7:3: the quote opened here is never closed"
-//   for (const LaunchOption& o : *options) …  // {name "dataflow_service_options", value "worker_accelerator=…", line 4}
+//   for (const LaunchOption& o : *options) …  // {name "dataflow_service_options", value "worker_accelerator=…", line
+//   4}
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ struct LaunchOption {
 
 // A shell word of a launch script, with the line it starts on.
 struct ShellWord {
-  std::string text;     // quotes removed, `\` escapes applied; substitutions kept as written
+  std::string text;  // quotes removed, `\` escapes applied; substitutions kept as written
   uint64_t line = 0;
   bool substitution = false;  // holds an unquoted or double-quoted `$…`
 };
