@@ -56,11 +56,10 @@ constexpr CommandExamples kExamples[] = {
     {"patterns", "gpudiag patterns --lines messages.txt --format summary"},
     {"patterns suggest", "gpudiag patterns suggest unexplained-error/0123456789abcdef export.json"},
     {"preflight",
-     "gpudiag preflight -- python main.py --runner DataflowRunner --experiments=use_runner_v2 "
-     "--dataflow_service_options \"worker_accelerator=type:nvidia-tesla-t4;count:1;install-nvidia-driver\"\n"
-     "gpudiag preflight --script launch.sh --format sarif -o preflight.sarif   # findings at the script's lines\n"
-     "gpudiag preflight --options flex-template-params.json --image-python 3.10 --image-beam 2.60.0\n"
-     "gpudiag preflight --job job.json                        # an earlier run's options, as analyze --job reads them"},
+     "gpudiag preflight -- python main.py --runner DataflowRunner --experiments=use_runner_v2\n"
+     "gpudiag preflight --script launch.sh -o preflight.sarif   # findings at the script's lines\n"
+     "gpudiag preflight --options params.json --image-python 3.10 --image-beam 2.60.0\n"
+     "gpudiag preflight --job job.json                          # an earlier run's options"},
     {"help", "gpudiag help report\ngpudiag help exit-codes\ngpudiag help formats"},
 };
 

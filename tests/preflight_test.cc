@@ -209,3 +209,17 @@ TEST_CASE("preflight without launch options is a usage error", "[cli][preflight]
   CHECK(run_gpudiag({"preflight"}).exit_code == 2);
   CHECK(run_gpudiag({"preflight", "--", "echo", "hello"}).exit_code == 2);
 }
+
+// The rendered goldens of a launch script (tests/fixtures/preflight/): the text report and SARIF,
+// whose results point at the script's lines. tools/update-goldens rewrites them.
+TEST_CASE("preflight prints what its text and SARIF goldens hold", "[cli][preflight]") {
+  const std::string dir = "tests/fixtures/preflight";
+  for (const auto& [format, golden] : {std::pair{"text", "expected.txt"}, std::pair{"sarif", "expected.sarif"}}) {
+    const auto r = run_gpudiag({"preflight", "--deterministic", "--no-launch-env", "--color", "never", "--format",
+                                format, "--script", dir + "/launch.sh"});
+    CHECK(r.exit_code == 1);
+    const std::string path = test::source_dir() + "/" + dir + "/" + golden;
+    if (std::getenv("GPUDIAG_UPDATE_GOLDENS") != nullptr) test::write_file(path, r.out);
+    CHECK(r.out == test::read_file(path));
+  }
+}
