@@ -72,6 +72,10 @@ class Preflight {
     detail::JobAnalyses(pack_, {}).finish(acc, d);
     keep_fact_only(d);
     for (auto& job : d.jobs) keep_fact_only(job);
+    for (Analysis* a : {&d, d.jobs.empty() ? &d : &d.jobs.front()}) {
+      a->preflight = true;
+      a->launch_options = in_.options.size();
+    }
     return d;
   }
 
