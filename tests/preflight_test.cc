@@ -223,3 +223,31 @@ TEST_CASE("preflight prints what its text and SARIF goldens hold", "[cli][prefli
     CHECK(r.out == test::read_file(path));
   }
 }
+
+TEST_CASE("preflight reads Java camelCase flags and splits list options as Beam does", "[cli][preflight]") {
+  const std::vector<ShellWord> words{{"java", 1, false},
+                                     {"-jar", 1, false},
+                                     {"pipeline.jar", 1, false},
+                                     {"--runner=DataflowRunner", 2, false},
+                                     {"--workerMachineType=n1-standard-4", 3, false},
+                                     {"--experiments=a,b,master_key=k1=v1,k2=v2", 4, false},
+                                     {"--streaming", 5, false},
+                                     {"--sdk_container_image", 6, false},
+                                     {"$IMAGE", 6, true}};
+  const auto options = launch_options_of(words, "run.sh");
+  REQUIRE(options);
+  std::vector<std::string> seen;
+  for (const auto& o : *options)
+    seen.push_back(o.name + "=" + (o.flag ? "<flag>" : o.value) + "@" + std::to_string(o.line) +
+                   (o.unknown.empty() ? "" : "?"));
+  // _CommaSeparatedListAction._smart_split keeps `master_key=k1=v1,k2=v2` whole.
+  CHECK(seen == std::vector<std::string>{"runner=DataflowRunner@2", "workerMachineType=n1-standard-4@3",
+                                         "experiments=a@4", "experiments=b@4", "experiments=master_key=k1=v1,k2=v2@4",
+                                         "streaming=<flag>@5", "sdk_container_image=$IMAGE@6?"});
+  const auto r = run_gpudiag({"preflight", "--deterministic", "--no-launch-env", "--format", "json", "--", "java",
+                              "-jar", "p.jar", "--runner=DataflowRunner",
+                              "--dataflowServiceOptions=worker_accelerator=type:nvidia-tesla-t4;count:2;"
+                              "install-nvidia-driver;use_nvidia_mps"});
+  CHECK(r.exit_code == 0);  // a warning only
+  CHECK(rule_ids(r.out).count("mps-with-multiple-gpus") == 1);
+}
