@@ -57,6 +57,11 @@ constexpr CommandExamples kExamples[] = {
     {"patterns suggest",
      "gpudiag patterns suggest unexplained-error/0123456789abcdef export.json\n"
      "gpudiag patterns suggest unexplained-error/0123456789abcdef --db runs.db"},
+    {"preflight",
+     "gpudiag preflight -- python main.py --runner DataflowRunner --experiments=use_runner_v2\n"
+     "gpudiag preflight --script launch.sh -o preflight.sarif   # findings at the script's lines\n"
+     "gpudiag preflight --options params.json --image-python 3.10 --image-beam 2.60.0\n"
+     "gpudiag preflight --job job.json                          # an earlier run's options"},
     {"help", "gpudiag help report\ngpudiag help exit-codes\ngpudiag help formats"},
 };
 

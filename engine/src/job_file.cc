@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "gpudiag/diagnostic_codes.h"
+#include "launch_facts.h"
 #include "service_defaults.h"
 
 namespace gpudiag {
@@ -405,7 +406,7 @@ Result<std::vector<ParsedJob>> read_job_file(const std::string& path) {
 
 void apply_job(const ParsedJob& job, const FactCatalog& catalog, JobFacts& facts) {
   const FactSource source{"job.json"};
-  apply_options(job.options, catalog, facts, source, kJobFilePriority);
+  apply_launch_options(job.options, catalog, facts, source, kJobFilePriority);
   for (const auto& [name, value] : job.facts) facts.set(name, value, source, kJobFilePriority);
   // The job's own state, as Dataflow reports it: the strongest source of the `outcome` fact.
   if (const auto outcome = parse_job_outcome(job.about.current_state)) {

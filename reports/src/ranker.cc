@@ -99,6 +99,7 @@ std::string empty_verdict_line(const Analysis& d) {
 }  // namespace
 
 bool holds_dataflow_job(const Analysis& d) {
+  if (d.preflight) return true;                             // a job's launch options, before there are logs
   if (d.analysed == 0 && d.job.entries == 0) return false;  // a job's own Analysis counts its entries
   if (!d.job.id.empty() || !d.job.other_ids.empty()) return true;
   return std::any_of(d.logs_seen.begin(), d.logs_seen.end(), [](const std::string& log) {

@@ -137,9 +137,12 @@ void location(JsonWriter& w, const Analysis& d, const Evidence& e, const SarifPa
     w.end_object();
   }
   w.end_object();
+  // Evidence that is no log entry (preflight's launch options: no time, no severity) says only where from.
+  const bool entry = r.timestamp != kNoTime || r.severity != Severity::kDefault;
   text_object(w, "message",
-              fmt::format("{} {} {}{}", format_rfc3339(r.timestamp), severity_name(r.severity), r.log,
-                          r.worker.empty() ? "" : fmt::format(" on {}", r.worker)));
+              entry ? fmt::format("{} {} {}{}", format_rfc3339(r.timestamp), severity_name(r.severity), r.log,
+                                  r.worker.empty() ? "" : fmt::format(" on {}", r.worker))
+                    : std::string(r.log));
   w.end_object();
 }
 

@@ -455,15 +455,23 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (several) {  // the worst job is named first: it is what the reader came for
     out +=
         w.status(fmt::format("{}{} jobs; the worst: job {}{}", tool, report.jobs.size(), w.safe(d.job.id), where), "");
+  } else if (d.preflight) {
+    out += w.status(fmt::format("{}preflight of a job's launch options", tool), "");
   } else {
     const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", w.safe(d.job.id));
     out += w.status(fmt::format("{}{}{}", tool, job, where), "");
   }
-  out += w.status(fmt::format("{} from {}: {} analysed, {} skipped, {} duplicate{}{}",
-                              plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"),
-                              d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
-                              d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : ""),
-                  "  ");
+  if (d.preflight) {
+    out += w.status(fmt::format("{} from {}", plural(d.launch_options, "option", "options"),
+                                plural(d.inputs.size(), "source", "sources")),
+                    "  ");
+  } else {
+    out += w.status(fmt::format("{} from {}: {} analysed, {} skipped, {} duplicate{}{}",
+                                plural(d.entries, "entry", "entries"), plural(d.inputs.size(), "input", "inputs"),
+                                d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
+                                d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : ""),
+                    "  ");
+  }
   if (several) {
     std::map<Verdict, size_t> by_verdict;
     for (const auto& job : report.jobs) ++by_verdict[job.verdict];
@@ -476,7 +484,7 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
         fmt::format("{} (job {})", verdict_text(report, st), w.safe(d.job.name.empty() ? d.job.id : d.job.name)),
         "  verdict: ");
   } else {
-    out += fmt::format("  time span: {}\n", time_span_ms(d.start, d.end));
+    if (!d.preflight) out += fmt::format("  time span: {}\n", time_span_ms(d.start, d.end));
     out += w.status(verdict_text(report, st), "  verdict: ");
   }
   for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)

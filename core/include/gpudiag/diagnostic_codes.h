@@ -82,6 +82,7 @@ enum class DiagnosticCode : uint8_t {
   kConfigYaml,
   kConfigUnknownKey,
   kConfigType,
+  kLaunchOptions,
 };
 
 struct DiagnosticCodeInfo {
@@ -91,9 +92,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 66> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 67> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 66>{{
+  return std::array<DiagnosticCodeInfo, 67>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -165,6 +166,8 @@ inline constexpr std::array<DiagnosticCodeInfo, 66> kDiagnosticCodes = [] {
       {DiagnosticCode::kConfigUnknownKey, "config-unknown-key", kConfig,
        "the .gpudiag.yaml config file has an unknown key"},
       {DiagnosticCode::kConfigType, "config-type", kConfig, "a .gpudiag.yaml setting has the wrong shape or value"},
+      {DiagnosticCode::kLaunchOptions, "launch-options", kInput,
+       "preflight cannot read the launch options (an options file, a launch script, a command line)"},
   }};
 }();
 
@@ -173,7 +176,7 @@ static_assert(
       for (size_t i = 0; i < kDiagnosticCodes.size(); ++i) {
         if (static_cast<size_t>(kDiagnosticCodes[i].code) != i) return false;
       }
-      return static_cast<size_t>(DiagnosticCode::kConfigType) + 1 == kDiagnosticCodes.size();
+      return static_cast<size_t>(DiagnosticCode::kLaunchOptions) + 1 == kDiagnosticCodes.size();
     }(),
     "kDiagnosticCodes is indexed by DiagnosticCode");
 

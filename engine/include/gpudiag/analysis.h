@@ -228,6 +228,9 @@ struct Analysis {
   std::vector<UnexplainedGroup> unexplained;
   uint64_t unexplained_groups_total = 0;  // groups found; past the cap only the first ones are kept
   std::string rule_pack_hash;
+  // `gpudiag preflight` (preflight.h): the job's launch options were checked, no log was read.
+  bool preflight = false;
+  uint64_t launch_options = 0;  // … how many options were read
 
   // The export as a whole (empty in a job's own Analysis).
   std::vector<Analysis> jobs;           // every job diagnosed and in scope, the worst first
