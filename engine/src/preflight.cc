@@ -69,6 +69,15 @@ class Preflight {
     // As for `--job` (apply_job): what the launch leaves out is Dataflow's default, not unknown.
     detail::apply_service_defaults(pack_.catalog, options, acc.given);
     for (const auto& text : in_.notes) note(0, 0, text);
+    // Facts that change over time come from dated tables: say which dates this verdict rests on.
+    if (const auto& gpus = pack_.catalog.gpu_platforms(); !gpus.read.empty()) {
+      note(0, 0, fmt::format("GPU types and machine families: the table of {} ({})", gpus.read, gpus.source));
+    }
+    if (const auto& defaults = pack_.catalog.service_defaults(); !defaults.empty()) {
+      std::string newest;
+      for (const auto& d : defaults) newest = std::max(newest, d.read);
+      note(0, 0, fmt::format("Dataflow's service defaults for options left out: the table read {}", newest));
+    }
     acc.finish();
     Analysis d;
     d.inputs = summaries_;

@@ -37,7 +37,9 @@ std::string input_path(const Analysis& d, const LogRecord& r, bool deterministic
   return r.where.input < d.inputs.size() ? display_path(d.inputs[r.where.input].path, deterministic) : "?";
 }
 
+// Line 0 is "no line": an option given on the command line (preflight) has none.
 std::string source_location(const Analysis& d, const LogRecord& r, bool deterministic) {
+  if (r.where.line == 0) return input_path(d, r, deterministic);
   return fmt::format("{}:{}", input_path(d, r, deterministic), r.where.line);
 }
 
@@ -46,6 +48,7 @@ std::string input_path(const Analysis& d, const LogRecord& r, const RenderOption
 }
 
 std::string source_location(const Analysis& d, const LogRecord& r, const RenderOptions& o) {
+  if (r.where.line == 0) return input_path(d, r, o);
   return fmt::format("{}:{}", input_path(d, r, o), r.where.line);
 }
 

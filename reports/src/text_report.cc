@@ -519,7 +519,9 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   bool any_problem = !d.input_errors.empty();
   for (const auto& in : d.inputs) any_problem = any_problem || in.problems_total > 0;
   if (any_problem) {
-    out += fmt::format("\n{}\n", st.bold("Input problems"));
+    // preflight reads no logs: what it lists there are notes on the options (placeholders, $VARS,
+    // names nobody knows, what it could not read and the tables' dates)
+    out += fmt::format("\n{}\n", st.bold(d.preflight ? "Notes on the launch options" : "Input problems"));
     for (const auto& e : d.input_errors) {
       out += w.status(fmt::format("{}: error: {}", w.safe(display_path(e.file, o)), w.safe(e.message)), "  ");
     }
