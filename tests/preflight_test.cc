@@ -53,6 +53,9 @@ TEST_CASE("preflight near misses of Beam options are warnings with the option me
   CHECK(check_option_name("dataflow_service_option").kind == OptionNameCheck::Kind::kKnown);
   CHECK(check_option_name("disk-size-gb").suggestion == "--disk_size_gb");
   CHECK(check_option_name("input").kind == OptionNameCheck::Kind::kUnknown);
+  // A Java pipeline's typo gets the Java spelling, a Python one's the Python spelling.
+  CHECK(check_option_name("workerMachinType").suggestion == "--workerMachineType");
+  CHECK(check_option_name("worker_machin_type").suggestion == "--worker_machine_type");
 }
 
 TEST_CASE("preflight reads options files in JSON and YAML with each option's line", "[cli][preflight]") {

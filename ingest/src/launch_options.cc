@@ -390,11 +390,18 @@ OptionNameCheck check_option_name(std::string_view written) {
   };
   const std::string typed = squash(written);
   const size_t budget = typed.size() >= 12 ? 2 : typed.size() >= 5 ? 1 : 0;
+  // Between the Python and the Java spelling of one option (the same once squashed), the one in the
+  // style the user wrote: a Java pipeline's --workerMachinType means --workerMachineType.
+  const auto camel = [](std::string_view s) {
+    return s.find('_') == std::string_view::npos &&
+           std::any_of(s.begin(), s.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
+  };
+  const bool typed_camel = camel(written);
   std::string best;
   size_t best_distance = SIZE_MAX;
   for (const auto& spelling : table.spellings) {
     const size_t d = edit_distance(typed, squash(spelling));
-    if (d < best_distance) {
+    if (d < best_distance || (d == best_distance && camel(spelling) == typed_camel && camel(best) != typed_camel)) {
       best_distance = d;
       best = spelling;
     }
