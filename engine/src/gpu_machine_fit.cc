@@ -54,7 +54,10 @@ void derive_gpu_machine_fit(const FactCatalog& catalog, JobFacts& facts) {
   }
   const std::string* machine = known(facts, "machine_type");
   if (machine == nullptr) return;
-  const std::string family = machine->substr(0, machine->find('-'));
+  std::string family = machine->substr(0, machine->find('-'));
+  // Compute Engine names an N1 custom machine type custom-CPUS-MEMORY (the other families prefix
+  // theirs: n2-custom-…), and Dataflow's GPU page says N1 custom types take GPUs too.
+  if (family == "custom") family = "n1";
   for (const auto& [name, n] : gpu->machines) {
     if (name == *machine) facts.set("gpu_count_for_machine", std::to_string(n), source, priority);
   }
