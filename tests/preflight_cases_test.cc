@@ -77,7 +77,8 @@ std::map<std::string, int64_t> sarif_lines(const std::string& sarif) {
 // The preflight command line of a case: its input (a launch script or an options file) and its args,
 // a `job.json` among them being the case's own.
 std::vector<std::string> preflight_args(const std::string& dir, const YAML::Node& spec, const std::string& format) {
-  std::vector<std::string> args{"preflight", "--deterministic", "--no-launch-env", "--color", "never", "--format", format};
+  std::vector<std::string> args{"preflight", "--deterministic", "--no-launch-env", "--color", "never", "--format",
+                                format};
   const std::string input = spec["input"].as<std::string>();
   const bool options_file = input.ends_with(".json") || input.ends_with(".yaml");
   args.push_back(options_file ? "--options" : "--script");
@@ -154,8 +155,8 @@ TEST_CASE("preflight and analyze --job agree on every preflight case", "[cli][pr
       const std::string dir = kCases + "/" + name;
       const YAML::Node spec = YAML::LoadFile(test::source_dir() + "/" + dir + "/case.yaml");
       const auto checked = configuration_findings(run_gpudiag(preflight_args(dir, spec, "json")).out);
-      const auto analyzed = run_gpudiag({"analyze", "--deterministic", "--format", "json", "--job", dir + "/job.json",
-                                         kCases + "/export.json"});
+      const auto analyzed = run_gpudiag(
+          {"analyze", "--deterministic", "--format", "json", "--job", dir + "/job.json", kCases + "/export.json"});
       REQUIRE(analyzed.exit_code != 2);
       auto expected = checked;
       for (const auto& id : strings_of(spec["preflight_only"])) {
