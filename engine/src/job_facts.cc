@@ -1,6 +1,7 @@
 #include "job_facts.h"
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -218,7 +219,9 @@ void apply_accelerator(std::string_view accelerator, JobFacts& facts, const Fact
   bool driver = false, mps = false, flex = false;
   size_t pos = 0;
   while (pos <= accelerator.size()) {
-    size_t end = accelerator.find(';', pos);
+    // A comma for a semicolon is read as a separator too, so that the tokens written that way are
+    // known (accelerator-option-malformed reports the separators, with the corrected value).
+    size_t end = accelerator.find_first_of(";,", pos);
     if (end == std::string_view::npos) end = accelerator.size();
     std::string_view token = accelerator.substr(pos, end - pos);
     while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
@@ -244,6 +247,14 @@ void apply_accelerator(std::string_view accelerator, JobFacts& facts, const Fact
   facts.set("flex_start", flex ? "true" : "false", source, priority);
 }
 
+// A token of the worker_accelerator grammar after `type:` (count, the driver, MPS, the provisioning
+// model), as it stands alone when Beam has split the option's value at commas.
+static bool is_accelerator_token(std::string_view item) {
+  static const RE2 token(
+      R"((?i)(count:|install[-_]nvidia[-_]drivers?\b|use[-_]nvidia[-_]mps\b|provisioning[-_]model:).*)");
+  return RE2::FullMatch(re2::StringPiece(item.data(), item.size()), token);
+}
+
 void apply_options(const Options& options, const FactCatalog& catalog, JobFacts& facts, const FactSource& source,
                    int priority) {
   // The option of `fact`, by the first of its spellings (catalog.yaml's option_names) that is set.
@@ -264,9 +275,15 @@ void apply_options(const Options& options, const FactCatalog& catalog, JobFacts&
   facts.set("experiments", join(experiments), source, priority);
   bool accelerator = false;
   for (const auto* list : {&service, &experiments}) {
-    for (const auto& option : *list) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string& option = (*list)[i];
       if (option.rfind("worker_accelerator=", 0) == 0) {
-        apply_accelerator(std::string_view(option).substr(19), facts, source, priority);
+        // Beam splits a list option's value at commas (_smart_split), so a worker_accelerator written
+        // with commas arrives as `worker_accelerator=type:…` followed by its other tokens as items of
+        // their own: join them back, as the user wrote the value.
+        std::string value = option.substr(19);
+        while (i + 1 < list->size() && is_accelerator_token((*list)[i + 1])) value += "," + (*list)[++i];
+        apply_accelerator(value, facts, source, priority);
         accelerator = true;
       }
       if (option == "enable_prime") facts.set("prime", "true", source, priority);
