@@ -238,6 +238,14 @@ bool ErrorCandidates::benign(const LogRecord& r) {
   return benign_filter_->FirstMatch(line, found_) >= 0;
 }
 
+// Inlined into screen(): every record below ERROR asks it, and few come from these logs.
+[[gnu::always_inline]] inline bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
+  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
+  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
+  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
+  return (r.log == "launcher" || r.log == "job-message") && below_error_line_fragment(r);
+}
+
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
   if (r.severity >= Severity::kError) {
@@ -257,11 +265,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   return s;
 }
 
-bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
-  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
-  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
-  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
-  if (r.log != "launcher" && r.log != "job-message") return false;
+bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
   if (!r.exception.empty() || r.message.find('\n') != std::string_view::npos) return false;
   return is_traceback_fragment(r.message);
 }

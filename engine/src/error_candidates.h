@@ -79,6 +79,7 @@ class ErrorCandidates {
   static bool holds_traceback(const LogRecord& r);
   // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
   static bool below_error_fragment(const LogRecord& r);
+  static bool below_error_line_fragment(const LogRecord& r);  // its line, once its log is one of those
   // The candidate's fields that follow from its text alone (its key, template, exception …).
   void read_text(const LogRecord& r, ErrorCandidate& c);
 
