@@ -103,3 +103,28 @@ TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it 
   warning.severity = Severity::kWarning;
   CHECK_FALSE(errors.screen(warning).candidate);
 }
+
+TEST_CASE("benign_errors read through their literals give the answer each pattern gives", "[unit]") {
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates errors(pack);
+  // rules/benign-errors.yaml: the guest agent's line (anchored), kubelet's PLEG line (unanchored),
+  // from Dataflow's troubleshooting page. An exception field keeps the entry out of the text memo,
+  // so each is read afresh; only the message's first line is asked.
+  const auto screened = [&](std::string message) {
+    LogRecord r = error_entry(message);
+    r.exception = "java.lang.RuntimeException: x";
+    return errors.screen(r).candidate;
+  };
+  CHECK_FALSE(screened("Error running LookupEffectiveGuestPolicies: error calling agent"));
+  CHECK_FALSE(
+      screened("kubelet.go:1912] Skipping pod synchronization - [PLEG is not healthy: pleg has yet to be successful]"));
+  // The literals are matched lowercased; the pattern still decides its case and its anchor.
+  CHECK(screened("ERROR RUNNING LOOKUPEFFECTIVEGUESTPOLICIES"));
+  CHECK(screened("agent: Error running LookupEffectiveGuestPolicies"));
+  // Past ASCII: every pattern is asked.
+  CHECK_FALSE(screened("kubelet » Skipping pod synchronization — PLEG is not healthy"));
+  CHECK(screened("kubelet » Skipping pod synchronizätion"));
+  // Only the first line: a benign line under another is no benign entry.
+  CHECK(screened("Unable to register cuDNN factory\nSkipping pod synchronization"));
+  CHECK_FALSE(screened("Skipping pod synchronization\nUnable to register cuDNN factory"));
+}

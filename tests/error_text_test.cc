@@ -401,3 +401,40 @@ TEST_CASE("cut and scrambled fixtures never crash the parser", "[unit][error_tex
   CHECK_FALSE(detail::parse_error_text(whole, frameworks()).truncated);
   CHECK(detail::parse_error_text(whole.substr(0, whole.find("RuntimeError:")), frameworks()).truncated);
 }
+
+TEST_CASE("a frame memo shared by texts gives each text the reading it gives alone and stays bounded",
+          "[unit][error_text]") {
+  // Every Python fixture, read in turn through one memo and each read afresh: the same fields.
+  detail::PythonFrameMemo memo;
+  const std::vector<std::string> names = {
+      "py-chained-job-message-cut.txt", "py-console-copy-broken-lines.txt",     "py-direct-cause.txt",
+      "py-during-handling.txt",         "py-flattened-job-message-cut.txt",     "py-flattened-repeat-cut.txt",
+      "py-generic-unknown-carets.txt",  "py-module-not-found-main-session.txt", "py-runtimeerror-reraise.txt",
+      "py-sdk-harness-wrapped.txt"};
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& name : names) {
+      INFO(name);
+      const std::string text = fixture(name);
+      const ParsedError alone = detail::parse_error_text(text, frameworks());
+      const ParsedError shared = detail::parse_error_text(text, frameworks(), /*keep_frames=*/true, &memo);
+      CHECK(shared.exception_type == alone.exception_type);
+      CHECK(shared.message == alone.message);
+      CHECK(shared.frames == alone.frames);
+      CHECK(shared.user_frame == alone.user_frame);
+      CHECK(shared.step == alone.step);
+      CHECK(shared.truncated == alone.truncated);
+    }
+  }
+  CHECK(memo.bytes() > 0);
+  // Distinct frame lines past the bound: the memo is emptied before a text, never during one.
+  const std::string frame_head = "Traceback (most recent call last):\n";
+  for (int i = 0; i < 2000; ++i) {
+    const std::string n = std::to_string(i);
+    const std::string text = frame_head + "  File \"/usr/local/lib/python3.11/site-packages/pkg" + n +
+                             "/mod.py\", line " + n + ", in fn" + n + "\n    x()\nValueError: v" + n + "\n";
+    const ParsedError e = detail::parse_error_text(text, frameworks(), /*keep_frames=*/true, &memo);
+    REQUIRE(e.user_frame);
+    CHECK(e.user_frame->function == "fn" + n);
+    CHECK(memo.bytes() <= detail::PythonFrameMemo::kMaxBytes + 1024);
+  }
+}

@@ -164,7 +164,18 @@ bool is_traceback_fragment(std::string_view line) {
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pack.frameworks) {
   if (pack.policy.benign_errors.empty()) return;
-  std::string alternation;
+  auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
+  bool added = true;
+  for (const auto& p : pack.policy.benign_errors) {
+    int id = 0;
+    added = added && filter->Add(p, RE2::Quiet, &id) == RE2::NoError;
+  }
+  if (added) {
+    filter->Compile(&benign_atoms_);
+    benign_filter_ = std::move(filter);
+    return;
+  }
+  std::string alternation;  // a pattern RE2 takes only within the alternation: that alone
   for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
@@ -205,8 +216,34 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
 
-bool ErrorCandidates::benign(const LogRecord& r) const {
-  return benign_ && RE2::PartialMatch(r.message.substr(0, r.message.find('\n')), *benign_);
+bool ErrorCandidates::benign(const LogRecord& r) {
+  const std::string_view line = r.message.substr(0, r.message.find('\n'));
+  if (benign_) return RE2::PartialMatch(line, *benign_);
+  if (!benign_filter_) return false;
+  // FilteredRE2's atoms are matched on the lowercased text; ASCII lowercasing is that lowering only
+  // for ASCII text, so a line past ASCII asks every pattern.
+  if (!is_ascii(line)) return benign_filter_->SlowFirstMatch(line) >= 0;
+  lowered_.assign(line);
+  for (char& c : lowered_) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  found_.clear();
+  for (size_t i = 0; i < benign_atoms_.size(); ++i) {
+    const std::string& atom = benign_atoms_[i];
+    if (memmem(lowered_.data(), lowered_.size(), atom.data(), atom.size()) != nullptr) {
+      found_.push_back(static_cast<int>(i));
+    }
+  }
+  // Only the patterns whose literals the line holds are run, each on its own (a small DFA each).
+  return benign_filter_->FirstMatch(line, found_) >= 0;
+}
+
+// Inlined into screen(): every record below ERROR asks it, and few come from these logs.
+[[gnu::always_inline]] inline bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
+  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
+  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
+  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
+  return (r.log == "launcher" || r.log == "job-message") && below_error_line_fragment(r);
 }
 
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
@@ -228,16 +265,12 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   return s;
 }
 
-bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
-  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
-  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
-  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
-  if (r.log != "launcher" && r.log != "job-message") return false;
+bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
   if (!r.exception.empty() || r.message.find('\n') != std::string_view::npos) return false;
   return is_traceback_fragment(r.message);
 }
 
-void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) const {
+void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) {
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
   if (c.below_error || (one_line && is_traceback_fragment(r.message))) {
     c.fragment = true;
@@ -250,7 +283,7 @@ void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) const {
     text += r.exception;
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
-  set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false), text, r.step, c);
+  set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false, &frames_), text, r.step, c);
 }
 
 namespace {

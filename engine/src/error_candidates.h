@@ -5,6 +5,7 @@
 // (error_text.h) so that grouping in input order is cheap. Internal to engine.
 #pragma once
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 
 #include <functional>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "compiled_rule_pack.h"
+#include "error_text.h"
 #include "evidence_excerpt.h"
 #include "gpudiag/log_record.h"
 #include "observations.h"
@@ -73,16 +75,25 @@ class ErrorCandidates {
   };
   // The verdict of an ERROR record's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
-  bool benign(const LogRecord& r) const;
+  bool benign(const LogRecord& r);
   static bool holds_traceback(const LogRecord& r);
   // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
   static bool below_error_fragment(const LogRecord& r);
+  static bool below_error_line_fragment(const LogRecord& r);  // its line, once its log is one of those
   // The candidate's fields that follow from its text alone (its key, template, exception …).
-  void read_text(const LogRecord& r, ErrorCandidate& c) const;
+  void read_text(const LogRecord& r, ErrorCandidate& c);
 
   const FrameFilter& frameworks_;
-  std::unique_ptr<RE2> benign_;  // the pack's benign_errors, one alternation (null: none)
+  // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line
+  // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
+  // unanchored alternation built most of its DFA anew for them. Null: none.
+  std::unique_ptr<re2::FilteredRE2> benign_filter_;
+  std::unique_ptr<RE2> benign_;  // only if a pattern compiles within the alternation alone
+  std::vector<std::string> benign_atoms_;
+  std::string lowered_;              // scratch: the line lowercased
+  std::vector<int> found_, passed_;  // scratch: the atoms found, the patterns they let through
   std::unordered_map<std::string, LineVerdict, TextHash, std::equal_to<>> lines_;
+  PythonFrameMemo frames_;  // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
 };
 
 }  // namespace gpudiag::detail

@@ -150,31 +150,55 @@ bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   return RE2::FullMatch(line, re) && java_frame(line, f);
 }
 
+}  // namespace
+
+size_t PythonFrameMemo::Hash::operator()(std::string_view s) const { return stable_hash(s); }
+
 // Python frame lines, each distinct one read once: a traceback repeats its frames (a recursion,
 // Beam's DoFnRunner.process at every fused step), and each reading costs the framework filter's RE2.
+// With a memo, lines read in earlier texts are not read again.
 class PythonFrames {
  public:
-  explicit PythonFrames(const FrameFilter& frameworks) : frameworks_(frameworks) {}
+  PythonFrames(const FrameFilter& frameworks, PythonFrameMemo* memo) : frameworks_(frameworks), memo_(memo) {
+    if (memo_ != nullptr && memo_->bytes_ > PythonFrameMemo::kMaxBytes) {
+      memo_->seen_.clear();
+      memo_->bytes_ = 0;
+    }
+  }
   // The frame of a frame line (with `framework` set); null when the line is not one.
   const ErrorFrame* read(std::string_view line) {
-    auto [it, added] = seen_.try_emplace(line);
-    if (added) {
-      ErrorFrame f;
-      if (python_frame(line, f)) {
-        f.framework = frameworks_.is_framework(trim_blanks(line));
-        it->second = std::move(f);
-      }
+    if (memo_ == nullptr) {
+      auto [it, added] = seen_.try_emplace(line);
+      if (added) it->second = read_frame(line);
+      return it->second ? &*it->second : nullptr;
+    }
+    auto it = memo_->seen_.find(line);
+    if (it == memo_->seen_.end()) {
+      it = memo_->seen_.emplace(std::string(line), read_frame(line)).first;
+      const auto& f = it->second;
+      memo_->bytes_ += line.size() + (f ? f->file.size() + f->function.size() : 0) + kNodeBytes;
     }
     return it->second ? &*it->second : nullptr;
   }
 
  private:
+  // A node's allocation, its key's and its frame's string headers: roughly.
+  static constexpr size_t kNodeBytes = 160;
+  std::optional<ErrorFrame> read_frame(std::string_view line) const {
+    ErrorFrame f;
+    if (!python_frame(line, f)) return std::nullopt;
+    f.framework = frameworks_.is_framework(trim_blanks(line));
+    return f;
+  }
   const FrameFilter& frameworks_;
+  PythonFrameMemo* memo_;
   struct LineHash {
     size_t operator()(std::string_view s) const { return stable_hash(s); }  // XXH3: cheaper than std::hash here
   };
   std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
 };
+
+namespace {
 
 struct Chain {
   std::vector<PyBlock> blocks;
@@ -430,7 +454,8 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames) {
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames,
+                             PythonFrameMemo* memo) {
   ParsedError out;
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
@@ -440,7 +465,7 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   const TraceLines l = classify_trace_lines(lines);
   out.language = language_of(l);
   if (out.language == "python") {
-    PythonFrames frames(frameworks);
+    PythonFrames frames(frameworks, memo);
     fill_python(python_chain(l, frames), out, keep_frames);
   } else if (out.language == "java") {
     fill_java(l, frameworks, out);

@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "evidence_excerpt.h"
@@ -63,9 +64,31 @@ struct ParsedError {
   std::string body;  // the text after unwrapping, without the step suffix (what a template miner sees)
 };
 
+// Python frame lines read across texts: a matching thread's tracebacks share most of their frames
+// (Beam's runner and worker frames, the same DoFn), and each reading costs the framework filter's
+// RE2. What a line reads as depends only on the line and the filter, so a memo serves one filter.
+// Bounded: emptied before a text when it holds more than kMaxBytes (a text's own lines are added
+// whatever their size; the frames of the text being read point into it).
+class PythonFrameMemo {
+ public:
+  static constexpr size_t kMaxBytes = 128u << 10;
+  size_t bytes() const { return bytes_; }
+
+ private:
+  friend class PythonFrames;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const;
+  };
+  std::unordered_map<std::string, std::optional<ErrorFrame>, Hash, std::equal_to<>> seen_;
+  size_t bytes_ = 0;  // the lines' bytes, the frames' strings and a node's overhead each
+};
+
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
 // the text's size. `keep_frames` false leaves `frames` empty (the user frame is still read): an
-// error candidate needs only that, and copying every frame of every traceback cost more.
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames = true);
+// error candidate needs only that, and copying every frame of every traceback cost more. `memo`
+// (optional): the frame lines read before, with the same `frameworks`.
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames = true,
+                             PythonFrameMemo* memo = nullptr);
 
 }  // namespace gpudiag::detail

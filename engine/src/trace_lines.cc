@@ -102,7 +102,14 @@ bool is_java_frame(std::string_view line) {
 TraceLines classify_trace_lines(std::string_view text) {
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
-  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  // Counted with memchr, which reads 32 bytes at a time: std::count read a byte a step here.
+  size_t lines = 1;
+  for (const char* p = text.data(); !text.empty();) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p));
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+    ++lines;
+  }
   out.text.reserve(lines);
   out.kind.reserve(lines);
   out.more.reserve(lines);
