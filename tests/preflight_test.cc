@@ -254,3 +254,18 @@ TEST_CASE("preflight reads Java camelCase flags and splits list options as Beam 
   CHECK(r.exit_code == 0);  // a warning only
   CHECK(rule_ids(r.out).count("mps-with-multiple-gpus") == 1);
 }
+
+TEST_CASE("preflight's JSON report says it is a preflight and an analysis of logs does not", "[cli][preflight]") {
+  const auto pre = run_gpudiag({"preflight", "--deterministic", "--no-launch-env", "--format", "json", "--", "python",
+                                "main.py", "--runner", "DataflowRunner", "--dataflow_service_options", kAccelerator,
+                                "--experiments=use_runner_v2", "--disk_size_gb", "50"});
+  CHECK(pre.exit_code == 0);
+  CHECK_THAT(pre.out, Catch::Contains("\"schema\": \"gpudiag.report/v1\""));
+  CHECK_THAT(pre.out, Catch::Contains("\"preflight\": {"));
+  CHECK_THAT(pre.out, Catch::Contains("\"launch_options\": 4"));
+  CHECK_THAT(pre.out, Catch::Contains("\"sources\": 1"));
+  const auto logs = run_gpudiag({"analyze", "--deterministic", "--format", "json",
+                                 "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json"});
+  CHECK(logs.exit_code == 0);
+  CHECK_THAT(logs.out, !Catch::Contains("\"preflight\""));
+}

@@ -323,6 +323,13 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.end_object();
   w.field("verdict", verdict_name(report.verdict));
   w.field("summary", report.verdict_line);
+  // A consumer must be able to tell a check of launch options from a diagnosis of logs.
+  if (d.preflight) {
+    w.key("preflight").begin_object();
+    w.field("launch_options", d.launch_options);
+    w.field("sources", static_cast<uint64_t>(d.inputs.size()));
+    w.end_object();
+  }
 
   w.key("job").begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
