@@ -109,6 +109,13 @@ TEST_CASE("preflight reads gcloud flex-template run and jobs run commands", "[cl
   const auto jobs = run_gpudiag({"preflight", "--deterministic", "--no-launch-env", "--", "gcloud", "dataflow", "jobs",
                                  "run", "my-job", "--gcs-location=gs://t/tpl", "--max-workers=3"});
   CHECK(jobs.exit_code == 0);
+  // A gcloud flag that takes no value and is not in the table (--async) does not swallow the next flag.
+  const auto async = run_gpudiag({"preflight", "--deterministic", "--no-launch-env", "--", "gcloud", "dataflow",
+                                  "flex-template", "run", "my-job", "--template-file-gcs-location=gs://t/spec.json",
+                                  "--async", "--additional-experiments", "disable_runner_v2",
+                                  "--parameters=^~^dataflow_service_options=" + kAccelerator});
+  CHECK(async.exit_code == 1);
+  CHECK_THAT(async.out, Catch::Contains("(runner-v2-missing)"));
 }
 
 TEST_CASE("preflight and analyze --job agree on the configuration findings", "[cli][preflight]") {

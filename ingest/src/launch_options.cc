@@ -187,6 +187,7 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
   for (size_t i = from; i < words.size(); ++i) {
     const std::string& w = words[i].text;
     if (w.size() < 3 || w.rfind("--", 0) != 0) continue;  // JOB_NAME
+    const uint64_t line = words[i].line;                  // the flag's line, also when its value is on the next one
     const size_t eq = w.find('=');
     const std::string flag = w.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     std::string value;
@@ -194,7 +195,8 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
     const bool no_value = std::find(kGcloudNoValue.begin(), kGcloudNoValue.end(), flag) != kGcloudNoValue.end();
     if (eq != std::string::npos) {
       value = w.substr(eq + 1);
-    } else if (!no_value && i + 1 < words.size()) {
+    } else if (!no_value && i + 1 < words.size() && words[i + 1].text.rfind("--", 0) != 0) {
+      // (a flag the table does not know, such as --async, takes no value from the next flag)
       value = words[++i].text;
       substitution = words[i].substitution;
     }
@@ -203,8 +205,8 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
     if (known == kGcloudFlags.end()) {
       // Not a flag of these commands (a gcloud-wide one such as --project, or a typo): kept under
       // its own name, so that the report lists it.
-      add_option(out, "gcloud " + std::string(flag), no_value ? std::nullopt : std::optional(value), file,
-                 words[i].line, substitution);
+      add_option(out, "gcloud " + std::string(flag), no_value ? std::nullopt : std::optional(value), file, line,
+                 substitution);
       continue;
     }
     if (known->option.empty()) continue;
@@ -212,15 +214,15 @@ std::vector<LaunchOption> gcloud_options(const std::vector<ShellWord>& words, si
       for (const auto& item : gcloud_items(value)) {
         const size_t e = item.find('=');
         if (e == std::string::npos) {
-          add_option(out, item, std::nullopt, file, words[i].line, false);
+          add_option(out, item, std::nullopt, file, line, false);
         } else {
-          add_option(out, item.substr(0, e), item.substr(e + 1), file, words[i].line, substitution);
+          add_option(out, item.substr(0, e), item.substr(e + 1), file, line, substitution);
         }
       }
     } else if (no_value) {
-      add_option(out, std::string(known->option), std::nullopt, file, words[i].line, false);
+      add_option(out, std::string(known->option), std::nullopt, file, line, false);
     } else {
-      add_option(out, std::string(known->option), value, file, words[i].line, substitution);
+      add_option(out, std::string(known->option), value, file, line, substitution);
     }
   }
   return out;
@@ -429,7 +431,8 @@ std::vector<std::string> placeholders_in_value(std::string_view value) {
     while (end < value.size() && word_char(end)) ++end;
     const bool whole = end >= value.size() || !std::isalnum(static_cast<unsigned char>(value[end]));
     const std::string_view word = value.substr(i, end - i);
-    const bool letters = std::count_if(word.begin(), word.end(), [](char c) { return std::isupper(c); }) >= 3;
+    const bool letters = std::count_if(word.begin(), word.end(),
+                                       [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; }) >= 3;
     if (whole && letters && std::isupper(static_cast<unsigned char>(word[0])) &&
         std::find(enums.begin(), enums.end(), word) == enums.end() &&
         std::find(out.begin(), out.end(), word) == out.end()) {

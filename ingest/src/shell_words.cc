@@ -5,25 +5,9 @@
 
 #include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/launch_options.h"
+#include "gpudiag/yaml_tree.h"
 
 namespace gpudiag {
-namespace {
-
-std::string line_of(std::string_view text, uint64_t line) {
-  size_t start = 0;
-  for (uint64_t l = 1; l < line && start < text.size(); ++l) {
-    const size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) return "";
-    start = nl + 1;
-  }
-  size_t end = text.find('\n', start);
-  if (end == std::string_view::npos) end = text.size();
-  std::string out(text.substr(start, std::min<size_t>(end - start, 300)));
-  if (!out.empty() && out.back() == '\r') out.pop_back();
-  return out;
-}
-
-}  // namespace
 
 Result<std::vector<ShellCommand>> split_shell_script(std::string_view text, const std::string& path) {
   std::vector<ShellCommand> commands;
@@ -54,7 +38,7 @@ Result<std::vector<ShellCommand>> split_shell_script(std::string_view text, cons
                       .file = path,
                       .line = at_line,
                       .column = at_column,
-                      .source_line = line_of(text, at_line),
+                      .source_line = yaml::source_line(text, at_line).substr(0, 300),
                       .help = "preflight reads the script's words as the shell would split them; close the quote"};
   };
   for (size_t i = 0; i < text.size(); ++i, ++column) {
