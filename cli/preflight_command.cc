@@ -27,13 +27,6 @@ struct PreflightOptions {
   bool no_launch_env = false;
 };
 
-// "never", then the impacts from core's table (as gate's --fail-on).
-std::vector<std::string> fail_on_levels() {
-  std::vector<std::string> choices{"never"};
-  for (const auto& row : kImpactNames) choices.emplace_back(row.name);
-  return choices;
-}
-
 bool on_path(const char* program) {
   const std::string command = fmt::format("command -v {} >/dev/null 2>&1", program);
   return std::system(command.c_str()) == 0;
@@ -181,7 +174,7 @@ void add_preflight_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--no-launch-env", o->no_launch_env,
                 "Do not read the launch environment's Python and Beam versions (python3 -c 'import apache_beam')");
   cmd->add_option("--fail-on", o->run.fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(one_of(fail_on_levels()));
+      ->check(one_of(fail_on_choices()));
   cmd->add_flag("--deterministic", o->run.deterministic, "Stable output for tests (no version, no paths' cwd)");
   cmd->add_option("--color", o->run.color, "Colour the text report: auto, always, never")
       ->check(one_of({"auto", "always", "never"}));

@@ -60,13 +60,6 @@ std::optional<std::string> read_text(const std::string& path) {
   return s.str();
 }
 
-// "never", then the impacts from core's table.
-std::vector<std::string> fail_on_choices() {
-  std::vector<std::string> choices{"never"};
-  for (const auto& row : kImpactNames) choices.emplace_back(row.name);
-  return choices;
-}
-
 std::vector<std::string> impact_choices() {
   std::vector<std::string> choices;
   for (const auto& row : kImpactNames) choices.emplace_back(row.name);
@@ -86,6 +79,12 @@ size_t terminal_width() {
 }
 
 }  // namespace
+
+std::vector<std::string> fail_on_choices() {
+  std::vector<std::string> choices{"never"};
+  for (const auto& row : kImpactNames) choices.emplace_back(row.name);
+  return choices;
+}
 
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;

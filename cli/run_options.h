@@ -107,6 +107,9 @@ struct OutputCommand {
   bool output_required = false;                // report writes files, so -o is required
 };
 
+// --fail-on's values: "never", then the impacts from core's table (gate, report, preflight).
+std::vector<std::string> fail_on_choices();
+
 // Registers the command: analyse, apply the baseline, write every output, exit code.
 void add_output_command(CLI::App& app, std::function<int()>& run, const OutputCommand& command);
 
