@@ -116,7 +116,7 @@ class Preflight {
       const OptionNameCheck check = check_option_name(o.written);
       if (check.kind == OptionNameCheck::Kind::kNearMiss) {
         misspelled_.push_back(fmt::format("--{} (did you mean {}?)", o.written, check.suggestion));
-        misspelled_at_.push_back(&o);
+        if (first_misspelled_ == nullptr) first_misspelled_ = &o;
         continue;
       }
       if (check.kind == OptionNameCheck::Kind::kUnknown) {
@@ -160,8 +160,8 @@ class Preflight {
     collect_facts(rule.spec.when, facts);
     // The last fact a rule tests is its most specific (gpu_requested, then runner_v2: false).
     std::reverse(facts.begin(), facts.end());
-    if (std::find(facts.begin(), facts.end(), "misspelled_options") != facts.end() && !misspelled_at_.empty()) {
-      return misspelled_at_.front();
+    if (std::find(facts.begin(), facts.end(), "misspelled_options") != facts.end() && first_misspelled_ != nullptr) {
+      return first_misspelled_;
     }
     for (const auto& fact : facts) {
       std::vector<std::string> spellings = pack_.catalog.option_names(fact);
@@ -216,7 +216,7 @@ class Preflight {
   std::vector<std::string> names_;
   std::vector<InputSummary> summaries_;
   std::vector<std::string> misspelled_;
-  std::vector<const LaunchOption*> misspelled_at_;
+  const LaunchOption* first_misspelled_ = nullptr;  // where the misspelled_options finding points
   std::vector<const LaunchOption*> used_;
 };
 

@@ -52,7 +52,7 @@ class Arena {
     counted_left_ -= text.size();
     if (text.size() > left_) {
       const size_t size = std::max(std::min(next_block_, kBlock), text.size());
-      next_block_ *= 2;
+      next_block_ = std::min(next_block_ * 2, kBlock);  // doubling without a ceiling wraps to 0
       blocks_.push_back(std::make_unique<char[]>(size));
       next_ = blocks_.back().get();
       left_ = size;
