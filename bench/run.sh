@@ -6,10 +6,11 @@
 #   bench/run.sh --quick    # 200 MiB inputs, for a smoke run
 #   bench/run.sh --jobs-only [SIZE]   # only the per-job rows (issue 14), default 1G, e.g. 20M for a
 #                                     # smoke run; writes bench/RESULTS-jobs-run.md
-#   GPUDIAG_BASE=../wt-base/build/cli/gpudiag bench/run.sh --unexplained [SIZE]
-#                                     # only the cost of unexplained errors (issue 15): this build
-#                                     # against a build without them, on a healthy export, default
-#                                     # 1G; writes bench/RESULTS-unexplained-run.md
+#   bench/run.sh --unexplained [SIZE] # only the cost of unexplained errors (issue 15): this build
+#                                     # against this commit built without them (GPUDIAG_WITHOUT_
+#                                     # UNEXPLAINED, in build-without-unexplained/), or against
+#                                     # GPUDIAG_BASE=BINARY (e.g. a commit before the feature), on a
+#                                     # healthy export, default 1G; writes bench/RESULTS-unexplained-run.md
 #
 # Needs: a Release build in build/ (tools/setup demo), ripgrep, valgrind, GNU time (/usr/bin/time).
 # Timings never go into the test suite.
@@ -68,13 +69,20 @@ ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 1e-9)}"; }
 verdict() { awk "BEGIN{exit !($1)}" && echo "met" || echo "**not met**"; }
 
 # Unexplained errors (issue 15): "the analysis of a large healthy export must not slow down more
-# than 3 %". GPUDIAG_BASE is a build without the feature (the commit before it, with the same other
-# changes); both binaries run in this one invocation, alternating, on the same healthy export
+# than 3 %". The baseline is this commit built without the feature (the stage that takes candidates
+# compiled out: no candidate, no group), or GPUDIAG_BASE, another binary (a commit before the
+# feature, which also lacks what came after it); both binaries run in this one invocation, alternating, on the same healthy export
 # (bench/generate.py --healthy: green jobs only, with their ERROR-level chatter and the retried
 # tracebacks). Instructions from callgrind on a 40 MB one (-j1, deterministic), CPU time (median)
 # on SIZE; the report of SIZE must hold no error-level unexplained group.
 if [ -n "$unexplained_only" ]; then
   B=${GPUDIAG_BASE:-}
+  if [ -z "$B" ]; then
+    B=build-without-unexplained/cli/gpudiag
+    cmake -S . -B build-without-unexplained -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUDIAG_TESTS=OFF \
+      -DGPUDIAG_WITHOUT_UNEXPLAINED=ON >/dev/null
+    cmake --build build-without-unexplained --target gpudiag >/dev/null
+  fi
   [ -x "$B" ] || { echo "bench: GPUDIAG_BASE must name a gpudiag built without unexplained errors" >&2; exit 2; }
   healthy=$data/$size-healthy.ndjson; small=$data/40M-healthy.ndjson
   [ -f "$healthy" ] || python3 bench/generate.py --size "$size" --healthy --out "$healthy"

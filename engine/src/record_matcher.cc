@@ -500,6 +500,9 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
 }
 
 void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
+#ifdef GPUDIAG_WITHOUT_UNEXPLAINED
+  return;  // the benchmark's baseline (CMake option GPUDIAG_WITHOUT_UNEXPLAINED): no candidate is taken
+#endif
   const ErrorCandidates::Screened screened = errors_.screen(r);
   if (!screened.candidate) return;
   ErrorCandidates::LineVerdict* line = screened.line;  // a remembered text remembers its quiet shapes
