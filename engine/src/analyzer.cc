@@ -87,7 +87,7 @@ class MatchingSink : public RecordSink {
       auto& list = entry.second;
       if (list.size() <= kEarliest + kLatest) continue;
       std::stable_sort(list.begin(), list.end(), [](const detail::Hit* a, const detail::Hit* b) {
-        return a->at != b->at ? a->at < b->at : a->where.line < b->where.line;  // as earlier() orders refs
+        return a->at != b->at ? a->at < b->at : a->where.offset < b->where.offset;  // as earlier() orders refs
       });
       for (size_t i = kEarliest; i + kLatest < list.size(); ++i) {
         list[i]->record.reset();

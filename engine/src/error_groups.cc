@@ -12,17 +12,18 @@ constexpr size_t kMaxWorkersCounted = 1000;  // distinct workers told apart per 
 // The template miner of one job's plain error lines: a few hundred distinct lines is a lot for a job.
 constexpr MinerLimits kJobMinerLimits{.max_clusters = 1000, .max_bytes = 1u << 20};
 
-bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t than_input, uint64_t than_line) {
+// Time, then place: the byte offset, as a one-line JSON array holds every entry on line 1.
+bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t than_input, uint64_t than_offset) {
   if (at != than_at) return at < than_at;
   if (w.input != than_input) return w.input < than_input;
-  return w.line < than_line;
+  return w.offset < than_offset;
 }
 
 // Keeps the earliest copy of each log.
 void note_log(std::map<std::string, std::pair<Timestamp, SourceLocation>>& logs, const std::string& log, Timestamp at,
               const SourceLocation& where) {
   auto [it, added] = logs.emplace(log, std::make_pair(at, where));
-  if (!added && earlier(at, where, it->second.first, it->second.second.input, it->second.second.line)) {
+  if (!added && earlier(at, where, it->second.first, it->second.second.input, it->second.second.offset)) {
     it->second = {at, where};
   }
 }
@@ -108,7 +109,7 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
   bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
                 (s.truncated == c.truncated &&
-                 earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_line));
+                 earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_offset));
   // A copy may name what the exemplar's copy does not (the job message names the step, the
   // docker lines do not).
   if (!better && s.step.empty() && !c.step.empty()) s.step = c.step;
@@ -121,7 +122,7 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
     s.exemplar = Evidence{std::move(*c.record), std::move(c.matched_line), {}, {}};
     g->has_exemplar = true;
     g->exemplar_input = c.where.input;
-    g->exemplar_line = c.where.line;
+    g->exemplar_offset = c.where.offset;
     s.truncated = c.truncated;
     s.exception = std::move(c.exception_line);
     s.exception_type = std::move(c.exception_type);
@@ -159,7 +160,7 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
       s.last_seen = last;
       mine->has_exemplar = g.has_exemplar;
       mine->exemplar_input = g.exemplar_input;
-      mine->exemplar_line = g.exemplar_line;
+      mine->exemplar_offset = g.exemplar_offset;
     } else {
       s.last_seen = std::max(s.last_seen, g.shown.last_seen);
     }
@@ -174,7 +175,7 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
   for (auto& [where, lines] : fragments_) {
     // Time order, whatever order the export holds them in (gcloud prints the newest first).
     std::stable_sort(lines.begin(), lines.end(), [](const Fragment& a, const Fragment& b) {
-      return earlier(a.at, a.where, b.at, b.where.input, b.where.line);
+      return earlier(a.at, a.where, b.at, b.where.input, b.where.offset);
     });
     size_t i = 0;
     while (i < lines.size()) {

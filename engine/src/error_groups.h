@@ -64,7 +64,7 @@ class ErrorGroups {
     std::string first_template;                                        // a plain line's masked text when first seen
     bool has_exemplar = false;
     uint32_t exemplar_input = 0;
-    uint64_t exemplar_line = 0;
+    uint64_t exemplar_offset = 0;  // where its entry starts (earlier() compares offsets)
   };
   struct Fragment {
     Timestamp at = kNoTime;

@@ -218,10 +218,10 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     f.count = all ? hits.total : qualifying.size();
     if (all && hits.distinct_workers()) f.workers_total = *hits.distinct_workers();  // past the refs kept
     std::set<std::pair<uint32_t, uint64_t>> keep;
-    for (const auto& h : qualifying) keep.emplace(h.input, h.line);
+    for (const auto& h : qualifying) keep.emplace(h.input, h.offset);
     std::vector<std::pair<HitRef, Evidence>> kept;
     for (const auto& [ref, evidence] : hits.evidence) {
-      if (all || keep.count({ref.input, ref.line})) kept.emplace_back(ref, evidence);
+      if (all || keep.count({ref.input, ref.offset})) kept.emplace_back(ref, evidence);
     }
     std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return earlier(a.first, b.first); });
     for (auto& [ref, evidence] : kept) f.evidence.push_back(std::move(evidence));
@@ -232,9 +232,9 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
   // Weak evidence alone lowers the confidence (the pack's policy; by default it halves it).
   if (via == "match" && rule.weak_signal >= 0 && !qualifying.empty()) {
     std::set<std::pair<uint32_t, uint64_t>> weak;
-    for (const auto& h : acc_.hits(rule.weak_signal).refs) weak.emplace(h.input, h.line);
+    for (const auto& h : acc_.hits(rule.weak_signal).refs) weak.emplace(h.input, h.offset);
     const bool only_weak = std::all_of(qualifying.begin(), qualifying.end(), [&](const HitRef& h) {
-      return weak.count({h.input, h.line}) > 0;
+      return weak.count({h.input, h.offset}) > 0;
     });
     if (only_weak) {
       f.confidence *= acc_.pack.policy.confidence.weak_only;

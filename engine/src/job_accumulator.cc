@@ -172,8 +172,8 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
     reading.facts_version = facts.version();
     return;
   }
-  const HitRef ref{hit.at, hit.where.input, hit.where.line, worker_id(hit.worker),
-                   sdk_worker_id(hit.worker, hit.sdk_worker)};
+  const HitRef ref{hit.at,           hit.where.input,       hit.where.line,
+                   hit.where.offset, worker_id(hit.worker), sdk_worker_id(hit.worker, hit.sdk_worker)};
   SignalHits& hits = signals[hit.signal];
   hits.lean = lean;
   hits.add(ref, std::move(hit));

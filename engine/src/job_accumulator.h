@@ -24,6 +24,9 @@ struct HitRef {
   Timestamp at = kNoTime;
   uint32_t input = 0;
   uint64_t line = 0;
+  // Where the entry starts in its input: what tells entries apart, as every entry of a one-line
+  // JSON array (`bq query --format=json`) is on line 1. Ordered as the lines are.
+  uint64_t offset = 0;
   uint32_t worker = 0;      // index into JobAccumulator::worker_names (0 = none)
   uint32_t sdk_worker = 0;  // an id for the SDK process ("sdk-0-1"), distinct per worker (0 = none)
 };
@@ -32,7 +35,7 @@ struct HitRef {
 inline bool earlier(const HitRef& a, const HitRef& b) {
   if (a.at != b.at) return a.at < b.at;
   if (a.input != b.input) return a.input < b.input;
-  return a.line < b.line;
+  return a.offset < b.offset;
 }
 
 struct SignalHits {

@@ -64,12 +64,17 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t 
                                            .skipped_entry = false,
                                            .message = std::move(note)});
   }
-  if (status == detail::EntryStatus::kNotALogEntry) {
-    report.problems.push_back(ChunkProblem{.entry_index = index,
-                                           .newlines_before = spans[index].line,
-                                           .offset_in_chunk = spans[index].begin,
-                                           .skipped_entry = true,
-                                           .message = "not a LogEntry: no payload, logName or timestamp"});
+  if (status == detail::EntryStatus::kNotALogEntry || status == detail::EntryStatus::kSummaryRow) {
+    // A summary row is skipped with its own reason: this ingest does not read them yet (the
+    // reader keeps the column's JSON, entry_reader.summary(), for the one that will).
+    report.problems.push_back(ChunkProblem{
+        .entry_index = index,
+        .newlines_before = spans[index].line,
+        .offset_in_chunk = spans[index].begin,
+        .skipped_entry = true,
+        .message = status == detail::EntryStatus::kSummaryRow
+                       ? "a gpudiag summary row (gpudiag_summary is not null): this gpudiag does not read them; skipped"
+                       : "not a LogEntry: no payload, logName or timestamp"});
     return true;  // skipped, so never a duplicate: it keeps no fingerprint
   }
   report.fingerprints[index] = entry_reader.fingerprint();

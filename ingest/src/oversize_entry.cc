@@ -100,8 +100,8 @@ void OversizeEntry::member_role(Frame& parent, Role& role, int& long_text) const
   if (key.size() > kMaxKeyBytes) return;
   switch (parent.role) {
     case Role::kTop:
-      if (key_in(key, {"logName", "log_name", "severity", "timestamp", "receiveTimestamp", "receive_timestamp",
-                       "insertId", "insert_id", "resource", "labels"})) {
+      if (key_in(key, {"logName", "log_name", "severity", "severity_number", "timestamp", "receiveTimestamp",
+                       "receive_timestamp", "insertId", "insert_id", "resource", "labels", "gpudiag_summary"})) {
         role = Role::kKeepAll;
       } else if (key_in(key, {"textPayload", "text_payload"})) {
         role = Role::kKeepAll;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstring>
+#include <string>
 
 #include "gpudiag/log_record.h"
 
@@ -112,6 +114,108 @@ std::string format_rfc3339(Timestamp t) {
   }
   out += 'Z';
   return out;
+}
+
+}  // namespace gpudiag
+
+namespace gpudiag {
+namespace {
+
+// "YYYY-MM-DD HH:MM:SS[.f…]" and its zone as BigQuery prints them, rewritten to RFC 3339.
+std::optional<Timestamp> parse_bigquery_date_time(std::string_view s) {
+  size_t end = 19;
+  if (s.size() < end) return std::nullopt;
+  if (end < s.size() && s[end] == '.') {
+    ++end;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+  }
+  std::string_view zone = s.substr(end);
+  if (!zone.empty() && zone.front() == ' ') zone.remove_prefix(1);
+  std::string_view offset;
+  if (zone.empty() || zone == "UTC" || zone == "Z" || zone == "z") {
+    offset = "Z";
+  } else if (zone.size() == 3 && (zone[0] == '+' || zone[0] == '-')) {
+    offset = zone;  // "+00", CAST(ts AS STRING): completed to "+00:00" below
+  } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':') {
+    offset = zone;
+  } else {
+    return std::nullopt;
+  }
+  char buffer[64];
+  const std::string_view body = s.substr(0, end);
+  if (body.size() + 6 > sizeof buffer) return std::nullopt;
+  std::memcpy(buffer, body.data(), body.size());
+  size_t n = body.size();
+  if (body.size() > 10 && buffer[10] == ' ') buffer[10] = 'T';
+  std::memcpy(buffer + n, offset.data(), offset.size());
+  n += offset.size();
+  if (offset.size() == 3) {
+    std::memcpy(buffer + n, ":00", 3);
+    n += 3;
+  }
+  return parse_rfc3339(std::string_view(buffer, n));
+}
+
+// Seconds since the epoch in decimal ("1666988909.567718", "1.666988909567718E9"), read exactly:
+// a double cannot hold today's microseconds. A plain integer of 15–17 digits is microseconds.
+std::optional<Timestamp> parse_epoch(std::string_view s) {
+  bool negative = false;
+  size_t pos = 0;
+  if (pos < s.size() && (s[pos] == '-' || s[pos] == '+')) negative = s[pos++] == '-';
+  std::string digits;  // every mantissa digit, the point dropped
+  int64_t point = -1;  // digits before the point
+  for (; pos < s.size() && ((s[pos] >= '0' && s[pos] <= '9') || s[pos] == '.'); ++pos) {
+    if (s[pos] == '.') {
+      if (point >= 0) return std::nullopt;
+      point = static_cast<int64_t>(digits.size());
+    } else if (digits.size() < 40) {
+      digits += s[pos];
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits.empty()) return std::nullopt;
+  const bool plain_integer = point < 0 && pos == s.size();
+  if (point < 0) point = static_cast<int64_t>(digits.size());
+  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+    ++pos;
+    bool exp_negative = false;
+    if (pos < s.size() && (s[pos] == '-' || s[pos] == '+')) exp_negative = s[pos++] == '-';
+    int64_t exponent = 0;
+    size_t exp_digits = 0;
+    for (; pos < s.size() && s[pos] >= '0' && s[pos] <= '9' && exp_digits < 3; ++pos, ++exp_digits) {
+      exponent = exponent * 10 + (s[pos] - '0');
+    }
+    if (exp_digits == 0) return std::nullopt;
+    point += exp_negative ? -exponent : exponent;
+  }
+  if (pos != s.size()) return std::nullopt;
+  if (plain_integer && digits.size() >= 15 && digits.size() <= 17)
+    point -= 6;  // microseconds
+  else if (plain_integer && digits.size() > 12)
+    return std::nullopt;  // neither unit fits
+  int64_t seconds = 0;
+  int64_t nanos = 0;
+  for (int64_t i = 0; i < point; ++i) {
+    const int d = i < static_cast<int64_t>(digits.size()) ? digits[i] - '0' : 0;
+    if (seconds > INT64_MAX / 1'000'000'000 / 10) return std::nullopt;
+    seconds = seconds * 10 + d;
+  }
+  for (int64_t i = point; i < point + 9; ++i) {
+    const int d = i >= 0 && i < static_cast<int64_t>(digits.size()) ? digits[i] - '0' : 0;
+    nanos = nanos * 10 + d;
+  }
+  constexpr int64_t kMaxSecs = INT64_MAX / 1'000'000'000 - 1;
+  if (seconds > kMaxSecs) return std::nullopt;
+  const Timestamp t = seconds * 1'000'000'000 + nanos;
+  return negative ? -t : t;
+}
+
+}  // namespace
+
+std::optional<Timestamp> parse_bigquery_timestamp(std::string_view text) {
+  if (text.size() >= 19 && text[4] == '-') return parse_bigquery_date_time(text);
+  return parse_epoch(text);
 }
 
 }  // namespace gpudiag

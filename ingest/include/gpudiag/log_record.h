@@ -22,6 +22,13 @@ inline constexpr Timestamp kNoTime = INT64_MIN;
 
 // Parses RFC 3339 ("2022-10-28T20:08:29.567718Z", 0–9 fractional digits, Z or ±hh:mm offset).
 std::optional<Timestamp> parse_rfc3339(std::string_view text);
+// Parses a TIMESTAMP in the forms BigQuery's tools print it (docs/formats.md, "BigQuery results"):
+// "2022-10-28 20:08:29" with no zone, which is UTC ("bq query --format=json" prints whole seconds),
+// with 1–9 fractional digits, or with " UTC", "+00", "+hh:mm" or "Z" after it (the console,
+// CAST(ts AS STRING)); or seconds since the epoch as the REST API sends them ("1.666988909567718E9",
+// "1666988909.5"), or whole microseconds (15–17 digits, formatOptions.useInt64Timestamp). RFC 3339
+// is parse_rfc3339's; this is its fallback, so the ordinary export never pays for it.
+std::optional<Timestamp> parse_bigquery_timestamp(std::string_view text);
 // Formats as RFC 3339 UTC with exactly as many fractional digits as needed (0, 3, 6 or 9).
 std::string format_rfc3339(Timestamp t);
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Every corpus case, re-shaped into each form `bq query` prints (tools/bq-rows), diagnoses as its export.
+
+    python3 tests/ingest_bq_corpus.py --gpudiag build/cli/gpudiag [--case NAME] [--timestamps seconds]
+
+Compared: the verdict and summary, each job's outcome and verdict, every finding's rule, count and
+captures, the inconclusive checks and the unexplained groups' fingerprints. Evidence lines, first and
+last seen times and input counts may differ (bq prints one line, and whole seconds).
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHAPES = ["query-analytics", "query-sink", "analytics-view", "sink-table"]
+# tests/fixtures/bq/: one file per shape and printer, rendered by tools/bq-rows from this case
+# (tests/ingest_bq_test.cc diagnoses each; --fixtures checks they are what the converter renders).
+FIXTURE_CASE = "corpus/gpu-oom-pytorch-runinference/export.json"
+FIXTURES = [
+    ("analytics.json", ["--shape", "query-analytics"]),
+    ("sink.json", ["--shape", "query-sink"]),
+    ("analytics-view.prettyjson.json", ["--shape", "analytics-view", "--format", "prettyjson"]),
+    ("sink-table.json.gz", ["--shape", "sink-table", "--gzip"]),
+]
+
+
+def render_fixture(flags):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), *flags,
+                           os.path.join(ROOT, FIXTURE_CASE)], check=True, capture_output=True).stdout
+
+
+def check_fixtures(update):
+    folder = os.path.join(ROOT, "tests", "fixtures", "bq")
+    stale = 0
+    for name, flags in FIXTURES:
+        path = os.path.join(folder, name)
+        want = render_fixture(flags)
+        if update:
+            with open(path, "wb") as f:
+                f.write(want)
+        elif not os.path.exists(path) or open(path, "rb").read() != want:
+            stale += 1
+            print(f"{path} is not what tools/bq-rows {' '.join(flags)} {FIXTURE_CASE} renders "
+                  f"(python3 tests/ingest_bq_corpus.py --fixtures --update)")
+    return 1 if stale else 0
+
+
+def diagnosis(report):
+    # A summary may name where the job message is (export.json:170): the rows are elsewhere.
+    summary = re.sub(r"entry at \S+:\d+", "entry at FILE:LINE", report["summary"])
+    return {
+        "verdict": report["verdict"],
+        "summary": summary,
+        "jobs": [(j["id"], j.get("outcome"), j.get("verdict")) for j in report["jobs"]],
+        "findings": [(f["rule_id"], f["count"], f.get("captures")) for f in report["findings"]],
+        "inconclusive": [i.get("rule_id") for i in report["inconclusive"]],
+        "unexplained": sorted(u.get("fingerprint", "") for u in report.get("unexplained", [])),
+    }
+
+
+def analyze(gpudiag, paths, extra):
+    r = subprocess.run([gpudiag, "analyze", "--deterministic", "--format", "json", *extra, *paths],
+                       capture_output=True, text=True)
+    if not r.stdout.strip():
+        return {"exit": r.returncode, "stderr": r.stderr.strip()}
+    return diagnosis(json.loads(r.stdout))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpudiag")
+    ap.add_argument("--fixtures", action="store_true", help="check tests/fixtures/bq/ instead")
+    ap.add_argument("--update", action="store_true", help="with --fixtures: write them")
+    ap.add_argument("--case", action="append")
+    ap.add_argument("--timestamps", default="seconds")
+    args = ap.parse_args()
+    if args.fixtures:
+        return check_fixtures(args.update)
+    if not args.gpudiag:
+        ap.error("--gpudiag is needed")
+    corpus = os.path.join(ROOT, "corpus")
+    cases = args.case or sorted(c for c in os.listdir(corpus) if os.path.exists(os.path.join(corpus, c, "labels.yaml")))
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in cases:
+            folder = os.path.join(corpus, case)
+            labels = yaml.safe_load(open(os.path.join(folder, "labels.yaml")))
+            extra = []
+            a = labels.get("args") or []
+            for i in range(len(a) - 1):
+                if a[i] == "--job":
+                    extra += ["--job", os.path.join(folder, a[i + 1])]
+            exports = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.startswith("export"))
+            want = analyze(args.gpudiag, exports, extra)
+            for shape in SHAPES:
+                paths = []
+                for n, export in enumerate(exports):
+                    out = os.path.join(tmp, f"{case}.{shape}.{n}.json")
+                    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), "--shape", shape,
+                                    "--timestamps", args.timestamps, export, "-o", out], check=True)
+                    paths.append(out)
+                got = analyze(args.gpudiag, paths, extra)
+                if got != want:
+                    failures += 1
+                    print(f"FAIL {case} as {shape}:")
+                    for key in sorted(set(want) | set(got)):
+                        if want.get(key) != got.get(key):
+                            print(f"  {key}: export {want.get(key)!r}\n  {' ' * len(key)}  rows   {got.get(key)!r}")
+    print(f"{len(cases)} cases x {len(SHAPES)} shapes: {failures} differ")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
