@@ -163,22 +163,6 @@ TEST_CASE("bq rows: severity names win over severity_number and INT64 strings ar
   CHECK(rows.summary.problems[0].message == "severity_number is not a LogSeverity number; ignored");
 }
 
-TEST_CASE("bq rows: a summary row is skipped with its reason and counted", "[unit]") {
-  const auto rows = read_rows(
-      R"([{"gpudiag_summary":"{\"entries\":3}","insert_id":null,"json_payload":null,"labels":null,"log_name":null,"resource":null,)"
-      R"("severity":null,"text_payload":null,"timestamp":"2023-01-01 10:00:00"},)"
-      "\n"
-      R"({"gpudiag_summary":null,"log_name":"projects/p/logs/dataflow.googleapis.com%2Fworker","text_payload":"x","timestamp":"2023-01-01 10:00:01"}])");
-  CHECK(rows.records.size() == 1);
-  CHECK(rows.summary.entries == 2);
-  CHECK(rows.summary.skipped == 1);
-  CHECK(rows.summary.analysed == 1);
-  REQUIRE(rows.summary.problems.size() == 1);
-  CHECK(rows.summary.problems[0].skipped_entry);
-  CHECK(rows.summary.problems[0].message ==
-        "a gpudiag summary row (gpudiag_summary is not null): this gpudiag does not read them; skipped");
-}
-
 TEST_CASE("bq rows: entries of a one-line array are told apart by their byte offset", "[unit]") {
   // Two entries on line 1 (bq --format=json): same line, distinct places.
   const auto rows = read_rows(

@@ -43,6 +43,8 @@ class MatchingSink : public RecordSink {
     matcher_.match(r, entry, out_->seen);
   }
 
+  void summary(const JobSummary& summary, size_t) override { matcher_.note_summary(summary, out_->seen); }
+
   std::unique_ptr<BatchOutput> end_batch(Neighbours& neighbours) override {
     matcher_.set_long_text(nullptr);
     keep_possible_evidence(out_->seen.hits);

@@ -403,6 +403,7 @@ void evaluate_rules(const JobAccumulator& acc, Analysis& out) {
   out.job.project = fact("project");
   out.job.region = fact("region");
   out.job.entries = acc.entries;
+  out.job.source = acc.source;
   if (const FactValue* v = acc.facts.get("outcome")) {
     if (auto o = parse_job_outcome(v->value)) {
       out.job.outcome = *o;

@@ -181,6 +181,8 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
 
 void JobAccumulator::add_seen(JobSeen&& seen) {
   entries += seen.entries;
+  source.add(seen.source);
+  workers_floor = std::max(workers_floor, seen.workers_floor);
   for (const auto& [signal, n] : seen.extractor_overflow) {
     for (const auto& name : facts_set_by[signal].last_facts()) facts.note_more(name, n);
   }
@@ -247,6 +249,8 @@ void JobAccumulator::absorb(JobAccumulator&& other) {
   seen.entries = other.entries;
   seen.earliest = other.earliest;
   seen.latest = other.latest;
+  seen.source = other.source;
+  seen.workers_floor = other.workers_floor;
   seen.logs = std::move(other.logs);
   for (auto& [worker, sdk] : other.sdk_by_worker) seen.workers[worker].sdk_workers = std::move(sdk);
   for (size_t i = 1; i < other.worker_names.size(); ++i) worker_id(other.worker_names[i]);

@@ -131,7 +131,9 @@ class JobAccumulator {
 
   uint32_t worker_id(std::string_view name);
   // Distinct workers seen (named + counted), and whether that number is exact.
-  uint64_t workers_total() const { return worker_names.size() - 1 + unnamed_workers.count(); }
+  uint64_t workers_total() const {
+    return std::max<uint64_t>(worker_names.size() - 1 + unnamed_workers.count(), workers_floor);
+  }
   // A worker's name, "" for the ones past kMaxNamedWorkers.
   const std::string& worker_name(uint32_t id) const;
   uint32_t sdk_worker_id(std::string_view worker, std::string_view sdk_worker);
@@ -140,6 +142,8 @@ class JobAccumulator {
   const std::vector<std::string>& input_paths;
   std::string job_id;  // "" for the unattributed entries
   uint64_t entries = 0;
+  SummaryRowCounts source;            // from summary rows (docs/sql.md); rows 0: none
+  uint64_t workers_floor = 0;         // distinct workers the summary rows counted
   uint64_t last_batch = 0;            // the last batch that held the job's entries (set by ExportAccumulator)
   bool lean = false;                  // keeps less evidence per signal (SignalHits::lean)
   std::map<int, SignalHits> signals;  // only the signals that were hit: a job costs what it shows

@@ -88,6 +88,10 @@ struct JobSeen {
   std::map<std::string, WorkerSeen, std::less<>> workers;  // worker VM → what ran on it
   std::string job_name, project, region;                   // first seen
   std::map<int, uint64_t> extractor_overflow;              // fact extractor signal → hits not kept
+  // The job's summary rows of `gpudiag sql`'s result (docs/sql.md): what the source held, of which
+  // the entries above are what the query returned. The times, logs and workers above include theirs.
+  SummaryRowCounts source;
+  uint64_t workers_floor = 0;  // distinct workers the summary counted (it may not name them all)
 };
 
 // Everything a batch contributes besides counts, per job.

@@ -393,6 +393,34 @@ void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
   if (job.region.empty() && !r.region.empty()) job.region = r.region;
 }
 
+void RecordMatcher::note_summary(const JobSummary& s, ChunkObservations& out) {
+  LogRecord r;
+  r.job_id = s.job_id;
+  JobSeen& job = job_of(r, out);
+  job.source.add(s);
+  job.workers_floor = std::max(job.workers_floor, s.workers_total);
+  const auto widen = [](Timestamp& earliest, Timestamp& latest, Timestamp first, Timestamp last) {
+    if (first != kNoTime && (earliest == kNoTime || first < earliest)) earliest = first;
+    if (last != kNoTime && (latest == kNoTime || last > latest)) latest = last;
+  };
+  widen(job.earliest, job.latest, s.first, s.last);
+  for (const auto& log : s.logs) {
+    Timestamp& first = lookup(job.logs, log.log, kNoTime);
+    if (log.first != kNoTime && (first == kNoTime || log.first < first)) first = log.first;
+  }
+  for (const auto& worker : s.workers) {
+    auto& sdk = lookup(job.workers, worker.worker, {}).sdk_workers;
+    for (const auto& name : worker.sdk_workers) sdk.emplace(name);
+  }
+  if (job.job_name.empty()) job.job_name = s.job_name;
+  if (job.project.empty()) job.project = s.project;
+  if (job.region.empty()) job.region = s.region;
+  // The cached logs and workers point at the maps just changed: look them up again.
+  job_ = nullptr;
+  last_worker_.clear();
+  last_sdk_worker_.clear();
+}
+
 uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
   if (quiet_stamp_ == stamp_) return quiet_;
   quiet_stamp_ = stamp_;

@@ -79,6 +79,12 @@ class RecordMatcher {
   bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
   void note_record(const LogRecord& r, ChunkObservations& out);
   JobSeen& job_of(const LogRecord& r, ChunkObservations& out);
+
+ public:
+  // A summary row of `gpudiag sql`'s result: the job's aggregates over every entry of the source.
+  void note_summary(const JobSummary& summary, ChunkObservations& out);
+
+ private:
   // The policy's quiet shapes the record has, one bit each (computed once per record).
   uint32_t quiet_shapes(const LogRecord& r);
   // An entry no rule claimed, or a claimed error whose copies elsewhere are then explained too.

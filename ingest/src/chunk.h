@@ -59,6 +59,7 @@ struct ChunkReport {
   std::vector<ChunkProblem> problems;
   std::vector<uint64_t> fingerprints;  // per entry: entry_fingerprint(); 0 = none
   std::string input_changed;           // non-empty: the input shrank while it was read (why, with the byte)
+  SummaryRowCounts summary_rows;       // the summary rows among the entries (parsed, not skipped)
 };
 
 // Parses chunks into LogRecords in two steps, so that the stream can learn a chunk's first line
@@ -76,8 +77,11 @@ class ChunkParser {
 
   // Parses the entries split() found, calling `on_record(record, entry_index)` for each that parses;
   // `record.where.line` is `base_line` plus the newlines before the entry in the chunk.
+  // A summary row of `gpudiag sql`'s result goes to `on_summary` instead (counted in the report).
   using RecordFn = std::function<void(const LogRecord&, size_t entry_index)>;
-  void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report);
+  using SummaryFn = std::function<void(const JobSummary&, size_t entry_index)>;
+  void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, const SummaryFn& on_summary,
+             ChunkReport& report);
 
   // Entry `entry_index` of the chunk last split, parsed again as an owned record, its strings
   // cropped to `max_text_bytes`; nullopt when there is no such entry or it is broken.

@@ -27,13 +27,14 @@ struct ChunkParser::Impl {
 
   ChunkReport split(const Chunk& chunk);
   ChunkReport split_side(const Chunk& chunk);
-  void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report);
+  void parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, const SummaryFn& on_summary,
+             ChunkReport& report);
   std::optional<KeptRecord> reparse(const Chunk& chunk, uint64_t base_line, const std::vector<detail::EntrySpan>& from,
                                     size_t index, size_t max_text_bytes);
 
  private:
   bool deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index, const RecordFn& on_record,
-               ChunkReport& report, std::string& error);
+               const SummaryFn& on_summary, ChunkReport& report, std::string& error);
 };
 
 namespace {
@@ -50,7 +51,8 @@ std::string excerpt(const char* data, size_t begin, size_t end) {
 }  // namespace
 
 bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index,
-                                const RecordFn& on_record, ChunkReport& report, std::string& error) {
+                                const RecordFn& on_record, const SummaryFn& on_summary, ChunkReport& report,
+                                std::string& error) {
   LogRecord& record = entry_reader.record();
   auto status = entry_reader.read(object, error);
   if (status == detail::EntryStatus::kMalformed) return false;
@@ -64,17 +66,29 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t 
                                            .skipped_entry = false,
                                            .message = std::move(note)});
   }
-  if (status == detail::EntryStatus::kNotALogEntry || status == detail::EntryStatus::kSummaryRow) {
-    // A summary row is skipped with its own reason: this ingest does not read them yet (the
-    // reader keeps the column's JSON, entry_reader.summary(), for the one that will).
-    report.problems.push_back(ChunkProblem{
-        .entry_index = index,
-        .newlines_before = spans[index].line,
-        .offset_in_chunk = spans[index].begin,
-        .skipped_entry = true,
-        .message = status == detail::EntryStatus::kSummaryRow
-                       ? "a gpudiag summary row (gpudiag_summary is not null): this gpudiag does not read them; skipped"
-                       : "not a LogEntry: no payload, logName or timestamp"});
+  const auto problem = [&](std::string message, bool skipped) {
+    report.problems.push_back(ChunkProblem{.entry_index = index,
+                                           .newlines_before = spans[index].line,
+                                           .offset_in_chunk = spans[index].begin,
+                                           .skipped_entry = skipped,
+                                           .message = std::move(message)});
+  };
+  if (status == detail::EntryStatus::kSummaryRow) {
+    // A job's aggregates from `gpudiag sql` (docs/sql.md): never a duplicate, it keeps no fingerprint.
+    std::vector<std::string> notes;
+    auto summary = parse_job_summary(entry_reader.summary(), notes);
+    for (auto& note : notes) problem(std::move(note), false);
+    if (!summary) {
+      problem(summary.error().message + "; skipped", true);
+      return true;
+    }
+    summary->where = record.where;
+    report.summary_rows.add(*summary);
+    on_summary(*summary, index);
+    return true;
+  }
+  if (status == detail::EntryStatus::kNotALogEntry) {
+    problem("not a LogEntry: no payload, logName or timestamp", true);
     return true;  // skipped, so never a duplicate: it keeps no fingerprint
   }
   report.fingerprints[index] = entry_reader.fingerprint();
@@ -82,7 +96,8 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t 
   return true;
 }
 
-void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report) {
+void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record,
+                              const SummaryFn& on_summary, ChunkReport& report) {
   for (size_t i = 0; i < spans.size(); ++i) {
     const auto& span = spans[i];
     if (span.begin == span.end) continue;  // lost between entries; already reported
@@ -106,7 +121,7 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
                                                                          : type == od::json_type::boolean ? "boolean"
                                                                                                           : "null");
       } else if (!err) {
-        ok = deliver(object, chunk, base_line, i, on_record, report, error);
+        ok = deliver(object, chunk, base_line, i, on_record, on_summary, report, error);
       }
     }
     if (!ok) {
@@ -193,8 +208,9 @@ ChunkParser& ChunkParser::operator=(ChunkParser&&) noexcept = default;
 
 ChunkReport ChunkParser::split(const Chunk& chunk) { return impl_->split(chunk); }
 
-void ChunkParser::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, ChunkReport& report) {
-  impl_->parse(chunk, base_line, on_record, report);
+void ChunkParser::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, const SummaryFn& on_summary,
+                        ChunkReport& report) {
+  impl_->parse(chunk, base_line, on_record, on_summary, report);
 }
 
 InputProblem to_input_problem(ChunkProblem problem, const Chunk& chunk, uint64_t base_line) {

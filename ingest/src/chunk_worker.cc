@@ -84,7 +84,8 @@ ParsedChunk ChunkWorker::run(ChunkTask&& task) {
       lines_.first_line(task.order, task.first_of_input, chunk.newlines_before, report.newlines);
   const LongTextFindings* long_text = chunk.long_text.get();
   parser_.parse(
-      chunk, first_line, [&](const LogRecord& r, size_t entry) { sink_->record(r, entry, long_text); }, report);
+      chunk, first_line, [&](const LogRecord& r, size_t entry) { sink_->record(r, entry, long_text); },
+      [&](const JobSummary& s, size_t entry) { sink_->summary(s, entry); }, report);
   Around around(*this, task, first_line, report);
   ParsedChunk out;
   out.output = sink_->end_batch(around);
@@ -98,6 +99,7 @@ ParsedChunk ChunkWorker::run(ChunkTask&& task) {
   }
   out.fingerprints = std::move(report.fingerprints);
   out.input_changed = std::move(report.input_changed);
+  out.summary_rows = report.summary_rows;
   return out;  // the task, and with it the chunks' bytes, goes now
 }
 

@@ -31,6 +31,7 @@ struct ParsedChunk {
   std::vector<InputProblem> problems;  // absolute lines
   std::vector<uint64_t> fingerprints;  // per entry (0 = none)
   std::string input_changed;
+  SummaryRowCounts summary_rows;
   std::unique_ptr<BatchOutput> output;
 };
 

@@ -10,6 +10,7 @@ class KeepingSink : public RecordSink {
   void record(const LogRecord& record, size_t entry, const LongTextFindings*) override {
     out_->records.emplace_back(entry, KeptRecord(record));
   }
+  void summary(const JobSummary& summary, size_t) override { out_->summaries.push_back(summary); }
   std::unique_ptr<BatchOutput> end_batch(Neighbours&) override {
     return std::exchange(out_, std::make_unique<KeptBatch>());
   }

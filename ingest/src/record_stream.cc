@@ -59,6 +59,7 @@ class Merger {
     summary.skipped += chunk.skipped;
     summary.duplicates += duplicates;
     summary.analysed += chunk.entries - chunk.skipped - duplicates;
+    summary.summary_rows.add(chunk.summary_rows);
     merge_(std::move(batch));
   }
 

@@ -268,6 +268,15 @@ void write_changes_since_green(JsonWriter& w, const ChangesSinceGreen& c) {
   w.end_object();
 }
 
+// What `gpudiag sql`'s summary rows said of the queried table (docs/sql.md); only when there were any.
+void write_source(JsonWriter& w, const SummaryRowCounts& s) {
+  if (s.rows == 0) return;
+  w.key("source").begin_object();
+  w.field("summary_rows", s.rows).field("entries", s.source_entries).field("returned", s.returned);
+  w.field("capped", s.capped);
+  w.end_object();
+}
+
 void write_run_history(JsonWriter& w, const ReportHistory& h) {
   w.key("history").begin_object();
   w.field("pipeline", h.pipeline).field("run", h.run);
@@ -286,7 +295,9 @@ void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   w.field("summary", r.verdict_line);
   write_time(w, "start", d.start);
   write_time(w, "end", d.end);
-  w.key("totals").begin_object().field("entries", d.job.entries).end_object();
+  w.key("totals").begin_object().field("entries", d.job.entries);
+  write_source(w, d.job.source);
+  w.end_object();
   write_findings(w, r, o);
   write_fixes(w, r, o);
   write_inconclusive(w, r, o);
@@ -345,6 +356,9 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
       .field("skipped", d.skipped)
       .field("duplicates", d.duplicates);
   w.field("duplicates_windowed", d.duplicates_windowed);
+  SummaryRowCounts source;
+  for (const auto& in : d.inputs) source.add(in.summary_rows);
+  write_source(w, source);
   w.end_object();
 
   w.key("inputs").begin_array();
@@ -357,6 +371,7 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
         .field("analysed", in.analysed)
         .field("skipped", in.skipped)
         .field("duplicates", in.duplicates);
+    write_source(w, in.summary_rows);
     w.field("problems_total", in.problems_total);
     w.key("problems").begin_array();
     for (const auto& p : in.problems) {

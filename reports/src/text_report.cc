@@ -471,6 +471,16 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
                                 d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
                                 d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : ""),
                     "  ");
+    SummaryRowCounts source;
+    for (const auto& in : d.inputs) source.add(in.summary_rows);
+    if (source.rows > 0) {  // the rows came from `gpudiag sql`: say what the table held beside them
+      out += w.status(
+          fmt::format(
+              "the query's source: {} of {}, {} returned{}", plural(source.source_entries, "entry", "entries"),
+              plural(source.rows, "job", "jobs"), source.returned,
+              source.capped > 0 ? fmt::format(", {} left out by the per-job row cap", source.capped) : std::string()),
+          "  ");
+    }
   }
   if (several) {
     std::map<Verdict, size_t> by_verdict;

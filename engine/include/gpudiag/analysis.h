@@ -193,6 +193,9 @@ struct JobInfo {
   JobOutcome outcome = JobOutcome::kUnknown;  // the `outcome` fact
   std::string outcome_source;                 // what said so ("job message at logs.json:12", "job.json")
   uint64_t entries = 0;                       // the job's entries read (duplicates included)
+  // From `gpudiag sql`'s summary rows (docs/sql.md): the job's entries in the queried table, of
+  // which the query returned `source.returned` (= the entries read, when nothing was capped). rows 0: none.
+  SummaryRowCounts source;
   bool summarised = false;             // one of many jobs, kept as a summary: findings without evidence, fixes or facts
   std::vector<std::string> other_ids;  // the export's other jobs (a project-wide export)
 };

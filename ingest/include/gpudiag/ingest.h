@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "gpudiag/export_shape.h"
+#include "gpudiag/job_summary.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/result.h"
 
@@ -55,6 +56,28 @@ struct InputProblem {
   int64_t offset = -1;  // byte offset (decompressed)
   bool skipped_entry = false;
   std::string message;
+};
+
+// The summary rows of `gpudiag sql`'s result in an input (docs/sql.md): each is counted as an
+// analysed entry, so the counts identity holds; these are what the rows say of the source.
+struct SummaryRowCounts {
+  uint64_t rows = 0;
+  uint64_t source_entries = 0;  // the entries their jobs have in the source table
+  uint64_t returned = 0;        // of which the query returned
+  uint64_t capped = 0;          // selected, but left out by the query's per-job row cap
+
+  void add(const JobSummary& s) {
+    ++rows;
+    source_entries += s.entries;
+    returned += s.returned;
+    capped += s.capped;
+  }
+  void add(const SummaryRowCounts& o) {
+    rows += o.rows;
+    source_entries += o.source_entries;
+    returned += o.returned;
+    capped += o.capped;
+  }
 };
 
 // What one input contributed. `entries` counts every entry found in it: analysed + skipped +
@@ -71,6 +94,7 @@ struct InputSummary {
   uint64_t problems_total = 0;  // problems seen; `problems` keeps only the first kMaxKept
   std::string aborted;          // non-empty: reading stopped early for this reason (an input error)
   std::vector<InputProblem> problems;
+  SummaryRowCounts summary_rows;  // among the analysed entries
   static constexpr size_t kMaxKept = 100;
 
   void add_problem(InputProblem p);
@@ -140,6 +164,8 @@ class RecordSink {
   // the batch. `long_text` is non-null for the crop of an entry over max_entry_bytes: what the
   // LongTextObserver found over its whole text. The record's strings live until the call returns.
   virtual void record(const LogRecord& record, size_t entry, const LongTextFindings* long_text) = 0;
+  // A summary row of `gpudiag sql`'s result (a job's aggregates; no LogEntry): `entry` is its index.
+  virtual void summary(const JobSummary& summary, size_t entry) = 0;
   // The batch's last record was given. Ask `neighbours` now for the context of the records kept.
   // Duplicates are not known yet (they are told apart in input order, when batches are merged).
   virtual std::unique_ptr<BatchOutput> end_batch(Neighbours& neighbours) = 0;
@@ -172,6 +198,7 @@ struct StreamSummary {
 // The records of a batch, owned, each with its index in the batch: what keeping_sink() makes.
 struct KeptBatch : BatchOutput {
   std::vector<std::pair<size_t, KeptRecord>> records;
+  std::vector<JobSummary> summaries;  // the batch's summary rows
 };
 // A sink that keeps every record whole (and asks for no neighbours), for callers that want owned
 // records in input order: the merge step gets KeptBatch outputs.
