@@ -141,7 +141,7 @@ TEST_CASE("gpudiag sql: a bad --source, --since or --schema is an error with exi
   CHECK(r.err.find("neither analytics nor sink") != std::string::npos);
 }
 
-TEST_CASE("gpudiag sql --check: the built-in pack is fine; a schema without a column the query reads is an error",
+TEST_CASE("gpudiag sql --check: the built-in pack is fine, and a schema without a column the query reads is an error",
           "[cli]") {
   const auto fine = test::run_gpudiag({"sql", "--source", "analytics:p.d", "--check"});
   CHECK(fine.exit_code == 0);
