@@ -61,6 +61,7 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run);
 void add_baseline_command(CLI::App& app, std::function<int()>& run);
 void add_export_command(CLI::App& app, std::function<int()>& run);
 void add_preflight_command(CLI::App& app, std::function<int()>& run);
+void add_sql_command(CLI::App& app, std::function<int()>& run);
 
 std::string version_string();
 

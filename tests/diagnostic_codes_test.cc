@@ -27,7 +27,7 @@ std::string read_text(const std::filesystem::path& path) {
 // The source files of the libraries and the binary (not tests, which feed codes in on purpose).
 std::vector<std::filesystem::path> sources() {
   std::vector<std::filesystem::path> out;
-  for (const char* dir : {"core", "ingest", "engine", "reports", "history", "cli"}) {
+  for (const char* dir : {"core", "ingest", "engine", "reports", "history", "sql", "cli"}) {
     for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_dir() + "/" + dir)) {
       const auto ext = e.path().extension();
       if (e.is_regular_file() && (ext == ".cc" || ext == ".h")) out.push_back(e.path());
@@ -58,7 +58,7 @@ TEST_CASE("diagnostic codes: each is kebab-case and named once", "[unit][core]")
 TEST_CASE("diagnostic codes: every code the source emits is in the table, and every row is used", "[unit][core]") {
   // A code is written as a literal ("rule-regex", where a file has not moved to the names yet) or by
   // name (DiagnosticCode::kRuleRegex).
-  const std::regex literal(R"re("((?:input|gzip|job|rule|baseline|db|history|query|no-such)-[a-z0-9-]+)")re");
+  const std::regex literal(R"re("((?:input|gzip|job|rule|baseline|db|history|query|sql|no-such)-[a-z0-9-]+)")re");
   const std::regex by_name(R"(DiagnosticCode::(k\w+))");
   std::set<std::string> used;
   for (const auto& path : sources()) {

@@ -42,9 +42,9 @@ std::optional<Severity> parse_severity(std::string_view name) {
   for (const auto& row : kSeverityNames) {
     if (iequals_upper(name, row.name)) return row.value;
   }
-  if (iequals_upper(name, "SEVERE")) return Severity::kError;
-  if (iequals_upper(name, "WARN")) return Severity::kWarning;
-  if (iequals_upper(name, "FATAL")) return Severity::kCritical;
+  for (const auto& row : kSeverityAliases) {
+    if (iequals_upper(name, row.name)) return row.value;
+  }
   int64_t n = 0;
   if (name.empty() || name.size() > 4) return std::nullopt;
   for (char c : name) {

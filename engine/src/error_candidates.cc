@@ -31,18 +31,7 @@ std::string_view trim_left(std::string_view s) {
   return s;
 }
 
-Severity glog_letter(char c) {
-  switch (c) {
-    case 'I':
-      return Severity::kInfo;
-    case 'W':
-      return Severity::kWarning;
-    case 'E':
-      return Severity::kError;
-    default:
-      return Severity::kCritical;  // 'F'
-  }
-}
+Severity glog_letter(char c) { return value_named(kGlogLevels, std::string_view(&c, 1)).value_or(Severity::kCritical); }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
@@ -102,7 +91,8 @@ char glog_letter_of(std::string_view h) {
 
 // Python logging's level word of `LEVEL:name:…`, read as RE2 reads kPython (below); empty: none.
 std::string_view python_level_of(std::string_view h) {
-  for (std::string_view level : {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}) {
+  for (const auto& row : kPythonLevels) {
+    const std::string_view level = row.name;
     if (h.size() <= level.size() || h.substr(0, level.size()) != level || h[level.size()] != ':') continue;
     size_t i = level.size() + 1;
     while (i < h.size() && (is_digit(h[i]) || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= 'a' && h[i] <= 'z') ||
@@ -123,9 +113,8 @@ Severity effective_severity(const LogRecord& r) {
   // "WARNING:absl:…" (tensorflow/core/platform/default/logging.cc; absl/log/internal/log_format.cc;
   // Python's logging BASIC_FORMAT). The patterns say what is read; it is read by hand (the same
   // answer: tests/effective_severity_test.cc), RE2 asked only where UTF-8 could make a difference.
-  static const RE2 kGlog(
-      R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?([IWEF])(?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))");
-  // kPython, read by python_level_of: ^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.\-]*:
+  static const RE2 kGlog(std::string(kGlogHead) + "([IWEF])" + std::string(kGlogTail));
+  // kPython, read by python_level_of: ^(a kPythonLevels word)kPythonLevelTail
   const std::string_view head = r.message.substr(0, 256);
   char letter = glog_letter_of(head);
   std::string_view level;
@@ -135,30 +124,26 @@ Severity effective_severity(const LogRecord& r) {
   }
   if (letter == 0) level = python_level_of(head);  // ASCII only: read as RE2 reads it
   if (letter != 0) return glog_letter(letter);
-  if (level == "DEBUG") return Severity::kDebug;
-  if (level == "INFO") return Severity::kInfo;
-  if (level == "WARNING") return Severity::kWarning;
+  if (auto s = value_named(kPythonLevels, level); s && *s < Severity::kError) return *s;
   return r.severity;
 }
 
 bool is_traceback_fragment(std::string_view line) {
-  if (starts_with(line, "Traceback (most recent call last)")) return true;
-  // A frame line whose indentation the logger dropped (the Flex Template launcher's entries).
-  if (starts_with(line, "File \"")) {
-    PyFrameParts parts;
-    return read_python_frame(line, parts) != PyFrameRead::kNo;
-  }
-  if (starts_with(line, "During handling of the above exception") ||
-      starts_with(line, "The above exception was the direct cause")) {
+  for (std::string_view start : kFragmentStarts) {
+    if (!starts_with(line, start)) continue;
+    // A frame line whose indentation the logger dropped (the Flex Template launcher's entries).
+    if (start == "File \"") {
+      PyFrameParts parts;
+      return read_python_frame(line, parts) != PyFrameRead::kNo;
+    }
     return true;
   }
-  if (starts_with(line, "Caused by: ") || starts_with(line, "Exception in thread ")) return true;
   const std::string_view body = trim_left(line);
   if (body.size() < line.size()) {  // indented: a frame, its source line, `at …`, `... N more`
     return !body.empty();
   }
   // An exception line: a dotted name ending in Error/Exception/… then ":" or the end.
-  static const RE2 kException(R"(^[A-Za-z_][\w.$]*(?:Error|Exception|Exit|Interrupt|Fault|Warning|Failure)(?::|$))");
+  static const RE2 kException(kExceptionLine);
   return RE2::PartialMatch(line, kException);
 }
 
@@ -210,8 +195,8 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   // else one memchr for a line break, and the search for its header only in texts that have one.
   const auto holds = [](std::string_view text, std::string_view unescaped) {
     if (LogRecord::known_unescaped(text, unescaped) || text.find('\n') == std::string_view::npos) return false;
-    return text.find("Traceback (most recent call last)") != std::string_view::npos ||
-           text.find("\nCaused by: ") != std::string_view::npos;
+    return text.find(kTracebackMarkers[0]) != std::string_view::npos ||
+           text.find(kTracebackMarkers[1]) != std::string_view::npos;
   };
   return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
@@ -243,7 +228,7 @@ bool ErrorCandidates::benign(const LogRecord& r) {
   // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
   // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
   // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
-  return (r.log == "launcher" || r.log == "job-message") && below_error_line_fragment(r);
+  return (r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1]) && below_error_line_fragment(r);
 }
 
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {

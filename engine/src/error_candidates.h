@@ -8,6 +8,7 @@
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,10 +20,39 @@
 #include "compiled_rule_pack.h"
 #include "error_text.h"
 #include "evidence_excerpt.h"
+#include "gpudiag/enum_names.h"
 #include "gpudiag/log_record.h"
+#include "gpudiag/severity.h"
 #include "observations.h"
 
 namespace gpudiag::detail {
+
+// What screen() reads, as data: pack_selection() hands the same strings to `gpudiag sql`.
+// A glog/absl or TensorFlow prefix: kGlogHead, the level letter, kGlogTail.
+inline constexpr std::string_view kGlogHead = R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?)";
+inline constexpr std::string_view kGlogTail = R"((?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))";
+// The level letters of such prefixes (glog_letter): those below ERROR demote an ERROR entry.
+inline constexpr std::array<EnumName<Severity>, 4> kGlogLevels{
+    {{Severity::kInfo, "I"}, {Severity::kWarning, "W"}, {Severity::kError, "E"}, {Severity::kCritical, "F"}}};
+// Python logging's `LEVEL:name:` (read by hand as the level's word, then this pattern).
+inline constexpr std::array<EnumName<Severity>, 5> kPythonLevels{{{Severity::kDebug, "DEBUG"},
+                                                                  {Severity::kInfo, "INFO"},
+                                                                  {Severity::kWarning, "WARNING"},
+                                                                  {Severity::kError, "ERROR"},
+                                                                  {Severity::kCritical, "CRITICAL"}}};
+inline constexpr std::string_view kPythonLevelTail = R"(:[\w.\-]*:)";
+// A traceback inside one entry's text (with a line break: a one-line header is a fragment).
+inline constexpr std::array<std::string_view, 2> kTracebackMarkers = {"Traceback (most recent call last)",
+                                                                      "\nCaused by: "};
+// The logs that print a program's output one entry a line below ERROR (below_error_fragment).
+inline constexpr std::array<std::string_view, 2> kFragmentLogs = {"launcher", "job-message"};
+// A one-line piece of a traceback starts so (is_traceback_fragment), or is indented, or is an
+// exception line (kExceptionLine).
+inline constexpr std::array<std::string_view, 6> kFragmentStarts = {
+    "Traceback (most recent call last)",        "File \"",     "During handling of the above exception",
+    "The above exception was the direct cause", "Caused by: ", "Exception in thread "};
+inline constexpr std::string_view kExceptionLine =
+    R"(^[A-Za-z_][\w.$]*(?:Error|Exception|Exit|Interrupt|Fault|Warning|Failure)(?::|$))";
 
 // The severity that picks candidates: the entry's own, except that a line of stderr logged at ERROR
 // says its real level in its prefix ("I0512 10:01:02.345 …", "2024-05-12 10:01:02.345: W tensorflow/…",

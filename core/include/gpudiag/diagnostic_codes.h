@@ -83,6 +83,8 @@ enum class DiagnosticCode : uint8_t {
   kConfigUnknownKey,
   kConfigType,
   kLaunchOptions,
+  kSqlOption,
+  kSqlSchema,
 };
 
 struct DiagnosticCodeInfo {
@@ -92,9 +94,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 67> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 69> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 67>{{
+  return std::array<DiagnosticCodeInfo, 69>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -168,6 +170,10 @@ inline constexpr std::array<DiagnosticCodeInfo, 67> kDiagnosticCodes = [] {
       {DiagnosticCode::kConfigType, "config-type", kConfig, "a .gpudiag.yaml setting has the wrong shape or value"},
       {DiagnosticCode::kLaunchOptions, "launch-options", kInput,
        "preflight cannot read the launch options (an options file, a launch script, a command line)"},
+      {DiagnosticCode::kSqlOption, "sql-option", kConfig,
+       "gpudiag sql cannot use an option's value (--source, --since, --until, --job-name)"},
+      {DiagnosticCode::kSqlSchema, "sql-schema", kInput,
+       "a --schema file is not `bq show --schema --format=json` output, or lacks a column the query reads"},
   }};
 }();
 
@@ -176,7 +182,7 @@ static_assert(
       for (size_t i = 0; i < kDiagnosticCodes.size(); ++i) {
         if (static_cast<size_t>(kDiagnosticCodes[i].code) != i) return false;
       }
-      return static_cast<size_t>(DiagnosticCode::kLaunchOptions) + 1 == kDiagnosticCodes.size();
+      return static_cast<size_t>(DiagnosticCode::kSqlSchema) + 1 == kDiagnosticCodes.size();
     }(),
     "kDiagnosticCodes is indexed by DiagnosticCode");
 

@@ -34,6 +34,13 @@ inline constexpr std::array<EnumName<Severity>, 9> kSeverityNames{{
 }};
 static_assert(names_are_distinct(kSeverityNames));
 static_assert(static_cast<int>(kSeverityNames.back().value) == 800);
+// Other names an entry's severity comes under: java.util.logging's and launcher consoles'. Read in any
+// case, as the names above; `gpudiag sql` writes its severity mapping from both tables.
+inline constexpr std::array<EnumName<Severity>, 3> kSeverityAliases{{
+    {Severity::kError, "SEVERE"},
+    {Severity::kWarning, "WARN"},
+    {Severity::kCritical, "FATAL"},
+}};
 
 std::string_view severity_name(Severity s);  // "DEFAULT" … "EMERGENCY"
 // Accepts the names in any case, java.util.logging's SEVERE, WARN and FATAL as launcher consoles
