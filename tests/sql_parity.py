@@ -8,6 +8,7 @@ fingerprints).
 
     tests/sql_parity.py --gpudiag build/cli/gpudiag [--gpudiag-sql BIN] [--case NAME] [--schema sink]
                         [--query analytics=FILE] [--keep DIR]
+    tests/sql_parity.py --gpudiag build/cli/gpudiag --self-check     # the harness against tools/bq-rows
 
 It fails, not skips, when sqlglot, node or DuckDB (tools/sql/node_modules: `npm ci` in tools/sql,
 which `tools/setup test` runs) is missing.
@@ -66,6 +67,51 @@ def compiled_query(gpudiag_sql, source, override):
     return r.stdout
 
 
+IDENTITY = os.path.join(ROOT, "tests", "fixtures", "sql", "identity-{}.sql")
+JSON_COLUMNS = ("json_payload", "labels")
+
+
+def _normal(rows):
+    """Rows with the JSON columns' text parsed: DuckDB and Python spell a JSON escape differently
+    (\\u001B, \\u001b), the same JSON."""
+    def parse(v):
+        return json.loads(v) if isinstance(v, str) else v
+    out = []
+    for r in rows:
+        r = dict(r, **{k: parse(r.get(k)) for k in JSON_COLUMNS})
+        if isinstance(r.get("resource"), dict):
+            r["resource"] = dict(r["resource"], labels=parse(r["resource"].get("labels")))
+        out.append(r)
+    return out
+
+
+def self_check(cases):
+    """The harness itself: a query returning every entry in the contract's row shape
+    (tests/fixtures/sql/identity-*.sql) prints what tools/bq-rows --shape query-* renders — the
+    loading, the column types and the bq printer are those the ingest tests already read."""
+    import harness
+    differ = 0
+    for case in cases:
+        exports, _ = case_inputs(os.path.join(ROOT, "corpus", case))
+        for export in exports:
+            for schema in sorted(SOURCES):
+                got, _ = harness.run(SOURCES[schema], open(IDENTITY.format(schema)).read(), [export])
+                want = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), "--shape",
+                                       f"query-{schema}", export], check=True, capture_output=True).stdout
+                want = want.decode("utf-8", errors="surrogateescape")
+                if got == want:
+                    continue
+                want_rows = json.loads(want)
+                if schema == "sink":  # a sink routes by log name: an entry without one is in no table
+                    want_rows = [r for r in want_rows if r.get("log_name") is not None]
+                if _normal(json.loads(got)) != _normal(want_rows):
+                    differ += 1
+                    print(f"FAIL {os.path.relpath(export, ROOT)} ({schema}): the harness's rows are not "
+                          f"tools/bq-rows --shape query-{schema}'s")
+    print(f"self-check: {len(cases)} cases x {len(SOURCES)} schemas: {differ} differ")
+    return 1 if differ else 0
+
+
 def case_inputs(folder):
     import yaml
     labels = yaml.safe_load(open(os.path.join(folder, "labels.yaml")))
@@ -86,6 +132,8 @@ def main():
     ap.add_argument("--query", action="append", default=[], metavar="SCHEMA=FILE",
                     help="run this GoogleSQL file instead of the compiled query (developing the harness)")
     ap.add_argument("--keep", help="write each case's returned rows here")
+    ap.add_argument("--self-check", action="store_true",
+                    help="check the harness: tests/fixtures/sql/identity-*.sql gives tools/bq-rows's rows")
     args = ap.parse_args()
     missing = engines_missing()
     if missing:
@@ -93,6 +141,11 @@ def main():
         return 1
     import harness
     from ingest_bq_corpus import analyze
+
+    corpus = os.path.join(ROOT, "corpus")
+    cases = args.case or sorted(c for c in os.listdir(corpus) if os.path.exists(os.path.join(corpus, c, "labels.yaml")))
+    if args.self_check:
+        return self_check(cases)
 
     overrides = dict(q.split("=", 1) for q in args.query)
     schemas = args.schema or sorted(SOURCES)
@@ -107,8 +160,6 @@ def main():
         except (RuntimeError, OSError) as e:
             print(f"FAIL: no query for {schema}: {e}")
             return 1
-    corpus = os.path.join(ROOT, "corpus")
-    cases = args.case or sorted(c for c in os.listdir(corpus) if os.path.exists(os.path.join(corpus, c, "labels.yaml")))
     passed = {s: 0 for s in schemas}
     totals = {s: {"rows": 0, "loaded": 0, "query_ms": 0.0} for s in schemas}
     not_applicable = []
