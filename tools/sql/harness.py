@@ -62,12 +62,16 @@ def load_plan(source, named, exports):
         columns = tables.ANALYTICS_COLUMNS
         for t in named:
             plan[t] = (columns, [])
-        rows = [tables.analytics_row(r) for e in exports for r in _bq_rows(e, "analytics-view")]
+        rows = [r for e in exports for r in _bq_rows(e, "analytics-view")]
+        # Cloud Logging stores no entry without a log name (LogEntry.logName is required): a gcloud
+        # --format projection that dropped it cannot be the view's content, as it cannot be a sink's.
+        stored = [tables.analytics_row(r) for r in rows if r.get("log_name") is not None]
         target = plan.get((source.project, source.dataset, source.view))
+        unread = len(rows) - len(stored)
         if target is None:
             unread = len(rows)
         else:
-            target[1].extend(rows)
+            target[1].extend(stored)
         return plan, unread
     columns, fields = tables.sink_columns(BQ_ROWS)
     for t in named:
