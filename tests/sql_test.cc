@@ -289,3 +289,9 @@ TEST_CASE("LocalSelection picks every entry each corpus case's diagnosis shows a
     }
   }
 }
+
+TEST_CASE("gpudiag sql --job-name reads the glob as analyze's --job-name does (fnmatch)", "[cli]") {
+  const auto r = test::run_gpudiag({"sql", "--source", "analytics:p.d", "--job-name", "cam-[0-9]?-*.x"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("REGEXP_CONTAINS(gd_job_name, '(?s)^cam\\\\-[0-9].\\\\-.*\\\\.x$')") != std::string::npos);
+}
