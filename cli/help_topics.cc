@@ -62,6 +62,11 @@ constexpr CommandExamples kExamples[] = {
      "gpudiag preflight --script launch.sh -o preflight.sarif   # findings at the script's lines\n"
      "gpudiag preflight --options params.json --image-python 3.10 --image-beam 2.60.0\n"
      "gpudiag preflight --job job.json                          # an earlier run's options"},
+    {"sql",
+     "gpudiag sql --source analytics:my-proj.my_logs --since 24h > diag.sql\n"
+     "bq query --nouse_legacy_sql --format=json --max_rows=1000000 \"$(cat diag.sql)\" | gpudiag analyze -\n"
+     "gpudiag sql --source sink:my-proj.dataflow_logs --since 7d --explain\n"
+     "gpudiag sql --source sink:my-proj.dataflow_logs --schema dataflow_googleapis_com_worker.json --check"},
     {"help", "gpudiag help report\ngpudiag help exit-codes\ngpudiag help formats"},
 };
 

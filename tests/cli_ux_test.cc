@@ -189,6 +189,7 @@ TEST_CASE("gpudiag help TOPIC and usage lines that say gpudiag and EXAMPLES in e
                                                   {"ingest"},
                                                   {"query"},
                                                   {"patterns"},
+                                                  {"sql"},
                                                   {"help"}}) {
     std::vector<std::string> args = command;
     args.push_back("--help");

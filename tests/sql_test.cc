@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <set>
 
+#include "gpudiag/ingest.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/pack_selection.h"
 #include "gpudiag/sql_query.h"
@@ -156,12 +158,15 @@ TEST_CASE("gpudiag sql --check: the built-in pack is fine, and a schema without 
   CHECK(check.exit_code == 2);
   CHECK(check.out.find("table p.d.dataflow_googleapis_com_job_message has no column jsonPayload.message, which the "
                        "query reads") != std::string::npos);
-  CHECK(check.out.find("no --schema for p.d.dataflow_googleapis_com_worker") != std::string::npos);
+  CHECK(check.out.find("no --schema for p.d.dataflow_googleapis_com_worker: the query does not read that table") !=
+        std::string::npos);
   // Without --check the query reads the missing columns as NULL in that table alone.
   const auto sql = test::run_gpudiag({"sql", "--source", "sink:p.d", "--schema", schema});
   REQUIRE(sql.exit_code == 0);
   CHECK(sql.out.find("CAST(NULL AS STRING) AS message") != std::string::npos);
-  CHECK(sql.out.find("jsonPayload.message AS message") != std::string::npos);  // the other tables
+  // Given schemas, only the tables they describe are read (a sink creates a log's table late).
+  CHECK(sql.out.find("FROM `p.d.dataflow_googleapis_com_job_message`") != std::string::npos);
+  CHECK(sql.out.find("dataflow_googleapis_com_worker`") == std::string::npos);
   const std::string broken = dir + "/broken.json";
   test::write_file(broken, "{not json");
   CHECK(test::run_gpudiag({"sql", "--source", "sink:p.d", "--schema", broken}).exit_code == 2);
@@ -244,4 +249,49 @@ TEST_CASE("LocalSelection reads the selection as the query does", "[unit]") {
   CHECK(fresh.reason(r) == LocalSelection::kNotPicked);
   r.job_id = "j2";
   CHECK(fresh.reason(r) >= 0);
+}
+
+// The parity test runs the query itself (in DuckDB); this one checks the selection's own reading on
+// every case: nothing the full diagnosis shows would be filtered out in BigQuery.
+TEST_CASE("LocalSelection picks every entry each corpus case's diagnosis shows as evidence or as an exemplar",
+          "[unit]") {
+  const PackSelection s = pack_selection(test::builtin_pack());
+  for (const std::string& dir : test::corpus_cases()) {
+    INFO(dir);
+    const Analysis a = test::analyze_case(dir);
+    std::set<std::pair<uint32_t, uint64_t>> shown;  // input, offset
+    std::function<void(const Analysis&)> collect = [&](const Analysis& x) {
+      for (const auto& f : x.findings) {
+        for (const auto& e : f.evidence) shown.emplace(e.entry.record().where.input, e.entry.record().where.offset);
+      }
+      for (const auto& g : x.unexplained) {
+        shown.emplace(g.exemplar.entry.record().where.input, g.exemplar.entry.record().where.offset);
+      }
+      for (const auto& j : x.jobs) collect(j);
+    };
+    collect(a);
+    std::vector<std::string> inputs;
+    for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() + "/" + dir)) {
+      if (entry.path().filename().string().rfind("export", 0) == 0) inputs.push_back(entry.path().string());
+    }
+    std::sort(inputs.begin(), inputs.end());
+    const LocalSelection local(s);
+    std::set<std::pair<uint32_t, uint64_t>> picked;
+    for (uint32_t i = 0; i < inputs.size(); ++i) {
+      auto read = read_export(inputs[i], [&](const LogRecord& r) {
+        if (local.picks(r)) picked.emplace(i, r.where.offset);
+      });
+      REQUIRE(read.ok());
+    }
+    for (const auto& [input, offset] : shown) {
+      INFO("input " << input << " byte " << offset);
+      CHECK(picked.count({input, offset}) == 1);
+    }
+  }
+}
+
+TEST_CASE("gpudiag sql --job-name reads the glob as analyze's --job-name does (fnmatch)", "[cli]") {
+  const auto r = test::run_gpudiag({"sql", "--source", "analytics:p.d", "--job-name", "cam-[0-9]?-*.x"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("REGEXP_CONTAINS(gd_job_name, '(?s)^cam\\\\-[0-9].\\\\-.*\\\\.x$')") != std::string::npos);
 }

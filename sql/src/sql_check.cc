@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "gpudiag/entry_labels.h"
 #include "gpudiag/sql_query.h"
 #include "sql_tables.h"
@@ -68,16 +70,23 @@ SqlCheck check_sql(const PackSelection& selection, const SqlOptions& options) {
     }
   }
   if (!options.schemas.empty()) {
+    if (options.source.schema == SqlSchema::kSink) {
+      for (std::string_view log : sql::kDataflowLogs) {
+        const std::string t = sql::sink_table_name(log);
+        const bool described = std::any_of(options.schemas.begin(), options.schemas.end(),
+                                           [&](const TableSchema& s) { return s.table == t; });
+        if (!described) {
+          out.warnings.push_back(fmt::format("no --schema for {}.{}.{}: the query does not read that table",
+                                             options.source.project, options.source.dataset, t));
+        }
+      }
+    }
     for (const auto& [table, schema_name] : sql_tables(options)) {
       const TableSchema* found = nullptr;
       for (const auto& t : options.schemas) {
         if (t.table == schema_name || options.source.schema == SqlSchema::kAnalytics) found = &t;
       }
-      if (found == nullptr) {
-        out.warnings.push_back(
-            fmt::format("no --schema for {}: the query assumes the fixed column set (docs/sql.md)", table));
-        continue;
-      }
+      if (found == nullptr) continue;
       for (const auto& col : columns_read(options.source.schema)) {
         if (std::find(found->columns.begin(), found->columns.end(), col) == found->columns.end()) {
           out.errors.push_back(fmt::format("{}: table {} has no column {}, which the query reads (it is read as NULL)",

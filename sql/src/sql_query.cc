@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -420,6 +421,11 @@ std::vector<std::pair<std::string, std::string>> sql_tables(const SqlOptions& o)
   }
   for (std::string_view log : sql::kDataflowLogs) {
     const std::string t = sql::sink_table_name(log);
+    // A sink creates a log's table when it first routes an entry of it, and a query that names a
+    // missing table fails: given schemas, only the tables they describe are read.
+    const bool described =
+        std::any_of(o.schemas.begin(), o.schemas.end(), [&](const TableSchema& s) { return s.table == t; });
+    if (!o.schemas.empty() && !described) continue;
     out.emplace_back(fmt::format("{}.{}{}", base, t, o.layout == SinkLayout::kSharded ? "_*" : ""), t);
   }
   return out;

@@ -180,12 +180,34 @@ std::string suffix_of(const std::string& timestamp_expr) {
 }
 
 std::string glob_regex(std::string_view glob) {
-  std::string out = "^";
-  for (char c : glob) {
+  // fnmatch(3) without flags, as analyze's --job-name reads it: '*', '?', "[…]" (with '!' or '^'
+  // to negate), a backslash makes the next character literal; an unclosed '[' is a literal.
+  std::string out = "(?s)^";
+  for (size_t i = 0; i < glob.size(); ++i) {
+    const char c = glob[i];
     if (c == '*') {
       out += ".*";
     } else if (c == '?') {
       out += ".";
+    } else if (c == '\\' && i + 1 < glob.size()) {
+      out += RE2::QuoteMeta(std::string(1, glob[++i]));
+    } else if (c == '[') {
+      size_t end = i + 1;
+      if (end < glob.size() && (glob[end] == '!' || glob[end] == '^')) ++end;
+      if (end < glob.size() && glob[end] == ']') ++end;
+      while (end < glob.size() && glob[end] != ']') ++end;
+      if (end >= glob.size()) {
+        out += "\\[";
+        continue;
+      }
+      std::string body(glob.substr(i + 1, end - i - 1));
+      const bool negate = !body.empty() && (body[0] == '!' || body[0] == '^');
+      if (negate) body.erase(0, 1);
+      std::string cls;
+      for (char b : body)
+        cls += (b == '\\' || b == '[' || b == ']' || b == '^') ? std::string("\\") + b : std::string(1, b);
+      out += (negate ? "[^" : "[") + cls + "]";
+      i = end;
     } else {
       out += RE2::QuoteMeta(std::string(1, c));
     }
