@@ -48,6 +48,6 @@ print(f"{sys.argv[5]}: {len(rows)} rows returned ({entries} entries + {summary} 
       f"DuckDB query {float(sys.argv[6]):.0f} ms (median of 3); diagnosis as the export's: {'yes' if same else 'NO'}")
 PY
   echo "$schema: times ms ${times[*]}"
-  "$S" sql --source "$source" --explain > "$tmp/explain.txt" 2>&1 || true
-  echo "$schema: gpudiag sql --explain:"; sed 's/^/    /' "$tmp/explain.txt"
+  "$S" sql --source "$source" --since 24h --explain > "$tmp/explain.txt" 2>&1 || true  # as a daily query
+  echo "$schema: gpudiag sql --source $source --since 24h --explain:"; sed 's/^/    /' "$tmp/explain.txt"
 done
