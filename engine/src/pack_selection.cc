@@ -13,12 +13,6 @@ using detail::CompiledCondition;
 using detail::ConditionSpec;
 using detail::Field;
 
-// SelectField names Field's values in Field's order: a cast is the mapping.
-static_assert(static_cast<int>(SelectField::kText) == static_cast<int>(Field::kText));
-static_assert(static_cast<int>(SelectField::kSeverity) == static_cast<int>(Field::kSeverity));
-static_assert(static_cast<int>(SelectField::kResourceType) == static_cast<int>(Field::kResourceType));
-static_assert(static_cast<int>(SelectField::kLabel) == static_cast<int>(Field::kLabel));
-
 SelectionFilter any_record() { return {}; }
 
 // The node as a necessary condition: what cannot be said as a filter (a `not`, a test on captured
@@ -26,12 +20,12 @@ SelectionFilter any_record() { return {}; }
 SelectionFilter filter_of(const detail::CompiledRulePack& pack, const CompiledCondition& c, int node, bool& exact) {
   const auto& n = c.nodes[static_cast<size_t>(node)];
   SelectionFilter f;
-  f.field = static_cast<SelectField>(n.field);
+  f.field = n.field;
   f.label_key = n.label_key;
   switch (n.kind) {
     case ConditionSpec::Kind::kRegex:
       f.kind = SelectionFilter::Kind::kRegex;
-      f.field = static_cast<SelectField>(pack.patterns[static_cast<size_t>(n.pattern)].field);
+      f.field = pack.patterns[static_cast<size_t>(n.pattern)].field;
       f.label_key = pack.patterns[static_cast<size_t>(n.pattern)].label_key;
       f.regex = pack.patterns[static_cast<size_t>(n.pattern)].regex;
       return f;
@@ -131,7 +125,7 @@ CandidateScreen candidate_screen(const detail::CompiledRulePack& pack) {
 
 }  // namespace
 
-std::string_view select_field_name(SelectField f) { return detail::field_name(static_cast<Field>(f)); }
+std::string_view select_field_name(SelectField f) { return detail::field_name(f); }
 
 PackSelection pack_selection(const RulePack& pack) {
   const detail::CompiledRulePack& c = detail::compiled(pack);

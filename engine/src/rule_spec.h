@@ -11,30 +11,16 @@
 #include <vector>
 
 #include "gpudiag/log_record.h"
+#include "gpudiag/pack_selection.h"
 #include "gpudiag/rule_pack.h"
 #include "pack_file.h"
 #include "rule_tree.h"
 
 namespace gpudiag::detail {
 
-// The LogRecord fields a condition can test.
-enum class Field : uint8_t {
-  kText,  // message or exception
-  kMessage,
-  kException,
-  kLog,
-  kSeverity,
-  kWorker,
-  kLogger,
-  kThread,
-  kStep,
-  kSdkWorker,
-  kJobId,
-  kJobName,
-  kRegion,
-  kResourceType,
-  kLabel,
-};
+// The LogRecord fields a condition can test: the public SelectField, one enum for the rules and
+// for what `gpudiag sql` filters on.
+using Field = SelectField;
 std::string_view field_name(Field f);
 
 struct ConditionSpec {
