@@ -52,13 +52,23 @@ def check_fixtures(update):
     return 1 if stale else 0
 
 
-def diagnosis(report):
+def facts_of(report):
+    # Each fact's value and how many sources reported it (a query returns a fact's first entry and
+    # counts the rest in its summary row; the later sources listed are what it leaves out).
+    return sorted((f["name"], f["value"], f.get("sources_total")) for f in report.get("facts", []))
+
+
+def diagnosis(report, facts=True):
+    # facts=False: bench/sql-share.sh, whose generated jobs mix corpus cases' projects, options and
+    # entries out of time order, so a fact's first value by time (the query's order) is not the
+    # first in the file (the export's).
     # A summary may name where the job message is (export.json:170): the rows are elsewhere.
     summary = re.sub(r"entry at \S+:\d+", "entry at FILE:LINE", report["summary"])
     return {
         "verdict": report["verdict"],
         "summary": summary,
-        "jobs": [(j["id"], j.get("outcome"), j.get("verdict")) for j in report["jobs"]],
+        "jobs": [(j["id"], j.get("outcome"), j.get("verdict"), facts_of(j) if facts else None) for j in report["jobs"]],
+        "facts": facts_of(report) if facts else None,
         "findings": [(f["rule_id"], f["count"], f.get("captures")) for f in report["findings"]],
         "inconclusive": [i.get("rule_id") for i in report["inconclusive"]],
         "unexplained": sorted(u.get("fingerprint", "") for u in report.get("unexplained", [])),

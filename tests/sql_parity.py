@@ -4,7 +4,7 @@ loaded as rows of both source schemas into DuckDB, the GoogleSQL text `gpudiag s
 transpiled mechanically by sqlglot and executed, and the diagnosis of the rows it returns must equal
 the diagnosis of the full export (tests/ingest_bq_corpus.py's diagnosis(): verdict, summary, each
 job's outcome and verdict, findings with counts and captures, inconclusive checks, unexplained
-fingerprints).
+fingerprints, each fact's value and sources_total).
 
     tests/sql_parity.py --gpudiag build/cli/gpudiag [--gpudiag-sql BIN] [--case NAME] [--schema sink]
                         [--query analytics=FILE] [--keep DIR]

@@ -158,3 +158,29 @@ TEST_CASE("summary rows: the reports say what the source held", "[cli]") {
   const auto text = test::run_gpudiag({"analyze", "--deterministic", path});
   CHECK(text.out.find("the query's source: 28389 entries of 1 job, 2 returned") != std::string::npos);
 }
+
+TEST_CASE("summary rows: a fact's sources_total counts the entries the query left out", "[unit]") {
+  // The query returns an extractor's first entry of the job and counts its others in fact_entries.
+  std::string summary = kSummary;
+  summary.insert(summary.size() - 1, R"(,\"fact_entries\":{\"sdk-image\":\"40\",\"no-such-extractor\":3})");
+  const std::string worker_entry =
+      R"({"gpudiag_summary":null,"log_name":"projects/p/logs/dataflow.googleapis.com%2Fworker","resource":{"type":"dataflow_step",)"
+      R"("labels":"{\"job_id\":\"2024-01-01_00_00_00-1\"}"},"severity":"INFO",)"
+      R"("text_payload":"Default Python SDK image for environment is apache/beam_python3.9_sdk:2.42.0",)"
+      R"("timestamp":"2024-01-01 10:05:00"})";
+  const auto rows = read_rows("[" + summary_row("\"" + summary + "\"") + ",\n" + worker_entry + "]");
+  REQUIRE(rows.summaries.size() == 1);
+  CHECK(rows.summaries[0].fact_entries ==
+        std::vector<std::pair<std::string, uint64_t>>{{"sdk-image", 40}, {"no-such-extractor", 3}});
+  const auto analysed = [&](const std::string& column) {
+    const Analysis d = test::analyze_text("[" + summary_row(column) + ",\n" + worker_entry + "]", "rows.json");
+    auto it =
+        std::find_if(d.facts.begin(), d.facts.end(), [](const JobFact& f) { return f.name == "beam_version_worker"; });
+    REQUIRE(it != d.facts.end());
+    CHECK(it->value == "2.42.0");
+    CHECK(it->sources.size() == 1);
+    return it->sources_total;
+  };
+  CHECK(analysed("\"" + summary + "\"") == 40);
+  CHECK(analysed("\"" + kSummary + "\"") == 1);  // without the counts: the entries returned
+}

@@ -154,6 +154,10 @@ class JobAccumulator {
   ErrorGroups errors;  // error entries, grouped: the unexplained ones once rules are evaluated
   ObserverOutput observed;
   std::map<int, ExtractorReadings> facts_set_by;  // extractor signal → what its hits read and set
+  // Per fact extractor signal: the hits the entries gave (kept or not), and the entries the
+  // source held by its summary rows; finish() counts the difference as sightings of its facts.
+  std::map<int, uint64_t> extractor_hits;
+  std::map<int, uint64_t> extractor_source;
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;

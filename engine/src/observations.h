@@ -91,7 +91,8 @@ struct JobSeen {
   // The job's summary rows of `gpudiag sql`'s result (docs/sql.md): what the source held, of which
   // the entries above are what the query returned. The times, logs and workers above include theirs.
   SummaryRowCounts source;
-  uint64_t workers_floor = 0;  // distinct workers the summary counted (it may not name them all)
+  uint64_t workers_floor = 0;                // distinct workers the summary counted (it may not name them all)
+  std::map<int, uint64_t> extractor_source;  // fact extractor signal → entries the source held (summary rows)
 };
 
 // Everything a batch contributes besides counts, per job.

@@ -2,8 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <vector>
+
 #include "compiled_rule_pack.h"
 #include "error_candidates.h"
+#include "fact_extractor.h"
+#include "group_participation.h"
 #include "job_facts.h"
 
 namespace gpudiag {
@@ -123,6 +130,38 @@ CandidateScreen candidate_screen(const detail::CompiledRulePack& pack) {
   return s;
 }
 
+// Whether every entry the extractor's match holds on sets the same facts, so that a job's first
+// entry gives each fact's value (a later one of the same priority only adds a source): no decoder
+// (a decoded dict sets what it names), and each `set` template is literal, or only groups of which
+// one takes part in every match (`{version}{version2}` over two branches), or literal text with
+// groups that each always take part. The groups are looked for in the patterns every match passes.
+bool sets_the_same_facts(const detail::FactExtractorSpec& x, const SelectionFilter& filter) {
+  if (x.decoder != detail::Decoder::kNone) return false;
+  std::vector<std::string_view> patterns;
+  if (filter.kind == SelectionFilter::Kind::kRegex) patterns.push_back(filter.regex);
+  if (filter.kind == SelectionFilter::Kind::kAll) {
+    for (const auto& child : filter.children) {
+      if (child.kind == SelectionFilter::Kind::kRegex) patterns.push_back(child.regex);
+    }
+  }
+  const auto takes_part = [&](const std::set<std::string, std::less<>>& groups) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](std::string_view p) { return detail::some_group_takes_part(p, groups); });
+  };
+  for (const auto& a : x.sets) {
+    const std::vector<std::string> names = detail::template_groups(a.value);
+    if (names.empty()) continue;
+    if (detail::expand_template(a.value, {}).empty()) {
+      if (!takes_part({names.begin(), names.end()})) return false;
+      continue;
+    }
+    for (const auto& name : names) {
+      if (!takes_part({name})) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string_view select_field_name(SelectField f) { return detail::field_name(f); }
@@ -142,14 +181,20 @@ PackSelection pack_selection(const RulePack& pack) {
     sc.exact = exact;
     // What the evaluator reads of these roles (evaluator.cc absence_leg, job_facts.h): an absence
     // starts at the first start hit and holds unless some marker comes before its horizon, so
-    // the first of each is enough; a fact keeps its first sightings, unless it is a point on the
-    // timeline (a phase, a worker count).
+    // the first of each is enough. A fact keeps its first value of the strongest priority and
+    // lists its first sources: of an extractor whose every entry sets the same facts the first
+    // entry is enough, of another (a decoder, an optional group) the first five; the summary row
+    // counts the rest (sources_total). A phase or a worker count is a point on the timeline:
+    // every entry.
     if (exact && (s.role == detail::SignalRole::kAbsentStart || s.role == detail::SignalRole::kAbsentMarker)) {
       sc.per_job = 1;
     }
     if (exact && s.role == detail::SignalRole::kObserver) {
       const auto& x = c.extractors[static_cast<size_t>(s.extractor)];
-      if (x.phase.empty() && x.worker_count.empty()) sc.per_job = detail::FactValue::kMaxSightings;
+      if (x.phase.empty() && x.worker_count.empty()) {
+        sc.per_job = sets_the_same_facts(x, sc.filter) ? 1 : detail::FactValue::kMaxSightings;
+        sc.counted = x.id;
+      }
     }
     out.conditions.push_back(std::move(sc));
   }

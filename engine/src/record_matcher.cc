@@ -412,6 +412,14 @@ void RecordMatcher::note_summary(const JobSummary& s, ChunkObservations& out) {
     auto& sdk = lookup(job.workers, worker.worker, {}).sdk_workers;
     for (const auto& name : worker.sdk_workers) sdk.emplace(name);
   }
+  for (const auto& [extractor, entries] : s.fact_entries) {
+    for (size_t si = 0; si < pack_.signals.size(); ++si) {
+      const Signal& signal = pack_.signals[si];
+      if (signal.role == SignalRole::kObserver && pack_.extractors[signal.extractor].id == extractor) {
+        job.extractor_source[static_cast<int>(si)] += entries;
+      }
+    }
+  }
   if (job.job_name.empty()) job.job_name = s.job_name;
   if (job.project.empty()) job.project = s.project;
   if (job.region.empty()) job.region = s.region;

@@ -94,6 +94,8 @@ class SummaryReader {
         logs(value, s.logs);
       } else if (key == "workers") {
         workers(value, s.workers);
+      } else if (key == "fact_entries") {
+        fact_entries(value, s.fact_entries);
       }
     }
     s.workers_total = std::max<uint64_t>(s.workers_total, s.workers.size());
@@ -152,6 +154,25 @@ class SummaryReader {
         if (key == "sdk_workers") sdk_workers(value, worker.sdk_workers);
       }
       if (!worker.worker.empty()) out.push_back(std::move(worker));
+    }
+  }
+
+  void fact_entries(dom::element e, std::vector<std::pair<std::string, uint64_t>>& out) {
+    dom::object counts;
+    if (e.is_null()) return;
+    if (e.get_object().get(counts)) return note("fact_entries", "is not an object");
+    for (auto [key, value] : counts) {
+      if (out.size() == JobSummary::kMaxFactEntries) {
+        return note("fact_entries",
+                    fmt::format("names more than {} extractors; the rest are", JobSummary::kMaxFactEntries));
+      }
+      uint64_t n = 0;
+      if (value.is_null()) continue;
+      if (!read_count(value, n)) {
+        note("fact_entries", fmt::format("gives {} a value that is not a count", key));
+        continue;
+      }
+      out.emplace_back(std::string(key), n);
     }
   }
 

@@ -3,7 +3,8 @@
 //           (gd_*: ingest's LogRecord fields, written from gpudiag/entry_fields.h)
 //   e       the entries of the jobs asked for, with gd_pick: whether the diagnosis reads it
 //   picked  the entries picked, at most --max-rows-per-job per job (job messages first)
-//   jobs, kept, logs, sdks, workers, worker_list, summary   one summary row per job (docs/sql.md)
+//   jobs, kept, logs, sdks, workers, worker_list, summary   one summary row per job (docs/sql.md),
+//           with each fact extractor's count of the job's entries (fact_entries)
 #include "gpudiag/sql_query.h"
 
 #include <fmt/format.h>
@@ -297,13 +298,19 @@ struct Compiler {
   // What gd_pick is made of: the conditions whose every entry is read (one line each, with the
   // job messages and the candidate screen), and those of which a job's first N are (each a column
   // gd_lim_<i>, ranked in `ranked`). One filter is written once, with the largest N it needs.
+  struct Limited {
+    std::string filter;
+    size_t per_job = 0;
+    std::vector<std::string> counted;  // the summary row's fact_entries keys this filter's count goes to
+  };
   struct Pick {
     std::string all;
-    std::vector<std::pair<std::string, size_t>> limited;
+    std::vector<Limited> limited;
   };
   Pick pick() {
     std::vector<std::string> lines;
     std::map<std::string, size_t> limits;  // filter → the largest per_job asked (0 = every entry)
+    std::map<std::string, std::vector<std::string>> counted;
     std::vector<std::string> order;
     bool everything = false;
     for (const auto& c : selection.conditions) {
@@ -312,6 +319,7 @@ struct Compiler {
         everything = true;
         continue;
       }
+      if (!c.counted.empty()) counted[f].push_back(c.counted);
       auto [it, added] = limits.emplace(f, c.per_job);
       if (added) {
         order.push_back(f);
@@ -331,7 +339,7 @@ struct Compiler {
       if (limits[f] == 0) {
         lines.push_back(f);
       } else {
-        p.limited.emplace_back(f, limits[f]);
+        p.limited.push_back(Limited{f, limits[f], counted[f]});
       }
     }
     lines.push_back(candidates());
@@ -471,13 +479,27 @@ Result<std::string> compile_sql(const PackSelection& selection, const SqlOptions
       "FROM src";
   out += job_filter.empty() ? "\n),\n" : fmt::format("\n  WHERE {}\n),\n", fmt::join(job_filter, " AND "));
   std::string limited_columns, ranks;
+  // A counted filter's entries per job (jobs), and the summary's fact_entries: each key its count.
+  std::string counts;
+  std::vector<std::pair<std::string, size_t>> fact_entries;
   for (size_t i = 0; i < pick.limited.size(); ++i) {
-    limited_columns += fmt::format(",\n    {} AS gd_lim_{}", pick.limited[i].first, i);
+    limited_columns += fmt::format(",\n    {} AS gd_lim_{}", pick.limited[i].filter, i);
     ranks += fmt::format(
         "\n    OR (gd_lim_{0} AND ROW_NUMBER() OVER (PARTITION BY gd_job, gd_lim_{0} ORDER BY timestamp, insert_id) <= "
         "{1})",
-        i, pick.limited[i].second);
+        i, pick.limited[i].per_job);
+    if (pick.limited[i].counted.empty()) continue;
+    // Counted as ingest counts: an entry repeated with its insertId and timestamp (two sinks
+    // writing one table) once (ingest/src/duplicate_filter.cc); an entry without an insertId each time.
+    counts += fmt::format(
+        ",\n    SUM(IF(gd_lim_{0} AND COALESCE(insert_id, '') = '', 1, 0)) + COUNT(DISTINCT IF(gd_lim_{0} AND "
+        "COALESCE(insert_id, '') != '', CONCAT(insert_id, '|', CAST(timestamp AS STRING)), NULL)) AS gd_count_{0}",
+        i);
+    for (const auto& key : pick.limited[i].counted) fact_entries.emplace_back(key, i);
   }
+  std::sort(fact_entries.begin(), fact_entries.end());
+  std::vector<std::string> fact_fields;
+  for (const auto& [key, i] : fact_entries) fact_fields.push_back(fmt::format("{}, j.gd_count_{}", quote(key), i));
   out += "e AS (\n  SELECT *,\n    " + pick.all + "\n    AS gd_pick_all" + limited_columns + "\n  FROM lines\n),\n";
   // The conditions of which a job's first N entries are all the diagnosis reads (an absence's start
   // and markers, a fact's first sightings; docs/sql.md).
@@ -495,7 +517,9 @@ Result<std::string> compile_sql(const PackSelection& selection, const SqlOptions
       "jobs AS (\n"
       "  SELECT gd_job, MAX(NULLIF(gd_job_name, '')) AS job_name, MAX(NULLIF(gd_project, '')) AS project,\n"
       "    MAX(NULLIF(gd_region, '')) AS region, COUNT(*) AS entries, SUM(IF(gd_pick, 1, 0)) AS selected,\n"
-      "    MIN(timestamp) AS first, MAX(timestamp) AS last, COUNT(DISTINCT NULLIF(gd_worker, '')) AS workers_total\n"
+      "    MIN(timestamp) AS first, MAX(timestamp) AS last, COUNT(DISTINCT NULLIF(gd_worker, '')) AS workers_total" +
+      counts +
+      "\n"
       "  FROM ranked GROUP BY gd_job\n"
       "),\n"
       "kept AS (SELECT gd_job, COUNT(*) AS returned FROM picked GROUP BY gd_job),\n"
@@ -540,7 +564,10 @@ Result<std::string> compile_sql(const PackSelection& selection, const SqlOptions
       "  SELECT j.gd_job, JSON_OBJECT('v', 1, 'job_id', j.gd_job, 'job_name', j.job_name, 'project', j.project,\n"
       "    'region', j.region, 'entries', j.entries, 'returned', COALESCE(k.returned, 0),\n"
       "    'capped', j.selected - COALESCE(k.returned, 0), 'first', j.first, 'last', j.last, 'logs', l.logs,\n"
-      "    'workers', w.workers, 'workers_total', j.workers_total) AS gpudiag_summary\n"
+      "    'workers', w.workers, 'workers_total', j.workers_total" +
+      (fact_fields.empty() ? std::string()
+                           : fmt::format(",\n    'fact_entries', JSON_OBJECT({})", fmt::join(fact_fields, ", "))) +
+      ") AS gpudiag_summary\n"
       "  FROM jobs AS j\n"
       "  LEFT JOIN kept AS k ON k.gd_job = j.gd_job\n"
       "  LEFT JOIN logs AS l ON l.gd_job = j.gd_job\n"

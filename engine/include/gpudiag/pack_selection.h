@@ -67,6 +67,10 @@ struct SelectedCondition {
   // (an absence's start and its markers: the first; a fact: its first sightings). Only for exact
   // filters: of a superset the first N might all fail the condition.
   size_t per_job = 0;
+  // Non-empty: the diagnosis reads a job's first entries (per_job) but counts every entry the
+  // condition holds on, so the query's summary row carries that count under this key (a fact
+  // extractor's id: its facts' sources_total; docs/sql.md, "Summary rows").
+  std::string counted;
 };
 
 // engine/src/error_candidates.cc's screen(), as data: an entry can be a candidate only if

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpudiag/log_record.h"
@@ -21,6 +22,7 @@ struct JobSummary {
   static constexpr size_t kMaxLogs = 256;
   static constexpr size_t kMaxWorkers = 10'000;
   static constexpr size_t kMaxSdkWorkersPerWorker = 64;
+  static constexpr size_t kMaxFactEntries = 256;
 
   struct Log {
     std::string log;  // short log name ("worker", "job-message" …)
@@ -44,7 +46,10 @@ struct JobSummary {
   std::vector<Log> logs;
   std::vector<Worker> workers;
   uint64_t workers_total = 0;  // distinct workers, which may exceed the ones listed
-  SourceLocation where;        // the row's place in its input
+  // Per fact extractor id, the job's entries its match holds on; the query returns only the
+  // first (a fact's value), and these counts give its sources_total.
+  std::vector<std::pair<std::string, uint64_t>> fact_entries;
+  SourceLocation where;  // the row's place in its input
 };
 
 // Reads the gpudiag_summary column: a JSON object, or a JSON string that holds one (as
