@@ -292,8 +292,18 @@ size_t exception_start(std::string_view rest) {
 }
 
 std::string reflow_traceback(std::string_view text) {
+  std::string storage;
+  const std::string_view lines = reflow_traceback(text, storage);
+  if (lines.data() != text.data()) return std::string(lines);
+  std::string out(text);
+  if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
+  return out;
+}
+
+std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
+  const std::string_view given = text;
   if (text.find("File \n\"") != std::string_view::npos) {
     joined.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -304,11 +314,13 @@ std::string reflow_traceback(std::string_view text) {
     text = joined;
   }
   if (!needs_reflow(text)) {
-    std::string out(text);
-    if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
-    return out;
+    if (text.data() == given.data()) return given;
+    storage.assign(text);
+    if (!text.empty() && text.back() == '\n') storage += '\n';  // as the loop below gives it
+    return storage;
   }
-  std::string out;
+  std::string& out = storage;
+  out.clear();
   out.reserve(text.size() + text.size() / 8);
   size_t pos = 0;
   while (pos <= text.size()) {
