@@ -176,7 +176,7 @@ class PythonFrames final : public PyFrameLines {
         if (!is_python_frame_line(line)) return false;
         it = seen_.emplace(line, read_frame(line)).first;
       }
-      in_order_.push_back(it->second ? &*it->second : nullptr);
+      keep(it->second);
       return true;
     }
     auto it = memo_->seen_.find(line);
@@ -186,13 +186,17 @@ class PythonFrames final : public PyFrameLines {
       const auto& f = it->second;
       memo_->bytes_ += line.size() + (f ? f->file.size() + f->function.size() : 0) + kNodeBytes;
     }
-    in_order_.push_back(it->second ? &*it->second : nullptr);
+    keep(it->second);
     return true;
   }
   // The frame of the text's next frame line (with `framework` set); null when it reads as none.
   const ErrorFrame* next() { return next_ < in_order_.size() ? in_order_[next_++] : nullptr; }
 
  private:
+  void keep(const std::optional<ErrorFrame>& f) {
+    if (in_order_.empty()) in_order_.reserve(64);  // a retried traceback has 20-60 frames: one allocation, not six
+    in_order_.push_back(f ? &*f : nullptr);
+  }
   // A node's allocation, its key's and its frame's string headers: roughly.
   static constexpr size_t kNodeBytes = 160;
   std::optional<ErrorFrame> read_frame(std::string_view line) const {
