@@ -128,3 +128,47 @@ TEST_CASE("benign_errors read through their literals give the answer each patter
   CHECK(screened("Unable to register cuDNN factory\nSkipping pod synchronization"));
   CHECK_FALSE(screened("Skipping pod synchronization\nUnable to register cuDNN factory"));
 }
+
+TEST_CASE("an exception line read by hand is the one kExceptionLine matches", "[unit]") {
+  // Every unindented INFO line of the launcher's and the job messages' logs is asked this, so it is
+  // read by hand; RE2 with the pattern is the reference. Lines from Python and Java tracebacks
+  // (the corpus), and the edges of the pattern: the first byte, the suffix alone, what may follow.
+  const RE2 reference{std::string(detail::kExceptionLine)};
+  const std::vector<std::string> lines = {
+      "ValueError: invalid literal for int() with base 10: 'x'",
+      "apache_beam.runtime.ServiceUnavailable: 503 (retrying)",
+      "java.lang.IllegalStateException: Unable to return a default Coder",
+      "org.apache.beam.sdk.util.UserCodeException: java.lang.NullPointerException",
+      "KeyboardInterrupt",
+      "SystemExit: 2",
+      "SegmentationFault",
+      "DeprecationWarning: the imp module is deprecated",
+      "AssertionFailure",
+      "com.example.Outer$InnerError: x",
+      "_PrivateError:",
+      "Error: x",
+      "Exception",
+      "1Error: x",
+      ".Error: x",
+      "$Error: x",
+      "ValueError : x",
+      "ValueError:",
+      "ValueErrors: x",
+      "ValueError.more: x",
+      "ValueError\n",
+      "ValueError\nnext",
+      "ValueError x",
+      "Ünicode Error: x",
+      "NameÜError: x",
+      "ValueError\xc3",
+      "  File \"x.py\", line 1, in <module>",
+      "",
+      ":",
+      "INFO:root:Job finished",
+      "Traceback (most recent call last):",
+  };
+  for (const auto& line : lines) {
+    INFO(line);
+    CHECK(detail::is_exception_line(line) == RE2::PartialMatch(line, reference));
+  }
+}

@@ -62,6 +62,8 @@ Severity effective_severity(const LogRecord& r);
 // Whether one line, logged alone, is a piece of a traceback (its header, a frame, a source line
 // under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
 bool is_traceback_fragment(std::string_view line);
+// Whether `line` matches kExceptionLine (read by hand; the same answer: tests/error_candidates_test.cc).
+bool is_exception_line(std::string_view line);
 
 // One per matching thread: it remembers the short texts it has read (below), so it is not shared.
 class ErrorCandidates {

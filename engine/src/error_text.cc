@@ -156,8 +156,10 @@ size_t PythonFrameMemo::Hash::operator()(std::string_view s) const { return stab
 
 // Python frame lines, each distinct one read once: a traceback repeats its frames (a recursion,
 // Beam's DoFnRunner.process at every fused step), and each reading costs the framework filter's RE2.
-// With a memo, lines read in earlier texts are not read again.
-class PythonFrames {
+// With a memo, lines read in earlier texts are not read again. classify_trace_lines asks it of each
+// line that may be a frame (PyFrameLines): a line it holds is a frame line, one it does not is told
+// and read once; the chain then takes the frames in the order of the text's frame lines.
+class PythonFrames final : public PyFrameLines {
  public:
   PythonFrames(const FrameFilter& frameworks, PythonFrameMemo* memo) : frameworks_(frameworks), memo_(memo) {
     if (memo_ != nullptr && memo_->bytes_ > PythonFrameMemo::kMaxBytes) {
@@ -165,23 +167,36 @@ class PythonFrames {
       memo_->bytes_ = 0;
     }
   }
-  // The frame of a frame line (with `framework` set); null when the line is not one.
-  const ErrorFrame* read(std::string_view line) {
+  // A line is held only once told to be a frame line (its frame may still be null: a line RE2
+  // tells but does not read).
+  bool frame_line(std::string_view line) override {
     if (memo_ == nullptr) {
-      auto [it, added] = seen_.try_emplace(line);
-      if (added) it->second = read_frame(line);
-      return it->second ? &*it->second : nullptr;
+      auto it = seen_.find(line);
+      if (it == seen_.end()) {
+        if (!is_python_frame_line(line)) return false;
+        it = seen_.emplace(line, read_frame(line)).first;
+      }
+      keep(it->second);
+      return true;
     }
     auto it = memo_->seen_.find(line);
     if (it == memo_->seen_.end()) {
+      if (!is_python_frame_line(line)) return false;
       it = memo_->seen_.emplace(std::string(line), read_frame(line)).first;
       const auto& f = it->second;
       memo_->bytes_ += line.size() + (f ? f->file.size() + f->function.size() : 0) + kNodeBytes;
     }
-    return it->second ? &*it->second : nullptr;
+    keep(it->second);
+    return true;
   }
+  // The frame of the text's next frame line (with `framework` set); null when it reads as none.
+  const ErrorFrame* next() { return next_ < in_order_.size() ? in_order_[next_++] : nullptr; }
 
  private:
+  void keep(const std::optional<ErrorFrame>& f) {
+    if (in_order_.empty()) in_order_.reserve(64);  // a retried traceback has 20-60 frames: one allocation, not six
+    in_order_.push_back(f ? &*f : nullptr);
+  }
   // A node's allocation, its key's and its frame's string headers: roughly.
   static constexpr size_t kNodeBytes = 160;
   std::optional<ErrorFrame> read_frame(std::string_view line) const {
@@ -196,6 +211,8 @@ class PythonFrames {
     size_t operator()(std::string_view s) const { return stable_hash(s); }  // XXH3: cheaper than std::hash here
   };
   std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
+  std::vector<const ErrorFrame*> in_order_;  // each frame line's frame, in the text's order
+  size_t next_ = 0;
 };
 
 namespace {
@@ -211,7 +228,7 @@ void push_block(std::vector<B>& blocks, B b) {
   blocks.push_back(std::move(b));
 }
 
-// `frames` reads the frame lines of `l`; the chain's frames point into it.
+// `frames` read the frame lines of `l` (classify_trace_lines); the chain's frames point into it.
 Chain python_chain(const TraceLines& l, PythonFrames& frames) {
   static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
   static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
@@ -225,7 +242,6 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames) {
     open = false;
   };
   for (size_t i = 0; i < l.kind.size(); ++i) {
-    const std::string_view t = trim_blanks(l.text[i]);
     switch (l.kind[i]) {
       case Kind::kHead:
         close();
@@ -240,10 +256,11 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames) {
           pending = Link::kNone;
           open = true;
         }
-        if (const ErrorFrame* f = frames.read(l.text[i])) keep_frame(cur.frames, f);
+        if (const ErrorFrame* f = frames.next()) keep_frame(cur.frames, f);
         break;
       }
-      case Kind::kOther:
+      case Kind::kOther: {
+        const std::string_view t = trim_blanks(l.text[i]);
         if (t == kImplicit || t == kExplicit) {
           close();
           pending = t == kImplicit ? Link::kImplicit : Link::kExplicit;
@@ -265,6 +282,7 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames) {
           }
         }
         break;
+      }
       default:
         break;
     }
@@ -461,11 +479,18 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
   // the step, and the body is the text without it.
   out.body = capped(without_steps(unwrapped), kMaxErrorBody);
-  const std::string lines = reflow_traceback(unwrapped);
-  const TraceLines l = classify_trace_lines(lines);
+  std::string reflowed;
+  const std::string_view lines = reflow_traceback(unwrapped, reflowed);
+  PythonFrames frames(frameworks, memo);
+  TraceLines l = classify_trace_lines(lines, &frames);
+  if (lines.data() == unwrapped.data() && !lines.empty() && lines.back() == '\n') {
+    // reflow_traceback's string form ends such a text in one more '\n': one more blank line.
+    l.text.emplace_back();
+    l.kind.push_back(Kind::kBlank);
+    l.more.push_back(0);
+  }
   out.language = language_of(l);
   if (out.language == "python") {
-    PythonFrames frames(frameworks, memo);
     fill_python(python_chain(l, frames), out, keep_frames);
   } else if (out.language == "java") {
     fill_java(l, frameworks, out);

@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 namespace gpudiag::detail {
@@ -192,8 +193,22 @@ bool may_be_flat_java(std::string_view line) {
     if (at > 0 && is_regex_space(line[at - 1])) ++ats;
   }
   if (ats >= 2) return true;
+  // `.java:`, `.scala:`, `.kt:` and `.groovy:` each end in a ':' no other of them ends in: counted
+  // at the line's ':'s (one memchr; a Python line has few), not by four searches for their '.'.
   size_t files = 0;
-  for (std::string_view literal : {".java:", ".scala:", ".kt:", ".groovy:", "Unknown Source", "Native Method"}) {
+  for (const char *c = line.data(), *end = line.data() + line.size(); files < 2;) {
+    const void* colon = std::memchr(c, ':', static_cast<size_t>(end - c));
+    if (colon == nullptr) break;
+    const std::string_view before = line.substr(0, static_cast<size_t>(static_cast<const char*>(colon) - line.data()));
+    for (std::string_view ext : {".java", ".scala", ".kt", ".groovy"}) {
+      if (before.ends_with(ext)) {
+        ++files;
+        break;
+      }
+    }
+    c = static_cast<const char*>(colon) + 1;
+  }
+  for (std::string_view literal : {"Unknown Source", "Native Method"}) {
     for (size_t at = line.find(literal); at != std::string_view::npos && files < 2; at = line.find(literal, at + 1))
       ++files;
   }
@@ -228,10 +243,14 @@ bool needs_reflow(std::string_view text) {
       if (skip_blanks(line_at(text, at)) != sep) return true;
     }
   }
-  for (size_t p = text.find('('); p != std::string_view::npos;) {
-    const std::string_view line = line_at(text, p);
+  for (size_t p = text.find('('), from = 0; p != std::string_view::npos;) {
+    // The line holding `p` starts at or after `from` (a line start): memrchr finds its start.
+    const void* nl = memrchr(text.data() + from, '\n', p - from);
+    const size_t begin = nl == nullptr ? from : static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1;
+    const std::string_view line = text.substr(begin, text.find('\n', p) - begin);  // npos - begin: to the end
     if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
     const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
+    from = next_line;
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
   }
   return false;
@@ -292,8 +311,18 @@ size_t exception_start(std::string_view rest) {
 }
 
 std::string reflow_traceback(std::string_view text) {
+  std::string storage;
+  const std::string_view lines = reflow_traceback(text, storage);
+  if (lines.data() != text.data()) return std::string(lines);
+  std::string out(text);
+  if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
+  return out;
+}
+
+std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
+  const std::string_view given = text;
   if (text.find("File \n\"") != std::string_view::npos) {
     joined.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -304,11 +333,13 @@ std::string reflow_traceback(std::string_view text) {
     text = joined;
   }
   if (!needs_reflow(text)) {
-    std::string out(text);
-    if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
-    return out;
+    if (text.data() == given.data()) return given;
+    storage.assign(text);
+    if (!text.empty() && text.back() == '\n') storage += '\n';  // as the loop below gives it
+    return storage;
   }
-  std::string out;
+  std::string& out = storage;
+  out.clear();
   out.reserve(text.size() + text.size() / 8);
   size_t pos = 0;
   while (pos <= text.size()) {

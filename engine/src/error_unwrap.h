@@ -28,6 +28,9 @@ std::string without_steps(std::string_view s);
 // the `Traceback …` header and chain separators on lines of their own; Java's ` at …` frames and
 // `Caused by:` likewise. Lines that are not flattened are kept as they are.
 std::string reflow_traceback(std::string_view text);
+// The same without a copy when nothing changes: `text` itself then (which the string form returns
+// with one more '\n' when it ends in one), else the reflowed text, held in `storage`.
+std::string_view reflow_traceback(std::string_view text, std::string& storage);
 
 // The index in `rest` (what follows the last frame of a flattened traceback) where the exception
 // line starts (`ValueError: …`, `struct.error: …`, `KeyboardInterrupt`), npos when none is seen.

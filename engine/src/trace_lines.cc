@@ -74,11 +74,9 @@ std::string_view trim_blanks(std::string_view s) {
   return s;
 }
 
-namespace {
-
 // RE2 reads no function name nor the number's value here: only a file past ASCII needs it. (Each
 // pattern of this file is compiled when first asked: a Python traceback never needs the Java ones.)
-bool is_python_frame(std::string_view line) {
+bool is_python_frame_line(std::string_view line) {
   PyFrameParts parts;
   std::string_view rest;
   if (!read_frame_head(line, parts, rest)) return false;
@@ -86,6 +84,8 @@ bool is_python_frame(std::string_view line) {
   static const RE2 py_frame(R"(^\s*File "[^"]*", line \d+)");
   return RE2::PartialMatch(line, py_frame);
 }
+
+namespace {
 
 bool is_java_more(std::string_view line, uint64_t& more) {
   static const RE2 java_more(R"(^\s*\.\.\. (\d+) more\s*$)");
@@ -99,7 +99,7 @@ bool is_java_frame(std::string_view line) {
 
 }  // namespace
 
-TraceLines classify_trace_lines(std::string_view text) {
+TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames) {
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
   // Counted with memchr, which reads 32 bytes at a time: std::count read a byte a step here.
@@ -127,7 +127,9 @@ TraceLines classify_trace_lines(std::string_view text) {
     uint64_t more = 0;
     if (t.empty()) {
       k = TraceLineKind::kBlank;
-    } else if (is_python_frame(line)) {
+    } else if (starts_with(body, "File \"") &&
+               (frames != nullptr ? frames->frame_line(line) : is_python_frame_line(line))) {
+      // (is_python_frame_line holds only of a line that starts so.)
       k = TraceLineKind::kPyFrame;
     } else if (starts_with(body, "... ") && is_java_more(line, more)) {
       k = TraceLineKind::kJavaMore;

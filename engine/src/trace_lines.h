@@ -29,7 +29,22 @@ struct TraceLines {
   std::vector<uint64_t> more;  // kJavaMore: how many frames it stands for
 };
 
-TraceLines classify_trace_lines(std::string_view text);
+// What classify_trace_lines asks of a line that may be a Python frame line (after RE2's \s* it
+// starts with `File "`), when given one: whether it is one, as is_python_frame_line says. The
+// error-text parser answers from its frame memo and keeps the frame it read, so that a traceback's
+// frame lines are told and read in one pass.
+class PyFrameLines {
+ public:
+  virtual bool frame_line(std::string_view line) = 0;
+
+ protected:
+  ~PyFrameLines() = default;
+};
+
+TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames = nullptr);
+
+// Whether `line` is a Python frame line (`\s*File "…", line N`): TraceLineKind::kPyFrame.
+bool is_python_frame_line(std::string_view line);
 
 // A Python frame line read by hand, as RE2 would read it with
 // `^\s*File "([^"]*)", line (\d+)(?:, in (\S+))?` (on every frame of every candidate traceback,
