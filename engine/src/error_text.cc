@@ -482,13 +482,7 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
   PythonFrames frames(frameworks, memo);
-  TraceLines l = classify_trace_lines(lines, &frames);
-  if (lines.data() == unwrapped.data() && !lines.empty() && lines.back() == '\n') {
-    // reflow_traceback's string form ends such a text in one more '\n': one more blank line.
-    l.text.emplace_back();
-    l.kind.push_back(Kind::kBlank);
-    l.more.push_back(0);
-  }
+  const TraceLines l = classify_trace_lines(lines, &frames);
   out.language = language_of(l);
   if (out.language == "python") {
     fill_python(python_chain(l, frames), out, keep_frames);

@@ -310,15 +310,6 @@ size_t exception_start(std::string_view rest) {
   return static_cast<size_t>(found.data() - rest.data());
 }
 
-std::string reflow_traceback(std::string_view text) {
-  std::string storage;
-  const std::string_view lines = reflow_traceback(text, storage);
-  if (lines.data() != text.data()) return std::string(lines);
-  std::string out(text);
-  if (!text.empty() && text.back() == '\n') out += '\n';  // as the loop below gives it
-  return out;
-}
-
 std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
@@ -335,7 +326,6 @@ std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   if (!needs_reflow(text)) {
     if (text.data() == given.data()) return given;
     storage.assign(text);
-    if (!text.empty() && text.back() == '\n') storage += '\n';  // as the loop below gives it
     return storage;
   }
   std::string& out = storage;

@@ -26,10 +26,8 @@ std::string without_steps(std::string_view s);
 // A traceback flattened onto one line put back one frame a line: a Python `File "…", line N, in f`
 // (its source line indented under it, the exception after the last frame on a line of its own),
 // the `Traceback …` header and chain separators on lines of their own; Java's ` at …` frames and
-// `Caused by:` likewise. Lines that are not flattened are kept as they are.
-std::string reflow_traceback(std::string_view text);
-// The same without a copy when nothing changes: `text` itself then (which the string form returns
-// with one more '\n' when it ends in one), else the reflowed text, held in `storage`.
+// `Caused by:` likewise. Lines that are not flattened are kept as they are. Returns `text` itself
+// when nothing changes, else the reflowed text, held in `storage`.
 std::string_view reflow_traceback(std::string_view text, std::string& storage);
 
 // The index in `rest` (what follows the last frame of a flattened traceback) where the exception
