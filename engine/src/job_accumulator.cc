@@ -140,8 +140,8 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
   const Signal& signal = pack.signals[hit.signal];
   if (signal.role == SignalRole::kObserver) {
     const FactExtractorSpec& extractor = pack.extractors[signal.extractor];
-    ++extractor_hits[hit.signal];
     ExtractorReadings& seen = facts_set_by[hit.signal];
+    ++seen.hits;
     // Phases and worker counts are points in time: every hit gives a new one.
     const bool facts_only = extractor.phase.empty() && extractor.worker_count.empty();
     const uint64_t text_hash = hit.text.empty() ? 0 : stable_hash(hit.text);
@@ -185,10 +185,11 @@ void JobAccumulator::add_seen(JobSeen&& seen) {
   source.add(seen.source);
   workers_floor = std::max(workers_floor, seen.workers_floor);
   for (const auto& [signal, n] : seen.extractor_overflow) {
-    for (const auto& name : facts_set_by[signal].last_facts()) facts.note_more(name, n);
-    extractor_hits[signal] += n;
+    ExtractorReadings& readings = facts_set_by[signal];
+    for (const auto& name : readings.last_facts()) facts.note_more(name, n);
+    readings.hits += n;
   }
-  for (const auto& [signal, n] : seen.extractor_source) extractor_source[signal] += n;
+  for (const auto& [signal, n] : seen.extractor_source) facts_set_by[signal].held += n;
   if (seen.earliest != kNoTime && (earliest == kNoTime || seen.earliest < earliest)) earliest = seen.earliest;
   if (seen.latest != kNoTime && (latest == kNoTime || seen.latest > latest)) latest = seen.latest;
   for (auto& [log, first] : seen.logs) {
@@ -244,8 +245,11 @@ void JobAccumulator::absorb(JobAccumulator&& other) {
     }
   }
   facts.absorb(other.facts);
-  for (const auto& [signal, n] : other.extractor_hits) extractor_hits[signal] += n;
-  for (const auto& [signal, n] : other.extractor_source) extractor_source[signal] += n;
+  for (const auto& [signal, theirs] : other.facts_set_by) {
+    ExtractorReadings& ours = facts_set_by[signal];
+    ours.hits += theirs.hits;
+    ours.held += theirs.held;
+  }
   for (auto& p : other.observed.phases) observed.phases.push_back(std::move(p));
   for (auto& w : other.observed.worker_counts) observed.worker_counts.push_back(w);
   observed.phases_dropped += other.observed.phases_dropped;
@@ -267,10 +271,9 @@ void JobAccumulator::absorb(JobAccumulator&& other) {
 
 void JobAccumulator::finish() {
   // A query's rows hold an extractor's first entry of the job; its summary row counted them all.
-  for (const auto& [signal, held] : extractor_source) {
-    const uint64_t hit = extractor_hits[signal];
-    if (held <= hit) continue;
-    for (const auto& name : facts_set_by[signal].last_facts()) facts.note_more(name, held - hit);
+  for (const auto& [signal, readings] : facts_set_by) {
+    if (readings.held <= readings.hits) continue;
+    for (const auto& name : readings.last_facts()) facts.note_more(name, readings.held - readings.hits);
   }
   const FactSource source{"the export"};
   if (workers_total() > 0) {

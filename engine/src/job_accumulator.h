@@ -82,6 +82,10 @@ struct ExtractorReadings {
   std::vector<ExtractorReading> readings;  // distinct ones, the latest kMaxReadings
   size_t last = 0;                         // the one the last hit read
   size_t next = 0;                         // the slot a new reading takes once kMaxReadings are kept
+  // The hits the job's entries gave (kept or not), and the entries its summary rows say the source
+  // held: finish() counts the difference as sightings of the facts the last hit set.
+  uint64_t hits = 0;
+  uint64_t held = 0;
 
   // The facts the last hit set (none before the first).
   const std::vector<std::string>& last_facts() const;
@@ -154,10 +158,6 @@ class JobAccumulator {
   ErrorGroups errors;  // error entries, grouped: the unexplained ones once rules are evaluated
   ObserverOutput observed;
   std::map<int, ExtractorReadings> facts_set_by;  // extractor signal → what its hits read and set
-  // Per fact extractor signal: the hits the entries gave (kept or not), and the entries the
-  // source held by its summary rows; finish() counts the difference as sightings of its facts.
-  std::map<int, uint64_t> extractor_hits;
-  std::map<int, uint64_t> extractor_source;
   Timestamp earliest = kNoTime;
   Timestamp latest = kNoTime;
   std::map<std::string, Timestamp, std::less<>> logs;
