@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "error_candidates.h"
 
@@ -105,4 +106,35 @@ TEST_CASE("effective_severity reads the level stderr lines carry in their prefix
   // Only entries logged at ERROR or above are read through their prefix.
   CHECK(effective("E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory",
                   Severity::kWarning) == Severity::kWarning);
+}
+
+TEST_CASE("effective_severity reads a glog file word as RE2 does, whatever its bytes", "[unit]") {
+  // The word after the letter is read backwards from each ']': words with several dots, colons
+  // and brackets, a blank inside, a UTF-8 letter, cut anywhere (the hand-written corner cases,
+  // then every word of up to 7 bytes drawn from the pieces that make or break the shape).
+  const std::string_view pieces[] = {".", "c", "h", "p", "y", ":", "1", "]", "a", " ", "\t", "\xc3\xa9"};
+  std::vector<std::string> words = {"a]b.cc:12]", "x.cc:]a.cc:1]", ".cc:1]",   "a.cc:12x]", "a.h:1]",   "a.py:]",
+                                    "a.cc:1 ]",   "a..cc:1]",      "ab.hh:1]", "é.cc:1]",   "a.cc:é1]", "a.c.py:3]"};
+  std::vector<std::string> grown = {""};
+  for (int length = 0; length < 7; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& w : grown) {
+      for (std::string_view p : pieces) next.push_back(w + std::string(p));
+    }
+    // Every word of up to 4 pieces, then a sample of the longer ones (every 97th) to stay fast.
+    grown.clear();
+    for (size_t k = 0; k < next.size(); k += length < 4 ? 1 : 97) grown.push_back(next[k]);
+    words.insert(words.end(), grown.begin(), grown.end());
+  }
+  size_t read = 0;
+  for (const std::string& word : words) {
+    // Past eight bytes too: the word is read eight bytes a step, then byte by byte.
+    for (const std::string& line : {"E " + word + " x", "W  " + word, "2024-06-18 11:12:30.1: I " + word,
+                                    "F tensorflow/core/" + word, "I \x01\x7f/x/" + word + "]"}) {
+      INFO(line);
+      CHECK(effective(line) == by_regex(line));
+      ++read;
+    }
+  }
+  CHECK(read > 10000);
 }

@@ -36,17 +36,33 @@ Severity glog_letter(char c) { return value_named(kGlogLevels, std::string_view(
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
 
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+// Whether `s` at `at` has `shape`, where 'd' stands for a digit. Unrolled over the literal: the
+// timestamp shape is asked of every ERROR entry.
+template <size_t N>
+[[gnu::always_inline]] inline bool has_shape(std::string_view s, size_t at, const char (&shape)[N]) {
+  constexpr size_t kSize = N - 1;
+  if (s.size() < at + kSize) return false;
+  const char* p = s.data() + at;
+  bool ok = true;
+#pragma GCC unroll 32
+  for (size_t k = 0; k < kSize; ++k) ok &= shape[k] == 'd' ? is_digit(p[k]) : p[k] == shape[k];
+  return ok;
 }
 
-// Whether `s` at `at` has `shape`, where 'd' stands for a digit.
-bool has_shape(std::string_view s, size_t at, std::string_view shape) {
-  if (s.size() < at + shape.size()) return false;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 'd' ? !is_digit(s[at + k]) : s[at + k] != shape[k]) return false;
+// The first byte from `p` on that is ']' or one of RE2's \s (all below '!'), or h.size(). Eight
+// bytes a step: a file word is some 50 bytes of path.
+size_t next_bracket_or_space(std::string_view h, size_t p) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  for (; p + 8 <= h.size(); p += 8) {
+    uint64_t x;
+    std::memcpy(&x, h.data() + p, 8);
+    const uint64_t bracket = x ^ (kOnes * ']');
+    // A byte below '!' or equal to ']' sets its high bit here (a borrow may set more above it,
+    // never below: the byte loop reads from the first).
+    if ((((x - kOnes * '!') & ~x) | ((bracket - kOnes) & ~bracket)) & kHigh) break;
   }
-  return true;
+  while (p < h.size() && h[p] != ']' && !is_regex_space(h[p])) ++p;
+  return p;
 }
 
 // The glog/absl letter of a line, read as RE2 reads kGlog (below); 0: none; '?': ask RE2 (the
@@ -68,25 +84,26 @@ char glog_letter_of(std::string_view h) {
   if (i >= h.size() || std::string_view("IWEF").find(h[i]) == std::string_view::npos) return 0;
   const char letter = h[i++];
   if (has_shape(h, i, "dddd dd:dd:dd")) return letter;
-  // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then within the next word (after its first byte) a source
-  // file's extension, a colon, digits and ']'.
+  // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then a word holding, after its first byte, a source file's
+  // extension, a colon, digits and ']'. One pass to each ']' of the word, read backwards from there
+  // (the word is some 50 bytes of path, read thrice when the dots were looked for first).
   size_t w = i;
   while (w < h.size() && is_regex_space(h[w])) ++w;
   if (w == i) return 0;
-  size_t end = w;
-  while (end < h.size() && !is_regex_space(h[end])) ++end;
-  for (size_t dot = w + 1; dot < end; ++dot) {
-    if (h[dot] != '.') continue;
-    for (std::string_view ext : {"cc:", "h:", "py:"}) {
-      if (h.substr(dot + 1, ext.size()) != ext) continue;
-      size_t d = dot + 1 + ext.size();
-      const size_t first = d;
-      while (d < h.size() && is_digit(h[d])) ++d;
+  for (size_t p = w;; ++p) {
+    p = next_bracket_or_space(h, p);
+    if (p >= h.size() || h[p] != ']') return 0;
+    size_t colon = p;
+    while (colon > w && is_digit(h[colon - 1])) --colon;
+    if (colon == p || colon == w || h[--colon] != ':') continue;
+    for (std::string_view ext : {"cc", "h", "py"}) {
+      if (colon < w + 2 + ext.size()) continue;  // a byte of the word, the dot, the extension
+      const size_t dot = colon - ext.size() - 1;
+      if (h[dot] != '.' || h.substr(dot + 1, ext.size()) != ext) continue;
       // The word before the dot is what RE2 reads as UTF-8: past ASCII, ask it ('?').
-      if (d > first && d < h.size() && h[d] == ']') return is_ascii(h.substr(w, dot - w)) ? letter : '?';
+      return is_ascii(h.substr(w, dot - w)) ? letter : '?';
     }
   }
-  return 0;
 }
 
 // Python logging's level word of `LEVEL:name:…`, read as RE2 reads kPython (below); empty: none.
@@ -204,9 +221,7 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
   if (auto it = lines_.find(r.message); it != lines_.end()) return &it->second;
   if (lines_.size() >= kRememberedLines) lines_.clear();
-  LineVerdict v;
-  v.error = effective_severity(r) >= Severity::kError || holds_traceback(r);
-  return &lines_.emplace(std::string(r.message), std::move(v)).first->second;
+  return &lines_.emplace(std::string(r.message), LineVerdict{}).first->second;
 }
 
 // Inlined into screen(): every record asks it.
@@ -255,14 +270,15 @@ bool ErrorCandidates::benign(const LogRecord& r) {
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
   if (r.severity >= Severity::kError) {
+    // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
+    // lines) carry their own timestamp, so remembering them would only fill the memo.
+    if (effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
     s.line = verdict_of(r);
     if (s.line != nullptr) {
-      if (!s.line->error) return s;
       if (s.line->benign < 0) s.line->benign = benign(r);
       s.candidate = s.line->benign == 0;
       return s;
     }
-    if (effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
   } else if (!holds_traceback(r)) {
     s.below_error = s.candidate = below_error_fragment(r);
     return s;

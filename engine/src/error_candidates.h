@@ -70,13 +70,12 @@ class ErrorCandidates {
  public:
   explicit ErrorCandidates(const CompiledRulePack& pack);
 
-  // What was found of a short text (an ERROR entry's message of at most 512 bytes, without an
-  // exception): green runs log the same chatter thousands of times (kubelet's and the guest agent's
+  // What was found of a short text (the message of an entry at ERROR by its effective severity or
+  // holding a traceback, at most 512 bytes, without an exception): green runs log the same chatter thousands of times (kubelet's and the guest agent's
   // lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the whole text,
   // so an answer is the one reading it again would give.
   struct LineVerdict {
-    bool error = false;                      // its effective severity is ERROR or above, or it holds a traceback
-    int8_t benign = -1;                      // benign_errors name it: -1 not asked yet (only errors are), 0 no, 1 yes
+    int8_t benign = -1;                      // benign_errors name it: -1 not asked yet, 0 no, 1 yes
     std::unique_ptr<ErrorCandidate> parsed;  // what take() reads from the text (no entry's own fields)
     std::string step_field;                  // the entry's own step `parsed` was read with
     // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
@@ -105,7 +104,7 @@ class ErrorCandidates {
     using is_transparent = void;
     size_t operator()(std::string_view s) const;
   };
-  // The verdict of an ERROR record's text, null when it is not a short text without an exception.
+  // The verdict of an error's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r);
   static bool holds_traceback(const LogRecord& r);

@@ -13,22 +13,6 @@ namespace {
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
-// Eight bytes at a time: every frame line of every candidate traceback asks it of its path.
-bool is_ascii(std::string_view s) {
-  size_t i = 0;
-  uint64_t high = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    high |= word;
-  }
-  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
-  return (high & 0x8080808080808080ull) == 0;
-}
-
-}  // namespace
-
-namespace {
 
 // `\s*File "([^"]*)", line (\d+)` at the start of `line`: the file, the number and what follows
 // them; false when the line does not start so.
@@ -66,6 +50,18 @@ PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts) {
   }
   if (!is_ascii(parts.file) || !is_ascii(parts.function) || parts.number.size() > 19) return PyFrameRead::kAskRegex;
   return PyFrameRead::kYes;
+}
+
+bool is_ascii(std::string_view s) {
+  size_t i = 0;
+  uint64_t high = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    high |= word;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ull) == 0;
 }
 
 std::string_view trim_blanks(std::string_view s) {

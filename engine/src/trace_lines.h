@@ -57,6 +57,10 @@ struct PyFrameParts {
 };
 PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts);
 
+// Whether every byte of `s` is ASCII (eight bytes a step: it is asked of every frame's path and
+// of every glog file word).
+bool is_ascii(std::string_view s);
+
 // `s` without leading blanks and tabs nor trailing blanks, tabs and '\r'.
 std::string_view trim_blanks(std::string_view s);
 
