@@ -29,20 +29,22 @@ std::optional<detail::ErrorCandidate> candidate_of(detail::ErrorCandidates& erro
   const detail::ErrorCandidates::Screened s = errors.screen(r);
   if (!s.candidate) return std::nullopt;
   detail::ChunkObservations out;
-  errors.take(s, r, "2024-01-01_00_00_00-1", 0, {}, out);
+  errors.take(s, r, /*job=*/0, 0, {}, out);
   REQUIRE(out.errors.size() == 1);
   return std::move(out.errors.front());
 }
 
 void check_same_reading(const detail::ErrorCandidate& a, const detail::ErrorCandidate& b) {
-  CHECK(a.fragment == b.fragment);
-  CHECK(a.key == b.key);
-  CHECK(a.exception_type == b.exception_type);
-  CHECK(a.exception_line == b.exception_line);
-  CHECK(a.message_template == b.message_template);
-  CHECK(a.matched_line == b.matched_line);
-  CHECK(a.step == b.step);
-  CHECK(a.truncated == b.truncated);
+  const detail::CandidateReading& x = *a.reading;
+  const detail::CandidateReading& y = *b.reading;
+  CHECK(x.fragment == y.fragment);
+  CHECK(x.key == y.key);
+  CHECK(x.exception_type == y.exception_type);
+  CHECK(x.exception_line == y.exception_line);
+  CHECK(x.message_template == y.message_template);
+  CHECK(x.matched_line == y.matched_line);
+  CHECK(x.step == y.step);
+  CHECK(x.truncated == y.truncated);
 }
 
 }  // namespace
@@ -69,15 +71,15 @@ TEST_CASE("a remembered ERROR text gives the candidate a fresh reading gives wit
     check_same_reading(*c, *again);
     seen.push_back(std::move(*c));
   }
-  CHECK_FALSE(seen[0].fragment);
-  CHECK(seen[0].message_template.find("Unable to register cuDNN factory") != std::string::npos);
-  CHECK(seen[0].step.empty());
-  CHECK(seen[1].step == "Embed");
-  CHECK(seen[2].step == "Embed");
-  CHECK(seen[0].message_template == seen[2].message_template);
-  CHECK(seen[3].fragment);
-  CHECK(seen[4].fragment);
-  CHECK(seen[4].text == fragment);
+  CHECK_FALSE(seen[0].reading->fragment);
+  CHECK(seen[0].reading->message_template.find("Unable to register cuDNN factory") != std::string::npos);
+  CHECK(seen[0].reading->step.empty());
+  CHECK(seen[1].reading->step == "Embed");
+  CHECK(seen[2].reading->step == "Embed");
+  CHECK(seen[0].reading->message_template == seen[2].reading->message_template);
+  CHECK(seen[3].reading->fragment);
+  CHECK(seen[4].reading->fragment);
+  CHECK(seen[4].reading->text == fragment);
 }
 
 TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it comes", "[unit]") {

@@ -139,9 +139,11 @@ TEST_CASE("error groups stay within the export's budget of kept text and say wha
     ErrorCandidate c;
     c.at = r.timestamp;
     c.log = "worker";
-    c.key = "g1|exc|RuntimeError|-|" + std::to_string(i);
-    c.exception_type = "RuntimeError";
-    c.exception_line = text;
+    auto reading = std::make_shared<CandidateReading>();
+    reading->key = "g1|exc|RuntimeError|-|" + std::to_string(i);
+    reading->exception_type = "RuntimeError";
+    reading->exception_line = text;
+    c.reading = std::move(reading);
     c.record = std::make_unique<KeptRecord>(r);
     groups.add(std::move(c));
     CHECK(budget.held <= budget.limit);

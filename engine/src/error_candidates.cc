@@ -292,12 +292,13 @@ bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
   return is_traceback_fragment(r.message);
 }
 
-void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) {
+std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogRecord& r, bool below_error) {
+  auto c = std::make_shared<CandidateReading>();
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
-  if (c.below_error || (one_line && is_traceback_fragment(r.message))) {
-    c.fragment = true;
-    c.text = crop_text(r.message, kFragmentBytes);
-    return;
+  if (below_error || (one_line && is_traceback_fragment(r.message))) {
+    c->fragment = true;
+    c->text = crop_text(r.message, kFragmentBytes);
+    return c;
   }
   std::string text(r.message);
   if (!r.exception.empty()) {
@@ -305,49 +306,32 @@ void ErrorCandidates::read_text(const LogRecord& r, ErrorCandidate& c) {
     text += r.exception;
   }
   if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
-  set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false, &frames_), text, r.step, c);
+  set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false, &frames_), text, r.step, *c);
+  return c;
 }
 
-namespace {
-
-// The fields read_text sets, from a remembered reading.
-void copy_text_fields(const ErrorCandidate& from, ErrorCandidate& to) {
-  to.fragment = from.fragment;
-  to.text = from.text;
-  to.key = from.key;
-  to.exception_type = from.exception_type;
-  to.exception_line = from.exception_line;
-  to.message_template = from.message_template;
-  to.step = from.step;
-  to.user_frame = from.user_frame;
-  to.truncated = from.truncated;
-  to.matched_line = from.matched_line;
-}
-
-}  // namespace
-
-void ErrorCandidates::take(const Screened& s, const LogRecord& r, std::string_view job, size_t entry_index,
+void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, size_t entry_index,
                            const std::vector<int>& claimed_by, ChunkObservations& out) {
   ErrorCandidate c;
   c.entry_index = entry_index;
   c.at = r.timestamp;
-  c.job = std::string(job);
+  c.job = job;
   c.worker = std::string(r.worker);
   c.log = std::string(r.log);
   c.where = r.where;
   c.claimed_by = claimed_by;
   c.below_error = s.below_error;
   if (LineVerdict* v = s.line) {
-    if (!v->parsed || v->step_field != r.step) {
-      v->parsed = std::make_unique<ErrorCandidate>();
-      read_text(r, *v->parsed);
+    // A remembered text's reading is shared, not copied: only the entry's own fields are its own.
+    if (!v->reading || v->step_field != r.step) {
+      v->reading = read_text(r, c.below_error);
       v->step_field = std::string(r.step);
     }
-    copy_text_fields(*v->parsed, c);
+    c.reading = v->reading;
   } else {
-    read_text(r, c);
+    c.reading = read_text(r, c.below_error);
   }
-  c.record = std::make_unique<KeptRecord>(r, c.fragment ? kFragmentBytes : kCandidateTextBytes);
+  c.record = std::make_unique<KeptRecord>(r, c.reading->fragment ? kFragmentBytes : kCandidateTextBytes);
   out.errors.push_back(std::move(c));
 }
 

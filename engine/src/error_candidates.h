@@ -71,13 +71,13 @@ class ErrorCandidates {
   explicit ErrorCandidates(const CompiledRulePack& pack);
 
   // What was found of a short text (the message of an entry at ERROR by its effective severity or
-  // holding a traceback, at most 512 bytes, without an exception): green runs log the same chatter thousands of times (kubelet's and the guest agent's
-  // lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the whole text,
-  // so an answer is the one reading it again would give.
+  // holding a traceback, at most 512 bytes, without an exception): green runs log the same chatter thousands of times
+  // (kubelet's and the guest agent's lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the
+  // whole text, so an answer is the one reading it again would give.
   struct LineVerdict {
-    int8_t benign = -1;                      // benign_errors name it: -1 not asked yet, 0 no, 1 yes
-    std::unique_ptr<ErrorCandidate> parsed;  // what take() reads from the text (no entry's own fields)
-    std::string step_field;                  // the entry's own step `parsed` was read with
+    int8_t benign = -1;                               // benign_errors name it: -1 not asked yet, 0 no, 1 yes
+    std::shared_ptr<const CandidateReading> reading;  // what take() reads from the text, shared
+    std::string step_field;                           // the entry's own step `reading` was read with
     // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
     std::optional<Severity> quiet_severity;
     uint32_t quiet = 0;
@@ -96,8 +96,9 @@ class ErrorCandidates {
   Screened screen(const LogRecord& r);
   // Takes a screened candidate, after its signals were evaluated (`claimed_by`: the rules that took
   // it as evidence) and known not to be quiet (help text, DEBUG chatter … are never candidates).
-  void take(const Screened& s, const LogRecord& r, std::string_view job, size_t entry_index,
-            const std::vector<int>& claimed_by, ChunkObservations& out);
+  // `job`: the entry's JobSeen::ordinal in `out`.
+  void take(const Screened& s, const LogRecord& r, uint32_t job, size_t entry_index, const std::vector<int>& claimed_by,
+            ChunkObservations& out);
 
  private:
   struct TextHash {
@@ -111,8 +112,9 @@ class ErrorCandidates {
   // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
   static bool below_error_fragment(const LogRecord& r);
   static bool below_error_line_fragment(const LogRecord& r);  // its line, once its log is one of those
-  // The candidate's fields that follow from its text alone (its key, template, exception …).
-  void read_text(const LogRecord& r, ErrorCandidate& c);
+  // What follows from the entry's text alone (its key, template, exception …); `below_error`: it is
+  // taken as a fragment (Screened).
+  std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, bool below_error);
 
   const FrameFilter& frameworks_;
   // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line

@@ -47,26 +47,29 @@ uint64_t kept_bytes(const KeptRecord& r) { return r->message.size() + r->excepti
 }  // namespace
 
 void ErrorGroups::add(ErrorCandidate&& c) {
-  if (!c.fragment) {
+  const std::string& line = c.reading->text;
+  if (!c.reading->fragment) {
     add_parsed(std::move(c));
     return;
   }
-  if (fragment_count_ >= kMaxFragments || !hold(c.text.size() + (c.record ? kept_bytes(*c.record) : 0))) {
+  if (fragment_count_ >= kMaxFragments || !hold(line.size() + (c.record ? kept_bytes(*c.record) : 0))) {
     capped_ = true;
     if (c.below_error) return;  // below ERROR, a line alone is no candidate
-    // too many pending: this line stands alone
-    c.fragment = false;
-    c.matched_line = c.text;
-    c.message_template = mask_message(c.text);
+    // too many pending: this line stands alone (a reading of its own: readings are shared)
+    auto alone = std::make_shared<CandidateReading>(*c.reading);
+    alone->fragment = false;
+    alone->matched_line = alone->text;
+    alone->message_template = mask_message(alone->text);
+    c.reading = std::move(alone);
     add_parsed(std::move(c));
     return;
   }
   ++fragment_count_;
   fragments_[{c.worker, c.log, c.below_error}].push_back(
-      Fragment{c.at, c.where, std::move(c.text), std::move(c.claimed_by), std::move(c.record)});
+      Fragment{c.at, c.where, line, std::move(c.claimed_by), std::move(c.record)});
 }
 
-ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCandidate& c) {
+ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const std::string& message_template) {
   if (key.empty()) {
     if (!miner_) {
       // A job's miner may grow to its byte cap: reserved from the export's budget up front, so that
@@ -74,7 +77,7 @@ ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCa
       if (!hold(kJobMinerLimits.max_bytes)) return past_cap();
       miner_ = std::make_unique<TemplateMiner>(kJobMinerLimits);
     }
-    const size_t template_id = miner_->add_masked(c.message_template);  // set_group_fields masked it
+    const size_t template_id = miner_->add_masked(message_template);  // set_group_fields masked it
     if (auto it = by_template_.find(template_id); it != by_template_.end()) return &groups_[it->second];
     if (groups_.size() >= kMaxGroups) return past_cap();
     by_template_.emplace(template_id, groups_.size());
@@ -85,7 +88,7 @@ ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const ErrorCa
   }
   Group g;
   g.shown.key = key;
-  g.first_template = c.message_template;
+  g.first_template = message_template;
   groups_.push_back(std::move(g));
   return &groups_.back();
 }
@@ -97,7 +100,8 @@ ErrorGroups::Group* ErrorGroups::past_cap() {
 }
 
 void ErrorGroups::add_parsed(ErrorCandidate&& c) {
-  Group* g = group_for(c.key, c);
+  const CandidateReading& read = *c.reading;
+  Group* g = group_for(read.key, read.message_template);
   if (g == nullptr) return;
   UnexplainedGroup& s = g->shown;
   ++s.count;
@@ -107,28 +111,26 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   note_log(g->logs, c.log, c.at, c.where);
   g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
-  bool better = !g->has_exemplar || (s.truncated && !c.truncated) ||
-                (s.truncated == c.truncated &&
+  bool better = !g->has_exemplar || (s.truncated && !read.truncated) ||
+                (s.truncated == read.truncated &&
                  earlier(c.at, c.where, s.exemplar.entry->timestamp, g->exemplar_input, g->exemplar_offset));
   // A copy may name what the exemplar's copy does not (the job message names the step, the
   // docker lines do not).
-  if (!better && s.step.empty() && !c.step.empty()) s.step = c.step;
-  if (!better && !s.user_frame && c.user_frame) s.user_frame = c.user_frame;
+  if (!better && s.step.empty() && !read.step.empty()) s.step = read.step;
+  if (!better && !s.user_frame && read.user_frame) s.user_frame = read.user_frame;
   if (better && c.record && !hold(kept_bytes(*c.record))) better = false;  // the export's budget is spent
   if (!better && !g->has_exemplar) ++entries_past_cap_;                    // … and the group has none
   if (better && c.record) {
-    if (c.step.empty()) c.step = s.step;
-    if (!c.user_frame) c.user_frame = s.user_frame;
-    s.exemplar = Evidence{std::move(*c.record), std::move(c.matched_line), {}, {}};
+    s.exemplar = Evidence{std::move(*c.record), read.matched_line, {}, {}};
     g->has_exemplar = true;
     g->exemplar_input = c.where.input;
     g->exemplar_offset = c.where.offset;
-    s.truncated = c.truncated;
-    s.exception = std::move(c.exception_line);
-    s.exception_type = std::move(c.exception_type);
-    s.template_text = std::move(c.message_template);
-    s.user_frame = std::move(c.user_frame);
-    s.step = std::move(c.step);
+    s.truncated = read.truncated;
+    s.exception = read.exception_line;
+    s.exception_type = read.exception_type;
+    s.template_text = read.message_template;
+    if (read.user_frame) s.user_frame = read.user_frame;  // else the one another copy named
+    if (!read.step.empty()) s.step = read.step;
   }
 }
 
@@ -139,10 +141,7 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
     fragment_count_ += lines.size();
   }
   for (auto& g : other.groups_) {
-    ErrorCandidate c;
-    c.key = g.shown.key;
-    c.message_template = g.first_template;
-    Group* mine = group_for(c.key, c);
+    Group* mine = group_for(g.shown.key, g.first_template);
     if (mine == nullptr) continue;
     UnexplainedGroup& s = mine->shown;
     const bool empty = s.count == 0;
@@ -207,7 +206,9 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
       c.worker = std::get<0>(where);
       c.log = std::get<1>(where);
       c.claimed_by = std::move(claimed_by);
-      set_group_fields(parsed, text, "", c);
+      auto reading = std::make_shared<CandidateReading>();
+      set_group_fields(parsed, text, "", *reading);
+      c.reading = std::move(reading);
       {
         // The exemplar is the reassembled traceback, in the first line's envelope.
         const Fragment* with_record = nullptr;

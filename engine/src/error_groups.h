@@ -74,7 +74,7 @@ class ErrorGroups {
     std::unique_ptr<KeptRecord> record;
   };
   void add_parsed(ErrorCandidate&& c);
-  Group* group_for(const std::string& key, const ErrorCandidate& c);
+  Group* group_for(const std::string& key, const std::string& message_template);
   Group* past_cap();
   void reassemble(const FrameFilter& frameworks);
 

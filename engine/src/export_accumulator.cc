@@ -77,7 +77,7 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
   }
   for (auto& error : seen.errors) {
     if (is_duplicate(error.entry_index)) continue;
-    if (JobAccumulator* acc = job(error.job)) acc->errors.add(std::move(error));
+    if (JobAccumulator* acc = job(*ids[error.job])) acc->errors.add(std::move(error));
   }
   for (auto& [id, what] : seen.jobs) {
     if (JobAccumulator* acc = job(id)) {

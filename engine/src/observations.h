@@ -45,19 +45,31 @@ struct Hit {
   std::vector<KeptRecord> after;
 };
 
+// What an error candidate's text says (error_candidates.h): read once per text, and shared by
+// every entry of a remembered text (a green run logs the same chatter thousands of times), so it
+// is never changed once read.
+struct CandidateReading {
+  // A one-line piece of a traceback that the docker log split into one entry per stderr line:
+  // reassembled per (job, worker, log) by time before it is parsed. `text` is the line.
+  bool fragment = false;
+  std::string text;  // a fragment's line; else unused
+  std::string key;   // the grouping key (error_groups.h), "" for a fragment
+  std::string exception_type, exception_line, message_template, step;
+  std::optional<UserFrame> user_frame;
+  bool truncated = false;
+  std::string matched_line;  // the exception line within the entry, for the excerpt
+};
+
 // An entry no rule claimed that may say why the job failed (error_candidates.h): an error-level
 // entry, a traceback, a job-message error. Parsed on the matching thread; grouped per job in input
 // order (error_groups.h).
 struct ErrorCandidate {
   size_t entry_index = 0;  // within its batch (to drop duplicates when merging)
   Timestamp at = kNoTime;
-  std::string job;
+  uint32_t job = 0;  // the entry's job: its JobSeen::ordinal in the batch's ChunkObservations::jobs
   std::string worker;
   std::string log;
   SourceLocation where;
-  // A one-line piece of a traceback that the docker log split into one entry per stderr line:
-  // reassembled per (job, worker, log) by time before it is parsed. `text` is the line.
-  bool fragment = false;
   // … logged below ERROR: it counts only within a reassembled traceback that has its header and
   // an exception line (INFO lines that merely look like one are dropped).
   bool below_error = false;
@@ -65,13 +77,8 @@ struct ErrorCandidate {
   // a group is explained, and left out, when a rule that claimed any of its entries fired — so the
   // job-message copy of a failure a rule found on the worker is not "unexplained".
   std::vector<int> claimed_by;
-  std::string text;  // a fragment's line; else unused
-  std::string key;   // the grouping key (error_groups.h), "" for a fragment
-  std::string exception_type, exception_line, message_template, step;
-  std::optional<UserFrame> user_frame;
-  bool truncated = false;
-  std::unique_ptr<KeptRecord> record;  // the entry, cropped (kept as the exemplar when earliest)
-  std::string matched_line;            // the exception line within the entry, for the excerpt
+  std::shared_ptr<const CandidateReading> reading;  // never null once taken
+  std::unique_ptr<KeptRecord> record;               // the entry, cropped (kept as the exemplar when earliest)
 };
 
 struct WorkerSeen {

@@ -552,7 +552,7 @@ void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObse
   } else if (line->quiet != 0) {
     return;
   }
-  errors_.take(screened, r, job_id_, entry_index, claimed_by_, out);
+  errors_.take(screened, r, job_->ordinal, entry_index, claimed_by_, out);
 }
 
 }  // namespace gpudiag::detail

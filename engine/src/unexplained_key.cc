@@ -59,7 +59,7 @@ std::string group_fingerprint(std::string_view key) {
 }
 
 void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field,
-                      ErrorCandidate& c) {
+                      CandidateReading& c) {
   // A message that starts with an exception line and no traceback ("TypeError: … got an unexpected
   // keyword argument", a launcher's stderr) is that exception, without frames.
   if (parsed.exception_type.empty() && parsed.language.empty()) {

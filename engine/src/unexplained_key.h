@@ -21,8 +21,9 @@ namespace gpudiag::detail {
 std::string line_group_key(std::string_view line_template);
 std::string group_fingerprint(std::string_view key);
 
-// Sets the candidate's key and shown fields from its parsed `text`; `step_field` is the entry's own
+// Sets the reading's key and shown fields from its parsed `text`; `step_field` is the entry's own
 // step (jsonPayload.step), used when the text names none.
-void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field, ErrorCandidate& c);
+void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field,
+                      CandidateReading& c);
 
 }  // namespace gpudiag::detail
