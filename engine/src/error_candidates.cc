@@ -83,7 +83,7 @@ char glog_letter_of(std::string_view h) {
   }
   if (i >= h.size() || std::string_view("IWEF").find(h[i]) == std::string_view::npos) return 0;
   const char letter = h[i++];
-  if (has_shape(h, i, "dddd dd:dd:dd")) return letter;
+  if (i < h.size() && is_digit(h[i]) && has_shape(h, i, "dddd dd:dd:dd")) return letter;  // most have a blank there
   // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then a word holding, after its first byte, a source file's
   // extension, a colon, digits and ']'. One pass to each ']' of the word, read backwards from there
   // (the word is some 50 bytes of path, read thrice when the dots were looked for first).

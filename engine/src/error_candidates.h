@@ -90,6 +90,16 @@ class ErrorCandidates {
     bool below_error = false;
     LineVerdict* line = nullptr;  // the record's remembered text, if it is one (valid until take)
   };
+  // Whether screen() can find the record a candidate at all: at ERROR or above, a text with a line
+  // break (a traceback), or a log that prints a program's output one entry a line. Inline: every
+  // record asks it, and most worker and docker lines below ERROR are none of these.
+  static bool may_be_candidate(const LogRecord& r) {
+    const auto has_lines = [](std::string_view text, std::string_view unescaped) {
+      return !LogRecord::known_unescaped(text, unescaped) && text.find('\n') != std::string_view::npos;
+    };
+    return r.severity >= Severity::kError || has_lines(r.message, r.unescaped_message) ||
+           has_lines(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1];
+  }
   // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
   // effective severity or one holding a traceback, whose first line benign_errors do not name
   // (most ERROR chatter of green runs is benign, and one RE2 is cheaper than the quiet shapes).

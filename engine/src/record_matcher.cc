@@ -532,13 +532,12 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     }
     out.hits.push_back(std::move(hit));
   }
-  note_error(r, entry_index, out);
+#ifndef GPUDIAG_WITHOUT_UNEXPLAINED  // the benchmark's baseline (CMake option): no candidate is taken
+  if (ErrorCandidates::may_be_candidate(r)) note_error(r, entry_index, out);
+#endif
 }
 
 void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
-#ifdef GPUDIAG_WITHOUT_UNEXPLAINED
-  return;  // the benchmark's baseline (CMake option GPUDIAG_WITHOUT_UNEXPLAINED): no candidate is taken
-#endif
   const ErrorCandidates::Screened screened = errors_.screen(r);
   if (!screened.candidate) return;
   ErrorCandidates::LineVerdict* line = screened.line;  // a remembered text remembers its quiet shapes
