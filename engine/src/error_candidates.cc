@@ -249,11 +249,11 @@ bool ErrorCandidates::benign(const LogRecord& r) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   found_.clear();
+  const std::string_view lowered(lowered_);
   for (size_t i = 0; i < benign_atoms_.size(); ++i) {
-    const std::string& atom = benign_atoms_[i];
-    if (memmem(lowered_.data(), lowered_.size(), atom.data(), atom.size()) != nullptr) {
-      found_.push_back(static_cast<int>(i));
-    }
+    // find() looks for the atom's first byte with memchr: on a line of some 100 bytes it costs a
+    // third of memmem, whose set-up is made for long texts.
+    if (lowered.find(benign_atoms_[i]) != std::string_view::npos) found_.push_back(static_cast<int>(i));
   }
   // Only the patterns whose literals the line holds are run, each on its own (a small DFA each).
   return benign_filter_->FirstMatch(line, found_) >= 0;
