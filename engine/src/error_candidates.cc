@@ -300,12 +300,19 @@ std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogReco
     c->text = crop_text(r.message, kFragmentBytes);
     return c;
   }
-  std::string text(r.message);
+  // The message itself when it is all the text (most are): a copy only to join or crop.
+  std::string copy;
+  std::string_view text = r.message;
   if (!r.exception.empty()) {
-    if (!text.empty()) text += '\n';
-    text += r.exception;
+    copy = std::string(r.message);
+    if (!copy.empty()) copy += '\n';
+    copy += r.exception;
+    text = copy;
   }
-  if (text.size() > kCandidateTextBytes) text = crop_text(text, kCandidateTextBytes);
+  if (text.size() > kCandidateTextBytes) {
+    copy = crop_text(text, kCandidateTextBytes);
+    text = copy;
+  }
   set_group_fields(parse_error_text(text, frameworks_, /*keep_frames=*/false, &frames_), text, r.step, *c);
   return c;
 }
