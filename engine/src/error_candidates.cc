@@ -81,7 +81,7 @@ char glog_letter_of(std::string_view h) {
     if (h.substr(i, 2) != ": ") return 0;
     i += 2;
   }
-  if (i >= h.size() || std::string_view("IWEF").find(h[i]) == std::string_view::npos) return 0;
+  if (i >= h.size() || (h[i] != 'I' && h[i] != 'W' && h[i] != 'E' && h[i] != 'F')) return 0;  // no memchr call
   const char letter = h[i++];
   if (i < h.size() && is_digit(h[i]) && has_shape(h, i, "dddd dd:dd:dd")) return letter;  // most have a blank there
   // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then a word holding, after its first byte, a source file's
