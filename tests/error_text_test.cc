@@ -2,6 +2,8 @@
 // names its source): the cause's type and message, the user frame, the step, whether it was cut.
 #include "error_text.h"
 
+#include <re2/re2.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <random>
@@ -436,5 +438,121 @@ TEST_CASE("a frame memo shared by texts gives each text the reading it gives alo
     REQUIRE(e.user_frame);
     CHECK(e.user_frame->function == "fn" + n);
     CHECK(memo.bytes() <= detail::PythonFrameMemo::kMaxBytes + 1024);
+  }
+}
+
+TEST_CASE("the wrappers come off as their patterns alone would take them off", "[unit][error_text]") {
+  // unwrap_error_prefixes asks each wrapper's RE2 only of a text that starts as its match must; the
+  // reference asks each pattern of every text.
+  const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
+  const RE2 harness(
+      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
+  const RE2 java_runner(R"(^Error received from SDK harness for instruction \S+: )");
+  const auto skip_blanks = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+      s.remove_prefix(1);
+    return s;
+  };
+  const auto reference = [&](std::string_view s) {
+    s = skip_blanks(s);
+    for (int i = 0; i < 16; ++i) {
+      std::string_view next = s;
+      const size_t at = s.substr(0, std::min<size_t>(s.find('\n'), 160)).find("Error message from worker: ");
+      if (at != std::string_view::npos) {
+        next = s.substr(at + 27);
+      } else {
+        for (const RE2* re : {&status, &harness, &java_runner}) {
+          re2::StringPiece rest(s);
+          if (RE2::Consume(&rest, *re)) {
+            next = std::string_view(rest.data(), rest.size());
+            break;
+          }
+        }
+      }
+      next = skip_blanks(next);
+      if (next.size() == s.size()) break;
+      s = next;
+    }
+    return s;
+  };
+  const std::vector<std::string> heads = {
+      "generic::unknown: ",
+      "generic::unknown:",
+      "a_b::c_d:\t",
+      "Generic::unknown: ",
+      "generic:: unknown: ",
+      "generic::unknown ",
+      "generic:unknown: ",
+      "::unknown: ",
+      "generic::: ",
+      "_::_:",
+      "generic1::unknown: ",
+      "RuntimeError: Error processing request. Original traceback is\n",
+      "RuntimeError: Error processing instruction process_bundle-4. Original traceback is \r\n",
+      "Error processing instruction 1. Original traceback is",
+      "Error processing instruction. Original traceback is",
+      "RuntimeError:Error processing request. Original traceback is\n",
+      "runtimeError: Error processing request. ",
+      "Error processing requests. Original traceback is\n",
+      "Error received from SDK harness for instruction 4: ",
+      "Error received from SDK harness for instruction : ",
+      "Error received from SDK harness for instruction 4:",
+      "Error message from worker: ",
+      "2021-05-17 19:27:52.594 EDTError message from worker: ",
+      "  \n",
+      "",
+  };
+  const std::vector<std::string> tails = {"Traceback (most recent call last):\n  File \"x.py\", line 1\n",
+                                          "google.api_core.exceptions.ServiceUnavailable: 503", "x", ""};
+  for (const auto& a : heads) {
+    for (const auto& b : heads) {
+      for (const auto& tail : tails) {
+        const std::string text = a + b + tail;
+        INFO(text);
+        CHECK(detail::unwrap_error_prefixes(text) == reference(text));
+      }
+    }
+  }
+}
+
+TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its parentheses", "[unit][error_text]") {
+  // bare_java_frame asks RE2 only of a line whose last parentheses hold what the pattern needs
+  // there; the reference asks the patterns of every line. A text of one such line is Java or none.
+  const RE2 bare(
+      R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
+  const RE2 frame(R"(^\s*(?:at\s+)?((?:[\w$<>-]+[./])+[\w$<>-]+)\s*(?:\(\s*([^():]*?)(?::(\d+))?\s*\))?\s*$)");
+  const std::vector<std::string> inners = {"Fn.java:12",
+                                           "Fn.java",
+                                           "Fn.scala:3",
+                                           "Fn.kt:1",
+                                           "Fn.groovy:40",
+                                           "Unknown Source",
+                                           "Native Method",
+                                           ".java",
+                                           "Fn.java:",
+                                           "Fn.java:1x",
+                                           "Fn.java:12:3",
+                                           "Fn.jav",
+                                           "Fn.JAVA",
+                                           "a-b$c.d.java:7",
+                                           "Fn java:1",
+                                           "retrying",
+                                           "Unknown Source:1",
+                                           "Native  Method",
+                                           "",
+                                           "(Fn.java:1",
+                                           "Fn.java:1)",
+                                           "x(Fn.java:1"};
+  const std::vector<std::string> heads = {"org.example.Fn.process", "  org.example.Fn.process ", "process",
+                                          "com.x.Outer$Inner.<init>", "The service is unavailable."};
+  for (const auto& head : heads) {
+    for (const auto& inner : inners) {
+      for (const std::string end : {")", ") ", ")\t", ")x"}) {
+        const std::string line = head + "(" + inner + end;
+        INFO(line);
+        const bool java = RE2::FullMatch(line, bare) && RE2::FullMatch(line, frame);
+        CHECK(detail::parse_error_text(line, frameworks()).language == (java ? "java" : ""));
+      }
+    }
   }
 }

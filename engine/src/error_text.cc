@@ -34,6 +34,7 @@ using PyBlock = BlockOf<const ErrorFrame*>;
 std::string capped(std::string_view s, size_t n) { return std::string(s.substr(0, n)); }
 
 void keep_frame(std::vector<const ErrorFrame*>& frames, const ErrorFrame* f) {
+  if (frames.empty()) frames.reserve(kMaxErrorFrames);  // a block's frames: one allocation, not seven
   if (frames.size() == kMaxErrorFrames) frames.erase(frames.begin());
   frames.push_back(f);
 }
@@ -140,11 +141,33 @@ bool java_frame(std::string_view line, ErrorFrame& f) {
   return true;
 }
 
+// What the pattern of bare_java_frame needs in the parentheses that end `line` (`line[end]` is the
+// `)`): `Unknown Source`, `Native Method` or a file that ends in a JVM language's extension, with
+// or without `:LINE`. Its alternatives hold no `(`, so theirs is the last one. A sentence that ends
+// in parentheses (`… (retrying)`) spares RE2, and its compiling.
+bool may_be_bare_java_tail(std::string_view line, size_t end) {
+  const size_t open = line.rfind('(', end);
+  if (open == std::string_view::npos) return false;
+  std::string_view inner = line.substr(open + 1, end - open - 1);
+  if (inner == "Unknown Source" || inner == "Native Method") return true;
+  const size_t colon = inner.rfind(':');
+  if (colon != std::string_view::npos) {
+    const std::string_view number = inner.substr(colon + 1);
+    if (number.empty() || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    inner = inner.substr(0, colon);
+  }
+  for (std::string_view ext : {".java", ".scala", ".kt", ".groovy"}) {
+    if (inner.size() > ext.size() && inner.ends_with(ext)) return true;
+  }
+  return false;
+}
+
 // A bare Java frame (no `at`) needs its parentheses to be told from a sentence.
 bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   // Such a frame ends in its `)`; most lines do not, and spare RE2.
   const size_t end = line.find_last_not_of("\t\n\f\r ");
-  if (end == std::string_view::npos || line[end] != ')') return false;
+  if (end == std::string_view::npos || line[end] != ')' || !may_be_bare_java_tail(line, end)) return false;
   static const RE2 re(
       R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
   return RE2::FullMatch(line, re) && java_frame(line, f);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <utility>
 
 namespace gpudiag::detail {
 namespace {
@@ -28,22 +29,52 @@ std::string_view skip_blanks(std::string_view s) {
   return s;
 }
 
+// The wrappers' RE2s, each compiled when first asked: most texts start with none of them.
+const RE2& status_wrapper() {
+  static const RE2 re(R"(^[a-z_]+::[a-z_]+:\s*)");
+  return re;
+}
+const RE2& harness_wrapper() {
+  static const RE2 re(
+      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
+  return re;
+}
+const RE2& java_runner_wrapper() {
+  static const RE2 re(R"(^Error received from SDK harness for instruction \S+: )");
+  return re;
+}
+
+// What each wrapper's match needs at the front of `s`: a gRPC status's `[a-z_]+::` (its run of
+// letters ends where `::` starts), the other two their literal words. A text without them spares
+// RE2 (an exception line such as `google.api_core.exceptions.X: …` is asked in every chain).
+bool may_be_status(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_')) ++i;
+  return i > 0 && s.substr(i, 2) == "::";
+}
+bool may_be_harness(std::string_view s) {
+  constexpr std::string_view kWords = "Error processing ";
+  constexpr std::string_view kRuntime = "RuntimeError: ";
+  if (s.substr(0, kRuntime.size()) == kRuntime) s.remove_prefix(kRuntime.size());
+  return s.substr(0, kWords.size()) == kWords;
+}
+bool may_be_java_runner(std::string_view s) {
+  constexpr std::string_view kWords = "Error received from SDK harness for instruction ";
+  return s.substr(0, kWords.size()) == kWords;
+}
+
 // One wrapper off the front of `s`, or `s` unchanged.
 std::string_view strip_one(std::string_view s) {
-  static const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
-  static const RE2 harness(
-      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
-  static const RE2 java_runner(R"(^Error received from SDK harness for instruction \S+: )");
   const size_t first_line = std::min(s.find('\n'), kWrapperReach);
   const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
   if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
-  // Each wrapper's first byte is tested before its RE2: most texts start with none of them.
-  const char c = s.empty() ? '\0' : s.front();
-  const bool may[] = {(c >= 'a' && c <= 'z') || c == '_', c == 'R' || c == 'E', c == 'E'};
-  const RE2* wrappers[] = {&status, &harness, &java_runner};
-  for (size_t i = 0; i < std::size(wrappers); ++i) {
+  using Test = bool (*)(std::string_view);
+  using Pattern = const RE2& (*)();
+  constexpr std::pair<Test, Pattern> kWrappers[] = {
+      {may_be_status, status_wrapper}, {may_be_harness, harness_wrapper}, {may_be_java_runner, java_runner_wrapper}};
+  for (const auto& [may, wrapper] : kWrappers) {
     re2::StringPiece rest(s);
-    if (may[i] && RE2::Consume(&rest, *wrappers[i])) return rest;
+    if (may(s) && RE2::Consume(&rest, wrapper())) return rest;
   }
   return s;
 }
