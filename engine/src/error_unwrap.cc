@@ -254,24 +254,52 @@ const RE2& java_flat() {
   return re;
 }
 
-// Whether some line of `text` is flattened or holds a flattened Java trace (`java_flat`), i.e.
-// whether reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this
-// asks the whole text for each phrase (a few searches) rather than each line for all of them.
-bool needs_reflow(std::string_view text) {
-  constexpr std::string_view kFrame = "File \"";
-  for (size_t f = text.find(kFrame), last = std::string_view::npos; f != std::string_view::npos;
-       last = f, f = text.find(kFrame, f + 1)) {
-    if (last != std::string_view::npos && text.substr(last, f - last).find('\n') == std::string_view::npos)
-      return true;  // two frames on one line
+// What one pass over a text's 'F's tells of its frames: whether one is broken after `File ` (a
+// console copy, joined before reading) and whether two stand on one line (a flattened traceback).
+// Both searches for their phrase found the same 'F's, each its own.
+struct FrameScan {
+  bool broken = false;
+  bool shared_line = false;
+};
+
+// Whether a line break stands in text[from, to): most frames start their line after a few blanks,
+// which a step back over them tells without a search.
+bool line_break_between(std::string_view text, size_t from, size_t to) {
+  size_t i = to;
+  while (i > from && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  if (i > from && text[i - 1] == '\n') return true;
+  return std::memchr(text.data() + from, '\n', i - from) != nullptr;
+}
+
+FrameScan scan_frames(std::string_view text) {
+  FrameScan scan;
+  for (size_t f = text.find('F'), last = std::string_view::npos; f != std::string_view::npos;
+       f = text.find('F', f + 1)) {
+    const char* at = text.data() + f;
+    const size_t left = text.size() - f;
+    if (left >= 7 && std::memcmp(at, "File \n\"", 7) == 0) scan.broken = true;
+    if (left < 6 || std::memcmp(at, "File \"", 6) != 0) continue;
+    if (!scan.shared_line && last != std::string_view::npos && !line_break_between(text, last, f))
+      scan.shared_line = true;  // two frames on one line
+    if (scan.broken && scan.shared_line) break;
+    last = f;
   }
-  for (size_t h = text.find(kHeader); h != std::string_view::npos; h = text.find(kHeader, h + 1)) {
-    const std::string_view line = line_at(text, h);
-    const std::string_view after = line.substr(static_cast<size_t>(text.data() + h - line.data()) + kHeader.size());
-    if (after.find_first_not_of(" \t\r") != std::string_view::npos) return true;
-  }
-  for (std::string_view sep : kSeparators) {
-    for (size_t at = text.find(sep); at != std::string_view::npos; at = text.find(sep, at + 1)) {
-      if (skip_blanks(line_at(text, at)) != sep) return true;
+  return scan;
+}
+
+// Whether the header stands before other text on a line, a chain separator beside other text, or a
+// line holds a flattened Java trace (`java_flat`). Each of the phrases ends in the only ':' it
+// holds, so one pass over the text's ':'s (a traceback has few: its header, its exception lines)
+// finds them all, rather than a search for each phrase's first byte ('T', 'D': many).
+bool phrases_need_reflow(std::string_view text) {
+  for (size_t p = text.find(':'); p != std::string_view::npos; p = text.find(':', p + 1)) {
+    const std::string_view upto = text.substr(0, p + 1);
+    if (upto.ends_with(kHeader)) {
+      const std::string_view after = text.substr(p + 1, text.find('\n', p + 1) - (p + 1));  // npos: to the end
+      if (after.find_first_not_of(" \t\r") != std::string_view::npos) return true;
+    }
+    for (std::string_view sep : kSeparators) {
+      if (upto.ends_with(sep) && skip_blanks(line_at(text, p + 1 - sep.size())) != sep) return true;
     }
   }
   for (size_t p = text.find('('), from = 0; p != std::string_view::npos;) {
@@ -285,6 +313,14 @@ bool needs_reflow(std::string_view text) {
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
   }
   return false;
+}
+
+// Whether some line of `text` is flattened or holds a flattened Java trace, i.e. whether
+// reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this asks the
+// whole text for a few bytes (scan_frames, phrases_need_reflow) rather than each line for all of
+// its phrases.
+bool needs_reflow(std::string_view text, const FrameScan& frames) {
+  return frames.shared_line || phrases_need_reflow(text);
 }
 
 // s.find(kStepOpen, from), searched for from its second byte: a text has a blank every few bytes,
@@ -345,7 +381,8 @@ std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
   const std::string_view given = text;
-  if (text.find("File \n\"") != std::string_view::npos) {
+  FrameScan frames = scan_frames(text);
+  if (frames.broken) {
     joined.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n' && i >= 5 && text.substr(i - 5, 5) == "File " && i + 1 < text.size() && text[i + 1] == '"')
@@ -353,8 +390,9 @@ std::string_view reflow_traceback(std::string_view text, std::string& storage) {
       joined += text[i];
     }
     text = joined;
+    frames = scan_frames(text);
   }
-  if (!needs_reflow(text)) {
+  if (!needs_reflow(text, frames)) {
     if (text.data() == given.data()) return given;
     storage.assign(text);
     return storage;
