@@ -556,3 +556,20 @@ TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its 
     }
   }
 }
+
+TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]") {
+  // parse_error_text asks step_of only of a text that without_steps shortened.
+  const std::vector<std::string> parts = {" [while running '", "']", "S", "\n", " ", "[while running '", "'", "x]"};
+  std::vector<std::string> texts = {""};
+  for (int len = 0; len < 5; ++len) {
+    std::vector<std::string> longer;
+    for (const auto& t : texts)
+      for (const auto& p : parts) longer.push_back(t + p);
+    texts.insert(texts.end(), longer.begin(), longer.end());
+    if (texts.size() > 40000) break;
+  }
+  for (const auto& t : texts) {
+    INFO(t);
+    if (detail::without_steps(t).size() == t.size()) CHECK(detail::step_of(t).empty());
+  }
+}

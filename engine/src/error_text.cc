@@ -33,6 +33,11 @@ using Block = BlockOf<ErrorFrame>;
 using PyBlock = BlockOf<const ErrorFrame*>;
 
 std::string capped(std::string_view s, size_t n) { return std::string(s.substr(0, n)); }
+// A string made for the result cut in place: a copy of a 4 KB body cost an allocation and a copy.
+std::string capped(std::string&& s, size_t n) {
+  if (s.size() > n) s.resize(n);
+  return std::move(s);
+}
 
 void keep_frame(std::vector<const ErrorFrame*>& frames, const ErrorFrame* f) {
   if (frames.empty()) frames.reserve(kMaxErrorFrames);  // a block's frames: one allocation, not seven
@@ -527,7 +532,11 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
   // the step, and the body is the text without it.
-  out.body = capped(without_steps(unwrapped), kMaxErrorBody);
+  std::string body = without_steps(unwrapped);
+  // Without a suffix to take off (the same size) there is no step either: step_of asks for the
+  // first ` [while running '` and its `']` as without_steps does, and a line break besides.
+  const bool steps = body.size() < unwrapped.size();
+  out.body = capped(std::move(body), kMaxErrorBody);
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
   PythonFrames frames(frameworks, memo);
@@ -539,7 +548,7 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
     fill_java(l, frameworks, out);
     if (!keep_frames) out.frames.clear();
   }
-  if (out.step.empty()) out.step = std::string(step_of(unwrapped));
+  if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);
   return out;
 }
