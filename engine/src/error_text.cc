@@ -397,7 +397,7 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     for (const ErrorFrame* f : cause.frames) out.frames.push_back(*f);
   }
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
-  std::string type = cause.type;
+  std::string type = std::move(cause.type);  // the chain is the caller's no more
   re2::StringPiece message(cause.message);
   // Beam's RuntimeError re-raise on its own: `RuntimeError: FileNotFoundError: … [while running 'S']`.
   if (type == "RuntimeError" && !step_of(message).empty()) {
@@ -410,7 +410,7 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
       message = rest;
     }
   }
-  out.exception_type = type;
+  out.exception_type = std::move(type);
   out.message = capped(without_steps(message), kMaxErrorLine);
   for (size_t j = c; j < chain.blocks.size() && out.step.empty(); ++j)
     out.step = std::string(step_of(chain.blocks[j].exception_line));

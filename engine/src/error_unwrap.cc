@@ -307,7 +307,11 @@ bool phrases_need_reflow(std::string_view text) {
     const void* nl = memrchr(text.data() + from, '\n', p - from);
     const size_t begin = nl == nullptr ? from : static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1;
     const std::string_view line = text.substr(begin, text.find('\n', p) - begin);  // npos - begin: to the end
-    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
+    // Both forms of java_flat hold two frames' `(`: a line with one (the header, `… (retrying)`) is
+    // none, and spares the counting of may_be_flat_java.
+    const size_t after = p + 1 - begin;
+    const bool two = std::memchr(line.data() + after, '(', line.size() - after) != nullptr;
+    if (two && may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
     const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
     from = next_line;
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
