@@ -21,6 +21,7 @@ std::string basename(std::string_view path) {
 
 std::string first_tokens(std::string_view text, size_t n) {
   std::string out;
+  out.reserve(text.size());  // at most the text: one allocation, not one a doubling
   size_t i = 0;
   while (n > 0 && i < text.size()) {
     while (i < text.size() && text[i] == ' ') ++i;
@@ -114,9 +115,15 @@ void set_group_fields(const ParsedError& parsed, std::string_view text, std::str
     c.exception_type = parsed.exception_type;
     c.exception_line = parsed.exception_line;
     const std::string masked = mask_message(parsed.message);
-    c.message_template = parsed.exception_type + (masked.empty() ? "" : ": " + first_tokens(masked, 64));
-    c.key = fmt::format("g1|exc|{}|{}|{}", parsed.exception_type, frame_part(parsed.user_frame),
-                        first_tokens(masked, kMessageTokens));
+    // Appended in place: the temporaries of `+` and fmt's formatting cost more than the copies.
+    c.message_template = parsed.exception_type;
+    if (!masked.empty()) (c.message_template += ": ") += first_tokens(masked, 64);
+    const std::string frame = frame_part(parsed.user_frame), tokens = first_tokens(masked, kMessageTokens);
+    std::string& key = c.key;
+    key.clear();
+    key.reserve(7 + parsed.exception_type.size() + 1 + frame.size() + 1 + tokens.size());
+    ((((key += "g1|exc|") += parsed.exception_type) += '|') += frame) += '|';
+    key += tokens;
     c.matched_line = parsed.exception_line;
     return;
   }
