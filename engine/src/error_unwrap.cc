@@ -273,13 +273,22 @@ bool line_break_between(std::string_view text, size_t from, size_t to) {
 
 FrameScan scan_frames(std::string_view text) {
   FrameScan scan;
-  for (size_t f = text.find('F'), last = std::string_view::npos; f != std::string_view::npos;
-       f = text.find('F', f + 1)) {
-    const char* at = text.data() + f;
-    const size_t left = text.size() - f;
-    if (left >= 7 && std::memcmp(at, "File \n\"", 7) == 0) scan.broken = true;
-    if (left < 6 || std::memcmp(at, "File \"", 6) != 0) continue;
-    if (!scan.shared_line && last != std::string_view::npos && !line_break_between(text, last, f))
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* last = nullptr;
+  // memchr over the rest of the text for each 'F' (a `DoFnRunner` is one too): `File ` is tested
+  // once, then the byte after it tells a frame from a broken one.
+  for (const void* hit = text.empty() ? nullptr : std::memchr(begin, 'F', text.size()); hit != nullptr;) {
+    const char* f = static_cast<const char*>(hit);
+    hit = f + 1 < end ? std::memchr(f + 1, 'F', static_cast<size_t>(end - f - 1)) : nullptr;
+    if (end - f < 6 || std::memcmp(f, "File ", 5) != 0) continue;
+    if (f[5] == '\n') {
+      if (end - f >= 7 && f[6] == '"') scan.broken = true;
+      continue;
+    }
+    if (f[5] != '"') continue;
+    if (!scan.shared_line && last != nullptr &&
+        !line_break_between(text, static_cast<size_t>(last - begin), static_cast<size_t>(f - begin)))
       scan.shared_line = true;  // two frames on one line
     if (scan.broken && scan.shared_line) break;
     last = f;
