@@ -573,3 +573,73 @@ TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]
     if (detail::without_steps(t).size() == t.size()) CHECK(detail::step_of(t).empty());
   }
 }
+
+TEST_CASE("reflow_traceback leaves a text alone exactly when no line needs reflowing", "[unit][error_text]") {
+  // needs_reflow reads a text's 'F's, ':'s and '('s once; the reference asks each line for each
+  // phrase and java_flat's RE2 of every line. A text left alone is returned itself.
+  static constexpr std::string_view kHeader = "Traceback (most recent call last):";
+  const std::vector<std::string_view> separators = {
+      "During handling of the above exception, another exception occurred:",
+      "The above exception was the direct cause of the following exception:"};
+  const RE2 java_flat(
+      R"((?:\sat [\w$.<>/-]+\([^()]*\).*\sat [\w$.<>/-]+\()|(?:(?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\)\s+(?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\)))");
+  const auto skip_blanks = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+      s.remove_prefix(1);
+    return s;
+  };
+  const auto line_needs = [&](std::string_view line) {
+    const size_t frame = line.find("File \"");
+    if (frame != std::string_view::npos && line.find("File \"", frame + 1) != std::string_view::npos) return true;
+    for (size_t h = line.find(kHeader); h != std::string_view::npos; h = line.find(kHeader, h + 1)) {
+      if (line.substr(h + kHeader.size()).find_first_not_of(" \t\r") != std::string_view::npos) return true;
+    }
+    for (std::string_view sep : separators) {
+      if (line.find(sep) != std::string_view::npos && skip_blanks(line) != sep) return true;
+    }
+    return RE2::PartialMatch(line, java_flat);
+  };
+  const auto left_alone = [&](std::string_view text) {
+    if (text.find("File \n\"") != std::string_view::npos) return false;
+    for (size_t pos = 0;;) {
+      const size_t nl = text.find('\n', pos);
+      if (line_needs(text.substr(pos, nl == std::string_view::npos ? nl : nl - pos))) return false;
+      if (nl == std::string_view::npos) return true;
+      pos = nl + 1;
+    }
+  };
+  const std::vector<std::string> pieces = {"  File \"a.py\", line 1, in f",
+                                           "File \"",
+                                           "File ",
+                                           "\"",
+                                           std::string(kHeader),
+                                           std::string(separators[0]),
+                                           std::string(separators[1]),
+                                           "ValueError: x (retrying)",
+                                           " at org.A.b(A.java:1)",
+                                           "org.A.b(A.java:1)",
+                                           "org.A.b(Native Method)",
+                                           "x",
+                                           " ",
+                                           "\t",
+                                           "\r",
+                                           ":",
+                                           "(",
+                                           "\n",
+                                           "\n",
+                                           "\n"};
+  std::mt19937 rng(15);
+  size_t alone = 0, reflowed = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const size_t parts = 1 + rng() % 8;
+    for (size_t i = 0; i < parts; ++i) text += pieces[rng() % pieces.size()];
+    INFO(text);
+    std::string storage;
+    const bool same = detail::reflow_traceback(text, storage).data() == text.data();
+    CHECK(same == left_alone(text));
+    ++(same ? alone : reflowed);
+  }
+  CHECK(alone > 1000);
+  CHECK(reflowed > 1000);
+}
