@@ -2,6 +2,8 @@
 // names its source): the cause's type and message, the user frame, the step, whether it was cut.
 #include "error_text.h"
 
+#include <re2/re2.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <random>
@@ -437,4 +439,207 @@ TEST_CASE("a frame memo shared by texts gives each text the reading it gives alo
     CHECK(e.user_frame->function == "fn" + n);
     CHECK(memo.bytes() <= detail::PythonFrameMemo::kMaxBytes + 1024);
   }
+}
+
+TEST_CASE("the wrappers come off as their patterns alone would take them off", "[unit][error_text]") {
+  // unwrap_error_prefixes asks each wrapper's RE2 only of a text that starts as its match must; the
+  // reference asks each pattern of every text.
+  const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
+  const RE2 harness(
+      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
+  const RE2 java_runner(R"(^Error received from SDK harness for instruction \S+: )");
+  const auto skip_blanks = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+      s.remove_prefix(1);
+    return s;
+  };
+  const auto reference = [&](std::string_view s) {
+    s = skip_blanks(s);
+    for (int i = 0; i < 16; ++i) {
+      std::string_view next = s;
+      const size_t at = s.substr(0, std::min<size_t>(s.find('\n'), 160)).find("Error message from worker: ");
+      if (at != std::string_view::npos) {
+        next = s.substr(at + 27);
+      } else {
+        for (const RE2* re : {&status, &harness, &java_runner}) {
+          re2::StringPiece rest(s);
+          if (RE2::Consume(&rest, *re)) {
+            next = std::string_view(rest.data(), rest.size());
+            break;
+          }
+        }
+      }
+      next = skip_blanks(next);
+      if (next.size() == s.size()) break;
+      s = next;
+    }
+    return s;
+  };
+  const std::vector<std::string> heads = {
+      "generic::unknown: ",
+      "generic::unknown:",
+      "a_b::c_d:\t",
+      "Generic::unknown: ",
+      "generic:: unknown: ",
+      "generic::unknown ",
+      "generic:unknown: ",
+      "::unknown: ",
+      "generic::: ",
+      "_::_:",
+      "generic1::unknown: ",
+      "RuntimeError: Error processing request. Original traceback is\n",
+      "RuntimeError: Error processing instruction process_bundle-4. Original traceback is \r\n",
+      "Error processing instruction 1. Original traceback is",
+      "Error processing instruction. Original traceback is",
+      "RuntimeError:Error processing request. Original traceback is\n",
+      "runtimeError: Error processing request. ",
+      "Error processing requests. Original traceback is\n",
+      "Error received from SDK harness for instruction 4: ",
+      "Error received from SDK harness for instruction : ",
+      "Error received from SDK harness for instruction 4:",
+      "Error message from worker: ",
+      "2021-05-17 19:27:52.594 EDTError message from worker: ",
+      "  \n",
+      "",
+  };
+  const std::vector<std::string> tails = {"Traceback (most recent call last):\n  File \"x.py\", line 1\n",
+                                          "google.api_core.exceptions.ServiceUnavailable: 503", "x", ""};
+  for (const auto& a : heads) {
+    for (const auto& b : heads) {
+      for (const auto& tail : tails) {
+        const std::string text = a + b + tail;
+        INFO(text);
+        CHECK(detail::unwrap_error_prefixes(text) == reference(text));
+      }
+    }
+  }
+}
+
+TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its parentheses", "[unit][error_text]") {
+  // bare_java_frame asks RE2 only of a line whose last parentheses hold what the pattern needs
+  // there; the reference asks the patterns of every line. A text of one such line is Java or none.
+  const RE2 bare(
+      R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
+  const RE2 frame(R"(^\s*(?:at\s+)?((?:[\w$<>-]+[./])+[\w$<>-]+)\s*(?:\(\s*([^():]*?)(?::(\d+))?\s*\))?\s*$)");
+  const std::vector<std::string> inners = {"Fn.java:12",
+                                           "Fn.java",
+                                           "Fn.scala:3",
+                                           "Fn.kt:1",
+                                           "Fn.groovy:40",
+                                           "Unknown Source",
+                                           "Native Method",
+                                           ".java",
+                                           "Fn.java:",
+                                           "Fn.java:1x",
+                                           "Fn.java:12:3",
+                                           "Fn.jav",
+                                           "Fn.JAVA",
+                                           "a-b$c.d.java:7",
+                                           "Fn java:1",
+                                           "retrying",
+                                           "Unknown Source:1",
+                                           "Native  Method",
+                                           "",
+                                           "(Fn.java:1",
+                                           "Fn.java:1)",
+                                           "x(Fn.java:1"};
+  const std::vector<std::string> heads = {"org.example.Fn.process", "  org.example.Fn.process ", "process",
+                                          "com.x.Outer$Inner.<init>", "The service is unavailable."};
+  for (const auto& head : heads) {
+    for (const auto& inner : inners) {
+      for (const std::string end : {")", ") ", ")\t", ")x"}) {
+        const std::string line = head + "(" + inner + end;
+        INFO(line);
+        const bool java = RE2::FullMatch(line, bare) && RE2::FullMatch(line, frame);
+        CHECK(detail::parse_error_text(line, frameworks()).language == (java ? "java" : ""));
+      }
+    }
+  }
+}
+
+TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]") {
+  // parse_error_text asks step_of only of a text that without_steps shortened.
+  const std::vector<std::string> parts = {" [while running '", "']", "S", "\n", " ", "[while running '", "'", "x]"};
+  std::vector<std::string> texts = {""};
+  for (int len = 0; len < 5; ++len) {
+    std::vector<std::string> longer;
+    for (const auto& t : texts)
+      for (const auto& p : parts) longer.push_back(t + p);
+    texts.insert(texts.end(), longer.begin(), longer.end());
+    if (texts.size() > 40000) break;
+  }
+  for (const auto& t : texts) {
+    INFO(t);
+    if (detail::without_steps(t).size() == t.size()) CHECK(detail::step_of(t).empty());
+  }
+}
+
+TEST_CASE("reflow_traceback leaves a text alone exactly when no line needs reflowing", "[unit][error_text]") {
+  // needs_reflow reads a text's 'F's, ':'s and '('s once; the reference asks each line for each
+  // phrase and java_flat's RE2 of every line. A text left alone is returned itself.
+  static constexpr std::string_view kHeader = "Traceback (most recent call last):";
+  const std::vector<std::string_view> separators = {
+      "During handling of the above exception, another exception occurred:",
+      "The above exception was the direct cause of the following exception:"};
+  const RE2 java_flat(
+      R"((?:\sat [\w$.<>/-]+\([^()]*\).*\sat [\w$.<>/-]+\()|(?:(?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\)\s+(?:[\w$<>-]+\.)+[\w$<>-]+\((?:[\w$.-]+\.(?:java|scala|kt|groovy):\d+|Unknown Source|Native Method)\)))");
+  const auto skip_blanks = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+      s.remove_prefix(1);
+    return s;
+  };
+  const auto line_needs = [&](std::string_view line) {
+    const size_t frame = line.find("File \"");
+    if (frame != std::string_view::npos && line.find("File \"", frame + 1) != std::string_view::npos) return true;
+    for (size_t h = line.find(kHeader); h != std::string_view::npos; h = line.find(kHeader, h + 1)) {
+      if (line.substr(h + kHeader.size()).find_first_not_of(" \t\r") != std::string_view::npos) return true;
+    }
+    for (std::string_view sep : separators) {
+      if (line.find(sep) != std::string_view::npos && skip_blanks(line) != sep) return true;
+    }
+    return RE2::PartialMatch(line, java_flat);
+  };
+  const auto left_alone = [&](std::string_view text) {
+    if (text.find("File \n\"") != std::string_view::npos) return false;
+    for (size_t pos = 0;;) {
+      const size_t nl = text.find('\n', pos);
+      if (line_needs(text.substr(pos, nl == std::string_view::npos ? nl : nl - pos))) return false;
+      if (nl == std::string_view::npos) return true;
+      pos = nl + 1;
+    }
+  };
+  const std::vector<std::string> pieces = {"  File \"a.py\", line 1, in f",
+                                           "File \"",
+                                           "File ",
+                                           "\"",
+                                           std::string(kHeader),
+                                           std::string(separators[0]),
+                                           std::string(separators[1]),
+                                           "ValueError: x (retrying)",
+                                           " at org.A.b(A.java:1)",
+                                           "org.A.b(A.java:1)",
+                                           "org.A.b(Native Method)",
+                                           "x",
+                                           " ",
+                                           "\t",
+                                           "\r",
+                                           ":",
+                                           "(",
+                                           "\n",
+                                           "\n",
+                                           "\n"};
+  std::mt19937 rng(15);
+  size_t alone = 0, reflowed = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const size_t parts = 1 + rng() % 8;
+    for (size_t i = 0; i < parts; ++i) text += pieces[rng() % pieces.size()];
+    INFO(text);
+    std::string storage;
+    const bool same = detail::reflow_traceback(text, storage).data() == text.data();
+    CHECK(same == left_alone(text));
+    ++(same ? alone : reflowed);
+  }
+  CHECK(alone > 1000);
+  CHECK(reflowed > 1000);
 }

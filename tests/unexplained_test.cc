@@ -2,6 +2,8 @@
 // corpus exports, independent of input order and thread count, and the rule stub that
 // `gpudiag patterns suggest` writes from a group — which `rules test` must pass and `rules lint`
 // accept with one warning per TODO.
+#include <re2/re2.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
@@ -10,6 +12,7 @@
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
 #include "test_support.h"
+#include "unexplained_key.h"
 
 using namespace gpudiag;
 
@@ -153,4 +156,70 @@ TEST_CASE("error groups stay within the export's budget of kept text and say wha
   const auto kept = groups.finish(FrameFilter({}), [](int) { return false; });
   CHECK(kept.size() + groups.entries_past_cap() == 200);
   CHECK(budget.held == 0);  // given back when the job is finished
+}
+
+TEST_CASE("a plain message's exception line is read by hand as its pattern reads it", "[unit]") {
+  // exception_line_parts stands in for RE2 with the pattern: every type and message it reads, and
+  // every line it refuses, is RE2's; each line also cut anywhere, and with a UTF-8 letter there.
+  const RE2 reference(R"(^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*))");
+  const auto by_regex = [&](std::string_view line) {
+    std::string type, message;
+    return RE2::PartialMatch(line, reference, &type, &message) ? type + "|" + message : std::string("-");
+  };
+  const auto by_hand = [](std::string_view line) {
+    std::string type, message;
+    return detail::exception_line_parts(line, type, message) ? type + "|" + message : std::string("-");
+  };
+  const std::vector<std::string> lines = {
+      "ValueError: invalid literal for int() with base 10: 'x'",
+      "google.api_core.exceptions.ServiceUnavailable: 503 The service is currently unavailable. (retrying)",
+      "java.lang.IllegalStateException: Unable to return a default Coder",
+      "SystemExit: 2",
+      "KeyboardInterrupt: ",
+      "SegmentationFault: core dumped",
+      "AssertionFailure: x",
+      "DeprecationWarning: the imp module is deprecated",
+      "com.example.Outer$InnerError: x",
+      "_PrivateError: x",
+      "Error: x",
+      "Exception: x",
+      "1Error: x",
+      ".Error: x",
+      "a.Error: x",
+      "ValueError : x",
+      "ValueError:",
+      "ValueError:x",
+      "ValueError:  two blanks",
+      "ValueErrors: x",
+      "ValueError.more: x",
+      "ValueError: a\nb",
+      "ValueError: a\r",
+      std::string("ValueError: a\0b", 15),
+      "ValueError: caf\xc3\xa9",
+      "ValueError: cut \xc3",
+      "ValueError: \xff\xfe",
+      "Ünicode Error: x",
+      "NameÜError: x",
+      "  File \"x.py\", line 1, in <module>",
+      "",
+      ":",
+      "INFO:root:Job finished",
+      "RuntimeError: Error processing request. Original traceback is",
+  };
+  size_t compared = 0;
+  for (const auto& line : lines) {
+    for (size_t cut = 0; cut <= line.size(); ++cut) {
+      const std::string piece = line.substr(0, cut);
+      INFO(piece);
+      CHECK(by_hand(piece) == by_regex(piece));
+      std::string varied = piece;
+      if (!varied.empty()) {
+        varied.insert(varied.size() / 2, "\xc3\xa9");
+        INFO(varied);
+        CHECK(by_hand(varied) == by_regex(varied));
+      }
+      compared += 2;
+    }
+  }
+  CHECK(compared > 1000);
 }

@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include "error_unwrap.h"
@@ -32,8 +33,14 @@ using Block = BlockOf<ErrorFrame>;
 using PyBlock = BlockOf<const ErrorFrame*>;
 
 std::string capped(std::string_view s, size_t n) { return std::string(s.substr(0, n)); }
+// A string made for the result cut in place: a copy of a 4 KB body cost an allocation and a copy.
+std::string capped(std::string&& s, size_t n) {
+  if (s.size() > n) s.resize(n);
+  return std::move(s);
+}
 
 void keep_frame(std::vector<const ErrorFrame*>& frames, const ErrorFrame* f) {
+  if (frames.empty()) frames.reserve(kMaxErrorFrames);  // a block's frames: one allocation, not seven
   if (frames.size() == kMaxErrorFrames) frames.erase(frames.begin());
   frames.push_back(f);
 }
@@ -140,11 +147,33 @@ bool java_frame(std::string_view line, ErrorFrame& f) {
   return true;
 }
 
+// What the pattern of bare_java_frame needs in the parentheses that end `line` (`line[end]` is the
+// `)`): `Unknown Source`, `Native Method` or a file that ends in a JVM language's extension, with
+// or without `:LINE`. Its alternatives hold no `(`, so theirs is the last one. A sentence that ends
+// in parentheses (`… (retrying)`) spares RE2, and its compiling.
+bool may_be_bare_java_tail(std::string_view line, size_t end) {
+  const size_t open = line.rfind('(', end);
+  if (open == std::string_view::npos) return false;
+  std::string_view inner = line.substr(open + 1, end - open - 1);
+  if (inner == "Unknown Source" || inner == "Native Method") return true;
+  const size_t colon = inner.rfind(':');
+  if (colon != std::string_view::npos) {
+    const std::string_view number = inner.substr(colon + 1);
+    if (number.empty() || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    inner = inner.substr(0, colon);
+  }
+  for (std::string_view ext : {".java", ".scala", ".kt", ".groovy"}) {
+    if (inner.size() > ext.size() && inner.ends_with(ext)) return true;
+  }
+  return false;
+}
+
 // A bare Java frame (no `at`) needs its parentheses to be told from a sentence.
 bool bare_java_frame(std::string_view line, ErrorFrame& f) {
   // Such a frame ends in its `)`; most lines do not, and spare RE2.
   const size_t end = line.find_last_not_of("\t\n\f\r ");
-  if (end == std::string_view::npos || line[end] != ')') return false;
+  if (end == std::string_view::npos || line[end] != ')' || !may_be_bare_java_tail(line, end)) return false;
   static const RE2 re(
       R"(^\s*(?:[\w$<>-]+[./])+[\w$<>-]+\s*\((?:[\w$.-]+\.(?:java|scala|kt|groovy)(?::\d+)?|Unknown Source|Native Method)\)\s*$)");
   return RE2::FullMatch(line, re) && java_frame(line, f);
@@ -152,7 +181,32 @@ bool bare_java_frame(std::string_view line, ErrorFrame& f) {
 
 }  // namespace
 
-size_t PythonFrameMemo::Hash::operator()(std::string_view s) const { return stable_hash(s); }
+namespace {
+
+// A frame line's hash from its size and six of its words: its last 32 bytes (the end of its path,
+// its number, its function) and the 16 in its middle (its path's own part); its start is the same
+// `  File "/usr/local/lib/python3…` in most lines. XXH3 of all of a 100-byte line cost more than
+// the look-up it serves (every frame line of every traceback asks one); the maps compare whole
+// lines, so two that share those bytes only share a bucket.
+size_t frame_line_hash(std::string_view s) {
+  if (s.size() < 48) return stable_hash(s);
+  const auto word = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + at, sizeof w);
+    return w;
+  };
+  const size_t end = s.size(), mid = s.size() / 2;
+  uint64_t h = end * 0x9E3779B97F4A7C15ull;
+  for (const uint64_t w : {word(mid - 8), word(mid), word(end - 32), word(end - 24), word(end - 16), word(end - 8)}) {
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+}  // namespace
+
+size_t PythonFrameMemo::Hash::operator()(std::string_view s) const { return frame_line_hash(s); }
 
 // Python frame lines, each distinct one read once: a traceback repeats its frames (a recursion,
 // Beam's DoFnRunner.process at every fused step), and each reading costs the framework filter's RE2.
@@ -208,7 +262,7 @@ class PythonFrames final : public PyFrameLines {
   const FrameFilter& frameworks_;
   PythonFrameMemo* memo_;
   struct LineHash {
-    size_t operator()(std::string_view s) const { return stable_hash(s); }  // XXH3: cheaper than std::hash here
+    size_t operator()(std::string_view s) const { return frame_line_hash(s); }
   };
   std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
   std::vector<const ErrorFrame*> in_order_;  // each frame line's frame, in the text's order
@@ -343,7 +397,7 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     for (const ErrorFrame* f : cause.frames) out.frames.push_back(*f);
   }
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
-  std::string type = cause.type;
+  std::string type = std::move(cause.type);  // the chain is the caller's no more
   re2::StringPiece message(cause.message);
   // Beam's RuntimeError re-raise on its own: `RuntimeError: FileNotFoundError: … [while running 'S']`.
   if (type == "RuntimeError" && !step_of(message).empty()) {
@@ -356,7 +410,7 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
       message = rest;
     }
   }
-  out.exception_type = type;
+  out.exception_type = std::move(type);
   out.message = capped(without_steps(message), kMaxErrorLine);
   for (size_t j = c; j < chain.blocks.size() && out.step.empty(); ++j)
     out.step = std::string(step_of(chain.blocks[j].exception_line));
@@ -478,7 +532,11 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
   // the step, and the body is the text without it.
-  out.body = capped(without_steps(unwrapped), kMaxErrorBody);
+  std::string body = without_steps(unwrapped);
+  // Without a suffix to take off (the same size) there is no step either: step_of asks for the
+  // first ` [while running '` and its `']` as without_steps does, and a line break besides.
+  const bool steps = body.size() < unwrapped.size();
+  out.body = capped(std::move(body), kMaxErrorBody);
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
   PythonFrames frames(frameworks, memo);
@@ -490,7 +548,7 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
     fill_java(l, frameworks, out);
     if (!keep_frames) out.frames.clear();
   }
-  if (out.step.empty()) out.step = std::string(step_of(unwrapped));
+  if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);
   return out;
 }

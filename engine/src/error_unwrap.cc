@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <utility>
 
 namespace gpudiag::detail {
 namespace {
@@ -28,22 +29,52 @@ std::string_view skip_blanks(std::string_view s) {
   return s;
 }
 
+// The wrappers' RE2s, each compiled when first asked: most texts start with none of them.
+const RE2& status_wrapper() {
+  static const RE2 re(R"(^[a-z_]+::[a-z_]+:\s*)");
+  return re;
+}
+const RE2& harness_wrapper() {
+  static const RE2 re(
+      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
+  return re;
+}
+const RE2& java_runner_wrapper() {
+  static const RE2 re(R"(^Error received from SDK harness for instruction \S+: )");
+  return re;
+}
+
+// What each wrapper's match needs at the front of `s`: a gRPC status's `[a-z_]+::` (its run of
+// letters ends where `::` starts), the other two their literal words. A text without them spares
+// RE2 (an exception line such as `google.api_core.exceptions.X: …` is asked in every chain).
+bool may_be_status(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_')) ++i;
+  return i > 0 && s.substr(i, 2) == "::";
+}
+bool may_be_harness(std::string_view s) {
+  constexpr std::string_view kWords = "Error processing ";
+  constexpr std::string_view kRuntime = "RuntimeError: ";
+  if (s.substr(0, kRuntime.size()) == kRuntime) s.remove_prefix(kRuntime.size());
+  return s.substr(0, kWords.size()) == kWords;
+}
+bool may_be_java_runner(std::string_view s) {
+  constexpr std::string_view kWords = "Error received from SDK harness for instruction ";
+  return s.substr(0, kWords.size()) == kWords;
+}
+
 // One wrapper off the front of `s`, or `s` unchanged.
 std::string_view strip_one(std::string_view s) {
-  static const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
-  static const RE2 harness(
-      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
-  static const RE2 java_runner(R"(^Error received from SDK harness for instruction \S+: )");
   const size_t first_line = std::min(s.find('\n'), kWrapperReach);
   const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
   if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
-  // Each wrapper's first byte is tested before its RE2: most texts start with none of them.
-  const char c = s.empty() ? '\0' : s.front();
-  const bool may[] = {(c >= 'a' && c <= 'z') || c == '_', c == 'R' || c == 'E', c == 'E'};
-  const RE2* wrappers[] = {&status, &harness, &java_runner};
-  for (size_t i = 0; i < std::size(wrappers); ++i) {
+  using Test = bool (*)(std::string_view);
+  using Pattern = const RE2& (*)();
+  constexpr std::pair<Test, Pattern> kWrappers[] = {
+      {may_be_status, status_wrapper}, {may_be_harness, harness_wrapper}, {may_be_java_runner, java_runner_wrapper}};
+  for (const auto& [may, wrapper] : kWrappers) {
     re2::StringPiece rest(s);
-    if (may[i] && RE2::Consume(&rest, *wrappers[i])) return rest;
+    if (may(s) && RE2::Consume(&rest, wrapper())) return rest;
   }
   return s;
 }
@@ -223,24 +254,61 @@ const RE2& java_flat() {
   return re;
 }
 
-// Whether some line of `text` is flattened or holds a flattened Java trace (`java_flat`), i.e.
-// whether reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this
-// asks the whole text for each phrase (a few searches) rather than each line for all of them.
-bool needs_reflow(std::string_view text) {
-  constexpr std::string_view kFrame = "File \"";
-  for (size_t f = text.find(kFrame), last = std::string_view::npos; f != std::string_view::npos;
-       last = f, f = text.find(kFrame, f + 1)) {
-    if (last != std::string_view::npos && text.substr(last, f - last).find('\n') == std::string_view::npos)
-      return true;  // two frames on one line
+// What one pass over a text's 'F's tells of its frames: whether one is broken after `File ` (a
+// console copy, joined before reading) and whether two stand on one line (a flattened traceback).
+// Both searches for their phrase found the same 'F's, each its own.
+struct FrameScan {
+  bool broken = false;
+  bool shared_line = false;
+};
+
+// Whether a line break stands in text[from, to): most frames start their line after a few blanks,
+// which a step back over them tells without a search.
+bool line_break_between(std::string_view text, size_t from, size_t to) {
+  size_t i = to;
+  while (i > from && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  if (i > from && text[i - 1] == '\n') return true;
+  return std::memchr(text.data() + from, '\n', i - from) != nullptr;
+}
+
+FrameScan scan_frames(std::string_view text) {
+  FrameScan scan;
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* last = nullptr;
+  // memchr over the rest of the text for each 'F' (a `DoFnRunner` is one too): `File ` is tested
+  // once, then the byte after it tells a frame from a broken one.
+  for (const void* hit = text.empty() ? nullptr : std::memchr(begin, 'F', text.size()); hit != nullptr;) {
+    const char* f = static_cast<const char*>(hit);
+    hit = f + 1 < end ? std::memchr(f + 1, 'F', static_cast<size_t>(end - f - 1)) : nullptr;
+    if (end - f < 6 || std::memcmp(f, "File ", 5) != 0) continue;
+    if (f[5] == '\n') {
+      if (end - f >= 7 && f[6] == '"') scan.broken = true;
+      continue;
+    }
+    if (f[5] != '"') continue;
+    if (!scan.shared_line && last != nullptr &&
+        !line_break_between(text, static_cast<size_t>(last - begin), static_cast<size_t>(f - begin)))
+      scan.shared_line = true;  // two frames on one line
+    if (scan.broken && scan.shared_line) break;
+    last = f;
   }
-  for (size_t h = text.find(kHeader); h != std::string_view::npos; h = text.find(kHeader, h + 1)) {
-    const std::string_view line = line_at(text, h);
-    const std::string_view after = line.substr(static_cast<size_t>(text.data() + h - line.data()) + kHeader.size());
-    if (after.find_first_not_of(" \t\r") != std::string_view::npos) return true;
-  }
-  for (std::string_view sep : kSeparators) {
-    for (size_t at = text.find(sep); at != std::string_view::npos; at = text.find(sep, at + 1)) {
-      if (skip_blanks(line_at(text, at)) != sep) return true;
+  return scan;
+}
+
+// Whether the header stands before other text on a line, a chain separator beside other text, or a
+// line holds a flattened Java trace (`java_flat`). Each of the phrases ends in the only ':' it
+// holds, so one pass over the text's ':'s (a traceback has few: its header, its exception lines)
+// finds them all, rather than a search for each phrase's first byte ('T', 'D': many).
+bool phrases_need_reflow(std::string_view text) {
+  for (size_t p = text.find(':'); p != std::string_view::npos; p = text.find(':', p + 1)) {
+    const std::string_view upto = text.substr(0, p + 1);
+    if (upto.ends_with(kHeader)) {
+      const std::string_view after = text.substr(p + 1, text.find('\n', p + 1) - (p + 1));  // npos: to the end
+      if (after.find_first_not_of(" \t\r") != std::string_view::npos) return true;
+    }
+    for (std::string_view sep : kSeparators) {
+      if (upto.ends_with(sep) && skip_blanks(line_at(text, p + 1 - sep.size())) != sep) return true;
     }
   }
   for (size_t p = text.find('('), from = 0; p != std::string_view::npos;) {
@@ -248,12 +316,24 @@ bool needs_reflow(std::string_view text) {
     const void* nl = memrchr(text.data() + from, '\n', p - from);
     const size_t begin = nl == nullptr ? from : static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1;
     const std::string_view line = text.substr(begin, text.find('\n', p) - begin);  // npos - begin: to the end
-    if (may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
+    // Both forms of java_flat hold two frames' `(`: a line with one (the header, `… (retrying)`) is
+    // none, and spares the counting of may_be_flat_java.
+    const size_t after = p + 1 - begin;
+    const bool two = std::memchr(line.data() + after, '(', line.size() - after) != nullptr;
+    if (two && may_be_flat_java(line) && RE2::PartialMatch(line, java_flat())) return true;
     const size_t next_line = static_cast<size_t>(line.data() - text.data()) + line.size();
     from = next_line;
     p = next_line < text.size() ? text.find('(', next_line) : std::string_view::npos;
   }
   return false;
+}
+
+// Whether some line of `text` is flattened or holds a flattened Java trace, i.e. whether
+// reflow_traceback changes anything. Most tracebacks are printed a frame a line, so this asks the
+// whole text for a few bytes (scan_frames, phrases_need_reflow) rather than each line for all of
+// its phrases.
+bool needs_reflow(std::string_view text, const FrameScan& frames) {
+  return frames.shared_line || phrases_need_reflow(text);
 }
 
 // s.find(kStepOpen, from), searched for from its second byte: a text has a blank every few bytes,
@@ -314,7 +394,8 @@ std::string_view reflow_traceback(std::string_view text, std::string& storage) {
   // A console copy may break a frame after `File ` (tensorflow/tfx#3772); put it back first.
   std::string joined;
   const std::string_view given = text;
-  if (text.find("File \n\"") != std::string_view::npos) {
+  FrameScan frames = scan_frames(text);
+  if (frames.broken) {
     joined.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n' && i >= 5 && text.substr(i - 5, 5) == "File " && i + 1 < text.size() && text[i + 1] == '"')
@@ -322,8 +403,9 @@ std::string_view reflow_traceback(std::string_view text, std::string& storage) {
       joined += text[i];
     }
     text = joined;
+    frames = scan_frames(text);
   }
-  if (!needs_reflow(text)) {
+  if (!needs_reflow(text, frames)) {
     if (text.data() == given.data()) return given;
     storage.assign(text);
     return storage;

@@ -10,7 +10,12 @@
 namespace gpudiag::detail {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+// A literal's bytes compared in place: substr's check and a call to memcmp cost more than the few
+// loads the compiler makes of it (it is asked of every line of every traceback).
+template <size_t N>
+bool starts_with(std::string_view s, const char (&p)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data(), p, N - 1) == 0;
+}
 
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
 
@@ -93,27 +98,33 @@ bool is_java_frame(std::string_view line) {
   return RE2::PartialMatch(line, java_frame);
 }
 
+// The lines of `text`, found in one pass (memchr reads 32 bytes at a time). Reserved for lines of
+// 64 bytes (a frame line has some 100; counting them first cost a second pass), up to 1 k lines:
+// a long text of long lines reserves no more than a 64 KB one.
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  lines.reserve(std::min<size_t>(text.size() / 64 + 8, 1024));
+  for (size_t pos = 0;;) {
+    const void* nl = pos < text.size() ? std::memchr(text.data() + pos, '\n', text.size() - pos) : nullptr;
+    if (nl == nullptr) {
+      lines.push_back(text.substr(pos));
+      return lines;
+    }
+    const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+}
+
 }  // namespace
 
 TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames) {
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   TraceLines out;
-  // Counted with memchr, which reads 32 bytes at a time: std::count read a byte a step here.
-  size_t lines = 1;
-  for (const char* p = text.data(); !text.empty();) {
-    const void* nl = std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p));
-    if (nl == nullptr) break;
-    p = static_cast<const char*>(nl) + 1;
-    ++lines;
-  }
-  out.text.reserve(lines);
-  out.kind.reserve(lines);
-  out.more.reserve(lines);
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t nl = text.find('\n', pos);
-    const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    const std::string_view t = trim_blanks(line);
+  out.text = lines_of(text);
+  out.kind.reserve(out.text.size());
+  out.more.reserve(out.text.size());
+  for (const std::string_view line : out.text) {
     // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
     // a test that spares RE2 the lines it cannot match.
     size_t lead = 0;
@@ -121,12 +132,11 @@ TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames) {
     const std::string_view body = line.substr(lead);
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
-    if (t.empty()) {
-      k = TraceLineKind::kBlank;
-    } else if (starts_with(body, "File \"") &&
-               (frames != nullptr ? frames->frame_line(line) : is_python_frame_line(line))) {
-      // (is_python_frame_line holds only of a line that starts so.)
+    if (starts_with(body, "File \"") && (frames != nullptr ? frames->frame_line(line) : is_python_frame_line(line))) {
+      // (is_python_frame_line holds only of a line that starts so; such a line is not blank.)
       k = TraceLineKind::kPyFrame;
+    } else if (const std::string_view t = trim_blanks(line); t.empty()) {
+      k = TraceLineKind::kBlank;
     } else if (starts_with(body, "... ") && is_java_more(line, more)) {
       k = TraceLineKind::kJavaMore;
     } else if (starts_with(body, "at ") && is_java_frame(line)) {
@@ -138,11 +148,8 @@ TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames) {
                (line.front() == ' ' || line.front() == '\t')) {
       k = TraceLineKind::kPyCode;  // indented under a frame: its source line, or 3.11's ^^^^ markers
     }
-    out.text.push_back(line);
     out.kind.push_back(k);
     out.more.push_back(more);
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
   }
   return out;
 }

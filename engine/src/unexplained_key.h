@@ -19,6 +19,11 @@
 namespace gpudiag::detail {
 
 std::string line_group_key(std::string_view line_template);
+
+// A message's first line read as an exception line (`ValueError: …`, a launcher's stderr): what RE2
+// captures of it with `^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*)`
+// (read by hand; the same answer: tests/unexplained_test.cc). False when it is none.
+bool exception_line_parts(std::string_view line, std::string& type, std::string& message);
 std::string group_fingerprint(std::string_view key);
 
 // Sets the reading's key and shown fields from its parsed `text`; `step_field` is the entry's own
