@@ -52,12 +52,13 @@ void check_same_reading(const detail::ErrorCandidate& a, const detail::ErrorCand
 TEST_CASE("a remembered ERROR text gives the candidate a fresh reading gives with each entry's step", "[unit]") {
   const auto& pack = detail::compiled(test::builtin_pack());
   detail::ErrorCandidates remembering(pack);
-  // bmaltais/kohya_ss#3320: absl's E line, a plain error line, first without a step, then twice from
+  // TensorFlow's cuInit failure (shared/reference/dataflow-log-signatures.md, e3): an E line, a plain
+  // error line, first without a step, then twice from
   // the step `Embed` (jsonPayload.step); apache/beam#26330 (shared/reference/dataflow-log-signatures.md,
   // a5): an exception line alone, which is a docker-split traceback's line (a fragment).
   const std::string text =
-      "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
-      "register factory for plugin cuDNN when one has already been registered";
+      "E tensorflow/compiler/xla/stream_executor/cuda/cuda_driver.cc:268] failed call to cuInit: "
+      "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
   const std::string fragment = "AttributeError: can't set attribute";
   const std::vector<LogRecord> entries = {error_entry(text), error_entry(text, "Embed"), error_entry(text, "Embed"),
                                           error_entry(fragment), error_entry(fragment, "Embed")};
@@ -72,7 +73,7 @@ TEST_CASE("a remembered ERROR text gives the candidate a fresh reading gives wit
     seen.push_back(std::move(*c));
   }
   CHECK_FALSE(seen[0].reading->fragment);
-  CHECK(seen[0].reading->message_template.find("Unable to register cuDNN factory") != std::string::npos);
+  CHECK(seen[0].reading->message_template.find("failed call to cuInit") != std::string::npos);
   CHECK(seen[0].reading->step.empty());
   CHECK(seen[1].reading->step == "Embed");
   CHECK(seen[2].reading->step == "Embed");
@@ -87,18 +88,24 @@ TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it 
   detail::ErrorCandidates errors(pack);
   // Dataflow's troubleshooting page lists the guest agent's line as safe to ignore
   // (rules/benign-errors.yaml); NVIDIA/DALI#1813: TensorFlow's INFO line, which stderr logs at
-  // ERROR; bmaltais/kohya_ss#3320: absl's E line, at ERROR by its own letter and no benign line.
+  // ERROR; TensorFlow's cuInit failure (shared/reference/dataflow-log-signatures.md, e3): an E line,
+  // at ERROR by its own letter and no benign line. TensorFlow's duplicate plugin registration
+  // (tensorflow/tensorflow#62075) is an E line too, and benign.
+  const std::string registered =
+      "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
+      "register factory for plugin cuDNN when one has already been registered";
   const std::string benign = "Error running LookupEffectiveGuestPolicies";
   const std::string info =
       "2020-03-25 09:01:02.345678: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1558] Found device 0 with "
       "properties:";
   const std::string error =
-      "E0000 00:00:1751448150.986970   10148 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to "
-      "register factory for plugin cuDNN when one has already been registered";
+      "E tensorflow/compiler/xla/stream_executor/cuda/cuda_driver.cc:268] failed call to cuInit: "
+      "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
   for (int round = 0; round < 3; ++round) {
     CHECK_FALSE(errors.screen(error_entry(benign)).candidate);
     CHECK_FALSE(errors.screen(error_entry(info)).candidate);
     CHECK(errors.screen(error_entry(error)).candidate);
+    CHECK_FALSE(errors.screen(error_entry(registered)).candidate);
   }
   // The same texts below ERROR are no candidates: the entry's own severity comes first.
   LogRecord warning = error_entry(error);

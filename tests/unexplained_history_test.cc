@@ -102,7 +102,7 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
     CHECK(report["changes_since_green"].error() == simdjson::NO_SUCH_FIELD);  // green runs show none
   }
   REQUIRE(gate(8, {kCpuGreen}).exit_code == 0);
-  CHECK(single_int(db, "SELECT count(*) FROM unexplained") == 21);  // 3 groups × 7 runs
+  CHECK(single_int(db, "SELECT count(*) FROM unexplained") == 7);  // 1 group (pip's conflict line) × 7 runs
   CHECK(single_int(db, "SELECT count(*) FROM fact WHERE run_id = 8 AND name = 'beam_version_worker'") == 1);
 
   // Run 9, red: a ValueError no earlier run had trips gate --new-only.
@@ -118,7 +118,7 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   CHECK(tenth.exit_code == 1);
   const auto report = parse_json(parser, tenth.out);
   simdjson::dom::array groups = report["unexplained"];
-  REQUIRE(groups.size() == 4);
+  REQUIRE(groups.size() == 2);
   const auto fresh = groups.at(0);
   CHECK(std::string_view(fresh["headline"]).starts_with("grpc._channel._InactiveRpcError in publish_alerts.py:41"));
   CHECK(std::string_view(fresh["novelty"]) == "new");
@@ -130,7 +130,7 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
     CHECK(int64_t(groups.at(i)["rank"]) == static_cast<int64_t>(i) + 1);
   }
   // The engine calls them errors (they came before the failure); only the history folds them.
-  CHECK(single_int(db, "SELECT count(*) FROM unexplained WHERE run_id = 10 AND severity = 'error'") == 4);
+  CHECK(single_int(db, "SELECT count(*) FROM unexplained WHERE run_id = 10 AND severity = 'error'") == 2);
   CHECK_THAT(std::string(std::string_view(report["summary"])),
              Catch::StartsWith("FAILED — most likely cause: grpc._channel._InactiveRpcError in publish_alerts.py:41"));
   // What changed since run 8, the last green one.
@@ -150,7 +150,7 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   CHECK_THAT(text.out, Catch::Contains("    beam_version_worker: 2.56.0 → 2.58.0\n"));
   CHECK_THAT(text.out,
              Catch::Contains(fmt::format("1 unexplained error group ({})", std::string_view(fresh["fingerprint"]))));
-  CHECK_THAT(text.out, Catch::Contains("3 unexplained error groups not new (--new-only)"));
+  CHECK_THAT(text.out, Catch::Contains("1 unexplained error group not new (--new-only)"));
   CHECK_THAT(text.out, Catch::Contains("history: noise: green runs of this pipeline have it too"));
   CHECK(text.out.find("since the last green run") < text.out.find("Errors no rule explains"));
 
@@ -238,9 +238,9 @@ TEST_CASE("a schema version 5 database is migrated: its runs stored no groups so
   REQUIRE(next.exit_code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::array groups = parse_json(parser, next.out)["unexplained"];
-  REQUIRE(groups.size() == 3);
+  REQUIRE(groups.size() == 1);
   for (const auto g : groups) CHECK(std::string_view(g["novelty"]) == "no-history");
-  CHECK(single_int(db, "SELECT count(*) FROM unexplained_groups WHERE run_id = 2") == 3);
+  CHECK(single_int(db, "SELECT count(*) FROM unexplained_groups WHERE run_id = 2") == 1);
   // The run after that knows them from run 2.
   const auto third =
       run_gpudiag({"analyze", "--db", db, "--pipeline", "p", "--format", "json", launch(kNoisyGreen, job(3), dir)});
