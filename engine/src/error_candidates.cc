@@ -50,18 +50,20 @@ template <size_t N>
 }
 
 // The first byte from `p` on that is ']' or one of RE2's \s (all below '!'), or h.size(). Eight
-// bytes a step: a file word is some 50 bytes of path.
-size_t next_bracket_or_space(std::string_view h, size_t p) {
+// bytes a step: a file word is some 50 bytes of path. `high` gathers the high bits of the bytes
+// read (some past the answer too): zero says they are all ASCII.
+size_t next_bracket_or_space(std::string_view h, size_t p, uint64_t& high) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
   for (; p + 8 <= h.size(); p += 8) {
     uint64_t x;
     std::memcpy(&x, h.data() + p, 8);
+    high |= x & kHigh;
     const uint64_t bracket = x ^ (kOnes * ']');
     // A byte below '!' or equal to ']' sets its high bit here (a borrow may set more above it,
     // never below: the byte loop reads from the first).
     if ((((x - kOnes * '!') & ~x) | ((bracket - kOnes) & ~bracket)) & kHigh) break;
   }
-  while (p < h.size() && h[p] != ']' && !is_regex_space(h[p])) ++p;
+  for (; p < h.size() && h[p] != ']' && !is_regex_space(h[p]); ++p) high |= static_cast<unsigned char>(h[p]) & 0x80u;
   return p;
 }
 
@@ -90,8 +92,9 @@ char glog_letter_of(std::string_view h) {
   size_t w = i;
   while (w < h.size() && is_regex_space(h[w])) ++w;
   if (w == i) return 0;
+  uint64_t high = 0;  // of the bytes read from w on: past ASCII, the word before the dot is asked again
   for (size_t p = w;; ++p) {
-    p = next_bracket_or_space(h, p);
+    p = next_bracket_or_space(h, p, high);
     if (p >= h.size() || h[p] != ']') return 0;
     size_t colon = p;
     while (colon > w && is_digit(h[colon - 1])) --colon;
@@ -101,7 +104,7 @@ char glog_letter_of(std::string_view h) {
       const size_t dot = colon - ext.size() - 1;
       if (h[dot] != '.' || h.substr(dot + 1, ext.size()) != ext) continue;
       // The word before the dot is what RE2 reads as UTF-8: past ASCII, ask it ('?').
-      return is_ascii(h.substr(w, dot - w)) ? letter : '?';
+      return high == 0 || is_ascii(h.substr(w, dot - w)) ? letter : '?';
     }
   }
 }
@@ -110,7 +113,10 @@ char glog_letter_of(std::string_view h) {
 std::string_view python_level_of(std::string_view h) {
   for (const auto& row : kPythonLevels) {
     const std::string_view level = row.name;
-    if (h.size() <= level.size() || h.substr(0, level.size()) != level || h[level.size()] != ':') continue;
+    // The first byte first: the words start with different letters, and most lines with none.
+    if (h.size() <= level.size() || h[0] != level[0] || h[level.size()] != ':' || h.substr(0, level.size()) != level) {
+      continue;
+    }
     size_t i = level.size() + 1;
     while (i < h.size() && (is_digit(h[i]) || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= 'a' && h[i] <= 'z') ||
                             h[i] == '_' || h[i] == '.' || h[i] == '-')) {
