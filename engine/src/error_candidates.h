@@ -94,11 +94,8 @@ class ErrorCandidates {
   // break (a traceback), or a log that prints a program's output one entry a line. Inline: every
   // record asks it, and most worker and docker lines below ERROR are none of these.
   static bool may_be_candidate(const LogRecord& r) {
-    const auto has_lines = [](std::string_view text, std::string_view unescaped) {
-      return !LogRecord::known_unescaped(text, unescaped) && text.find('\n') != std::string_view::npos;
-    };
-    return r.severity >= Severity::kError || has_lines(r.message, r.unescaped_message) ||
-           has_lines(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1];
+    return r.severity >= Severity::kError || has_line_break(r.message, r.unescaped_message) ||
+           has_line_break(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1];
   }
   // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
   // effective severity or one holding a traceback, whose first line benign_errors do not name
@@ -118,6 +115,11 @@ class ErrorCandidates {
   // The verdict of an error's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r);
+  // Whether `text` holds a line break: none in a text the reader read without escapes (`unescaped`
+  // is its note), else one memchr.
+  static bool has_line_break(std::string_view text, std::string_view unescaped) {
+    return !LogRecord::known_unescaped(text, unescaped) && text.find('\n') != std::string_view::npos;
+  }
   static bool holds_traceback(const LogRecord& r);
   // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
   static bool below_error_fragment(const LogRecord& r);

@@ -69,6 +69,23 @@ bool is_ascii(std::string_view s) {
   return (high & 0x8080808080808080ull) == 0;
 }
 
+size_t exception_name_length(std::string_view line, bool dollar, bool warning) {
+  const auto word = [dollar](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           (dollar && c == '$');
+  };
+  size_t end = 0;
+  while (end < line.size() && word(line[end])) ++end;
+  if (end == 0 || (line[0] >= '0' && line[0] <= '9') || line[0] == '.' || line[0] == '$') return 0;
+  const std::string_view name = line.substr(0, end);
+  for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Fault", "Failure", "Warning"}) {
+    if (suffix == "Warning" && !warning) break;
+    // The first byte is [A-Za-z_] and is not part of the suffix.
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) return end;
+  }
+  return 0;
+}
+
 std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);

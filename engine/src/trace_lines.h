@@ -61,6 +61,14 @@ PyFrameRead read_python_frame(std::string_view line, PyFrameParts& parts);
 // of every glog file word).
 bool is_ascii(std::string_view s);
 
+// The length of the exception name that starts `line`, or 0: the whole leading run of [\w.] bytes
+// (and '$' with `dollar`), starting with [A-Za-z_] and ending, after that byte, in Error,
+// Exception, Exit, Interrupt, Fault or Failure (or Warning with `warning`). RE2's \w is ASCII and
+// ':' is in neither class, so before a ':' this is what RE2 reads of `^[A-Za-z_][\w.]*(?:Error|…)`
+// (a byte past ASCII ends the run, as a character past ASCII ends RE2's). Read by hand: it is asked
+// of every unindented launcher and job-message line and of every plain error message.
+size_t exception_name_length(std::string_view line, bool dollar, bool warning);
+
 // `s` without leading blanks and tabs nor trailing blanks, tabs and '\r'.
 std::string_view trim_blanks(std::string_view s);
 

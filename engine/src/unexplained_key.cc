@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
-#include <algorithm>
-
 #include "gpudiag/patterns.h"
 #include "gpudiag/stable_hash.h"
+#include "trace_lines.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -54,31 +53,18 @@ std::string frame_part(const std::optional<ErrorFrame>& f) {
 }  // namespace
 
 bool exception_line_parts(std::string_view line, std::string& type, std::string& message) {
-  // Read by hand: the pattern's RE2 cost its compiling and a match for every plain message. RE2's
-  // \w is ASCII and ':' is not in [\w.], so the type can only be the whole leading run of [\w.]
-  // bytes: it must start with [A-Za-z_], end with a suffix, and be followed by ": ". The message is
-  // the rest of the line (`.` stops only at a line break), unless it holds a byte past ASCII,
-  // which RE2's `.` reads as UTF-8: then RE2 reads the line.
-  const auto word = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-  };
-  size_t end = 0;
-  while (end < line.size() && word(line[end])) ++end;
-  if (end == 0 || (line[0] >= '0' && line[0] <= '9') || line[0] == '.') return false;
-  if (line.substr(end, 2) != ": ") return false;
-  const std::string_view name = line.substr(0, end);
-  const auto ends_in = [&](std::string_view suffix) {
-    return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;  // after the first byte
-  };
-  if (!ends_in("Error") && !ends_in("Exception") && !ends_in("Exit") && !ends_in("Interrupt") && !ends_in("Fault") &&
-      !ends_in("Failure"))
-    return false;
+  // Read by hand: the pattern's RE2 cost its compiling and a match for every plain message. The
+  // type is the line's exception name (no '$', no Warning), then ": ". The message is the rest of
+  // the line (`.` stops only at a line break), unless it holds a byte past ASCII, which RE2's `.`
+  // reads as UTF-8: then RE2 reads the line.
+  const size_t end = exception_name_length(line, /*dollar=*/false, /*warning=*/false);
+  if (end == 0 || line.substr(end, 2) != ": ") return false;
   const std::string_view rest = line.substr(end + 2, line.find('\n', end + 2) - (end + 2));  // npos: to the end
-  if (std::any_of(rest.begin(), rest.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+  if (!is_ascii(rest)) {
     static const RE2 pattern(R"(^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*))");
     return RE2::PartialMatch(line, pattern, &type, &message);
   }
-  type.assign(name);
+  type.assign(line.substr(0, end));
   message.assign(rest);
   return true;
 }
@@ -117,13 +103,13 @@ void set_group_fields(const ParsedError& parsed, std::string_view text, std::str
     const std::string masked = mask_message(parsed.message);
     // Appended in place: the temporaries of `+` and fmt's formatting cost more than the copies.
     c.message_template = parsed.exception_type;
-    if (!masked.empty()) (c.message_template += ": ") += first_tokens(masked, 64);
-    const std::string frame = frame_part(parsed.user_frame), tokens = first_tokens(masked, kMessageTokens);
-    std::string& key = c.key;
-    key.clear();
-    key.reserve(7 + parsed.exception_type.size() + 1 + frame.size() + 1 + tokens.size());
-    ((((key += "g1|exc|") += parsed.exception_type) += '|') += frame) += '|';
-    key += tokens;
+    if (!masked.empty()) c.message_template.append(": ").append(first_tokens(masked, 64));
+    c.key.assign("g1|exc|")
+        .append(parsed.exception_type)
+        .append("|")
+        .append(frame_part(parsed.user_frame))
+        .append("|")
+        .append(first_tokens(masked, kMessageTokens));
     c.matched_line = parsed.exception_line;
     return;
   }
