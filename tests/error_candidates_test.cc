@@ -5,6 +5,7 @@
 #include "error_candidates.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,27 @@ TEST_CASE("benign_errors read through their literals give the answer each patter
   // Only the first line: a benign line under another is no benign entry.
   CHECK(screened("Unable to register cuDNN factory\nSkipping pod synchronization"));
   CHECK_FALSE(screened("Skipping pod synchronization\nUnable to register cuDNN factory"));
+}
+
+TEST_CASE("a benign_errors pattern without a literal is asked of every line", "[unit]") {
+  // FilteredRE2 can take no atom from such a pattern, so a line holding no atom at all must still
+  // be asked it (benign() spares FirstMatch only when every pattern has atoms). A --rules pack file
+  // replaces the list: one pattern with a literal, one without.
+  const std::string dir = test::temp_dir() + "/benign-unfiltered";
+  std::filesystem::create_directories(dir);
+  test::write_file(dir + "/pack.yaml", "benign_errors:\n  - 'Skipping pod synchronization'\n  - '^\\w+ \\d+$'\n");
+  auto pack = RulePack::load(RuleSources{test::catalog_files(), {dir}});
+  REQUIRE(pack);
+  detail::ErrorCandidates errors(detail::compiled(*pack));
+  const auto screened = [&](std::string message) {
+    LogRecord r = error_entry(message);
+    r.exception = "java.lang.RuntimeException: x";  // out of the text memo: read afresh
+    return errors.screen(r).candidate;
+  };
+  CHECK_FALSE(screened("retries 42"));  // the pattern without a literal
+  CHECK_FALSE(screened("kubelet.go:1912] Skipping pod synchronization"));
+  CHECK(screened("retries forty-two"));
+  CHECK(screened("Error running LookupEffectiveGuestPolicies"));  // the built-in list is replaced
 }
 
 TEST_CASE("an exception line read by hand is the one kExceptionLine matches", "[unit]") {
