@@ -135,7 +135,7 @@ class ErrorCandidates {
   std::unique_ptr<re2::FilteredRE2> benign_filter_;
   std::unique_ptr<RE2> benign_;  // only if a pattern compiles within the alternation alone
   std::vector<std::string> benign_atoms_;
-  bool benign_unfiltered_ = false;  // some pattern has no atom: FirstMatch runs it on every line
+  bool benign_unfiltered_ = false;   // some pattern has no atom: FirstMatch runs it on every line
   std::string lowered_;              // scratch: the line lowercased
   std::vector<int> found_, passed_;  // scratch: the atoms found, the patterns they let through
   std::unordered_map<std::string, LineVerdict, TextHash, std::equal_to<>> lines_;
