@@ -251,8 +251,8 @@ bool ErrorCandidates::benign(const LogRecord& r) {
     if (lowered.find(benign_atoms_[i]) != std::string_view::npos) found_.push_back(static_cast<int>(i));
   }
   // Only the patterns whose literals the line holds are run, each on its own (a small DFA each).
-  // A line that holds none of them (most do) spares FirstMatch, whose look-up of the patterns the
-  // atoms let through costs some 5,000 instructions even then.
+  // A line that holds none of them (most lines) spares FirstMatch's look-up of the patterns the
+  // atoms let through (about 1,000 instructions a call, 40 MB healthy bench export).
   if (found_.empty() && !benign_unfiltered_) return false;
   return benign_filter_->FirstMatch(line, found_) >= 0;
 }
