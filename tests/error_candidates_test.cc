@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiled_rule_pack.h"
+#include "error_groups.h"
 #include "test_support.h"
 
 using namespace gpudiag;
@@ -81,6 +82,57 @@ TEST_CASE("a remembered ERROR text gives the candidate a fresh reading gives wit
   CHECK(seen[3].reading->fragment);
   CHECK(seen[4].reading->fragment);
   CHECK(seen[4].reading->text == fragment);
+}
+
+TEST_CASE("copies of a remembered text keep their record only while each is its batch's earliest", "[unit]") {
+  // Green runs repeat their chatter thousands of times: a copy no earlier than one of the same
+  // batch and job whose record is kept can never be the group's exemplar, so take() leaves its
+  // record out; the group still counts every copy and shows the earliest. pip's resolver conflict
+  // (a real ERROR line of Dataflow's docker log, bench/generate.py's healthy exports).
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates errors(pack);
+  const std::string text =
+      "tensorflow 2.16.1 requires ml-dtypes~=0.3.1, but you have ml-dtypes 0.4.0 which is incompatible.";
+  struct Copy {
+    Timestamp at;
+    uint32_t job;
+    bool new_batch;
+    bool kept;
+  };
+  const std::vector<Copy> copies = {
+      {30, 0, false, true},   // the first of its batch and job
+      {10, 0, false, true},   // earlier than the one kept
+      {20, 0, false, false},  // later than 10
+      {10, 0, false, false},  // as early, and after it in the input
+      {40, 1, false, true},   // another job
+      {50, 0, true, true},    // another batch
+      {5, 0, false, true},    // earlier than 50
+  };
+  detail::ErrorGroups groups;
+  for (size_t i = 0; i < copies.size(); ++i) {
+    if (copies[i].new_batch) errors.start_batch();
+    LogRecord r = error_entry(text);
+    r.timestamp = copies[i].at;
+    const auto s = errors.screen(r);
+    REQUIRE(s.candidate);
+    REQUIRE(s.line != nullptr);  // a remembered text
+    detail::ChunkObservations out;
+    errors.take(s, r, copies[i].job, i, {}, out);
+    REQUIRE(out.errors.size() == 1);
+    INFO("copy " << i);
+    CHECK((out.errors[0].record != nullptr) == copies[i].kept);
+    CHECK(out.errors[0].record_left_out == !copies[i].kept);
+    if (copies[i].job == 0) {
+      out.errors[0].where.offset = i;  // input order (earlier() compares offsets of equal times)
+      groups.add(std::move(out.errors[0]));
+    }
+  }
+  const auto shown = groups.finish(*pack.frameworks, [](int) { return false; });
+  REQUIRE(shown.size() == 1);
+  CHECK(shown[0].count == 6);
+  CHECK(shown[0].first_seen == 5);
+  REQUIRE(shown[0].exemplar.entry->timestamp == 5);
+  CHECK(std::string(shown[0].exemplar.entry->message) == text);
 }
 
 TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it comes", "[unit]") {

@@ -19,9 +19,11 @@ namespace {
 constexpr size_t kCandidateTextBytes = 16u << 10;
 constexpr size_t kFragmentBytes = 2u << 10;
 // The texts remembered per matching thread, and the longest one remembered: under 1 MiB with what
-// is read from them. Past the count all are forgotten (a real export's chatter comes back soon,
-// while lines that carry their own timestamp never repeat).
+// is read from them. A power of two (sets of two ways): a new text replaces the older of its set's
+// two (a real export's chatter comes back soon, while lines that carry their own timestamp never
+// repeat).
 constexpr size_t kRememberedLines = 256;
+static_assert((kRememberedLines & (kRememberedLines - 1)) == 0);
 constexpr size_t kRememberedLineBytes = 512;
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -176,7 +178,8 @@ bool is_exception_line(std::string_view line) {
   return name > 0 && (name == line.size() || line[name] == ':');
 }
 
-ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pack.frameworks) {
+ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
+    : frameworks_(*pack.frameworks), lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
   if (pack.policy.benign_errors.empty()) return;
   auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
   bool added = true;
@@ -198,25 +201,46 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack) : frameworks_(*pa
   benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
 }
 
-// XXH3 of the length and the first and last 24 bytes: two chatter lines differ there (a timestamp,
-// an id, how the message ends), and hashing all of a 500-byte line cost more than the look-up it
-// serves. The map compares whole texts, so two that share those bytes only share a bucket.
-size_t ErrorCandidates::TextHash::operator()(std::string_view s) const {
-  constexpr size_t kEnd = 24;
-  if (s.size() <= 2 * kEnd) return stable_hash(s);
-  char sample[2 * kEnd + sizeof(uint64_t)];
-  std::memcpy(sample, s.data(), kEnd);
-  std::memcpy(sample + kEnd, s.data() + s.size() - kEnd, kEnd);
-  const uint64_t size = s.size();
-  std::memcpy(sample + 2 * kEnd, &size, sizeof size);
-  return stable_hash(std::string_view(sample, sizeof sample));
+// The length and six words of the text: its first 32 bytes (where chatter lines differ: a
+// timestamp, an id) and its last 16 (how the message ends). XXH3 of 56 sampled bytes cost more than
+// the look-up it serves (every ERROR entry asks one); the table compares whole texts, so two that
+// share those bytes only share a set. Never stored: no stable algorithm is needed.
+uint64_t ErrorCandidates::text_hash(std::string_view s) {
+  if (s.size() < 32) return stable_hash(s);
+  const auto word = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + at, sizeof w);
+    return w;
+  };
+  const size_t end = s.size();
+  uint64_t h = end * 0x9E3779B97F4A7C15ull;
+  for (const uint64_t w : {word(0), word(8), word(16), word(24), word(end - 16), word(end - 8)}) {
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return h;
 }
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
-  if (auto it = lines_.find(r.message); it != lines_.end()) return &it->second;
-  if (lines_.size() >= kRememberedLines) lines_.clear();
-  return &lines_.emplace(std::string(r.message), LineVerdict{}).first->second;
+  const uint64_t h = text_hash(r.message);
+  const size_t set = h & (kRememberedLines / 2 - 1);
+  RememberedLine* ways = &lines_[2 * set];
+  for (uint8_t way = 0; way < 2; ++way) {
+    RememberedLine& line = ways[way];
+    if (line.used && line.hash == h && line.text == r.message) {
+      newer_way_[set] = way;
+      return &line.verdict;
+    }
+  }
+  const uint8_t way = newer_way_[set] ^ 1;  // the one read longer ago makes room
+  RememberedLine& line = ways[way];
+  newer_way_[set] = way;
+  line.used = true;
+  line.hash = h;
+  line.text.assign(r.message);
+  line.verdict = LineVerdict{};
+  return &line.verdict;
 }
 
 // Inlined into screen(): every record asks it.
@@ -331,12 +355,26 @@ void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, 
     if (!v->reading || v->step_field != r.step) {
       v->reading = read_text(r, c.below_error);
       v->step_field = std::string(r.step);
+      v->kept_batch = 0;
     }
     c.reading = v->reading;
+    // One reading is one group of its job, whose exemplar is its earliest copy (error_groups.h): a
+    // copy of this batch and job no earlier than one whose record is kept can never be it, so its
+    // record is not copied (green runs repeat their chatter thousands of times). A fragment's
+    // record may still stand for the traceback it is reassembled into: kept.
+    if (!c.reading->fragment) {
+      c.record_left_out = v->kept_batch == batch_ && v->kept_job == job && r.timestamp >= v->kept_at;
+      if (!c.record_left_out) {
+        v->kept_batch = batch_;
+        v->kept_job = job;
+        v->kept_at = r.timestamp;
+      }
+    }
   } else {
     c.reading = read_text(r, c.below_error);
   }
-  c.record = std::make_unique<KeptRecord>(r, c.reading->fragment ? kFragmentBytes : kCandidateTextBytes);
+  if (!c.record_left_out)
+    c.record = std::make_unique<KeptRecord>(r, c.reading->fragment ? kFragmentBytes : kCandidateTextBytes);
   out.errors.push_back(std::move(c));
 }
 

@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "compiled_rule_pack.h"
@@ -81,6 +80,11 @@ class ErrorCandidates {
     // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
     std::optional<Severity> quiet_severity;
     uint32_t quiet = 0;
+    // The earliest copy of the text whose record was kept in this batch, for this job: a later one
+    // of the same batch can never be its group's exemplar (take()).
+    uint64_t kept_batch = 0;
+    uint32_t kept_job = 0;
+    Timestamp kept_at = kNoTime;
   };
   struct Screened {
     bool candidate = false;
@@ -106,12 +110,19 @@ class ErrorCandidates {
   // `job`: the entry's JobSeen::ordinal in `out`.
   void take(const Screened& s, const LogRecord& r, uint32_t job, size_t entry_index, const std::vector<int>& claimed_by,
             ChunkObservations& out);
+  // A new batch begins (its job ordinals start again).
+  void start_batch() { ++batch_; }
 
  private:
-  struct TextHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const;
+  // A remembered text: two ways a set, the one read longer ago replaced (a direct-mapped table of
+  // a dozen chatter lines would often put two in one slot, and each would evict the other).
+  struct RememberedLine {
+    uint64_t hash = 0;
+    std::string text;
+    bool used = false;
+    LineVerdict verdict;
   };
+  static uint64_t text_hash(std::string_view s);
   // The verdict of an error's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r);
@@ -135,11 +146,13 @@ class ErrorCandidates {
   std::unique_ptr<re2::FilteredRE2> benign_filter_;
   std::unique_ptr<RE2> benign_;  // only if a pattern compiles within the alternation alone
   std::vector<std::string> benign_atoms_;
-  bool benign_unfiltered_ = false;   // some pattern has no atom: FirstMatch runs it on every line
-  std::string lowered_;              // scratch: the line lowercased
-  std::vector<int> found_, passed_;  // scratch: the atoms found, the patterns they let through
-  std::unordered_map<std::string, LineVerdict, TextHash, std::equal_to<>> lines_;
-  PythonFrameMemo frames_;  // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
+  bool benign_unfiltered_ = false;     // some pattern has no atom: FirstMatch runs it on every line
+  std::string lowered_;                // scratch: the line lowercased
+  std::vector<int> found_, passed_;    // scratch: the atoms found, the patterns they let through
+  std::vector<RememberedLine> lines_;  // kRememberedLines slots, in sets of two
+  std::vector<uint8_t> newer_way_;     // per set: the way read last
+  uint64_t batch_ = 1;                 // start_batch()'s count (LineVerdict::kept_batch 0: none)
+  PythonFrameMemo frames_;             // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
 };
 
 }  // namespace gpudiag::detail

@@ -118,6 +118,8 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   // docker lines do not).
   if (!better && s.step.empty() && !read.step.empty()) s.step = read.step;
   if (!better && !s.user_frame && read.user_frame) s.user_frame = read.user_frame;
+  // Left out, it is not the earliest of its batch, better only when that one found the budget spent.
+  if (better && c.record_left_out) better = false;
   if (better && c.record && !hold(kept_bytes(*c.record))) better = false;  // the export's budget is spent
   if (!better && !g->has_exemplar) ++entries_past_cap_;                    // … and the group has none
   if (better && c.record) {

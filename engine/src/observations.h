@@ -79,6 +79,9 @@ struct ErrorCandidate {
   std::vector<int> claimed_by;
   std::shared_ptr<const CandidateReading> reading;  // never null once taken
   std::unique_ptr<KeptRecord> record;               // the entry, cropped (kept as the exemplar when earliest)
+  // No record: an earlier copy of the same text in its batch and job holds one, so this one cannot
+  // be the exemplar (ErrorCandidates::take).
+  bool record_left_out = false;
 };
 
 struct WorkerSeen {

@@ -318,6 +318,7 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
 }
 
 void RecordMatcher::start_chunk() {
+  errors_.start_batch();
   first_hit_.clear();
   job_ = nullptr;
   job_id_ = {};
