@@ -138,3 +138,29 @@ TEST_CASE("effective_severity reads a glog file word as RE2 does, whatever its b
   }
   CHECK(read > 10000);
 }
+
+TEST_CASE("effective_severity reads a timestamp as RE2 does, with any one byte of it changed", "[unit]") {
+  // The timestamps are read eight bytes a step: every byte of them, and of what follows, replaced
+  // by bytes that make or break the shape (digits at the edges of 0-9, the separators, a letter,
+  // a byte past ASCII). TensorFlow's C++ logging (tensorflow/core/platform/default/logging.cc) and
+  // absl's (absl/log/internal/log_format.cc) prefixes.
+  const std::string lines[] = {"2024-06-18 11:12:30.123456: W tensorflow/core/common_runtime/bfc_allocator.cc:275] m",
+                               "E0512 10:01:02.345678    1187 cuda_dnn.cc:8579] Unable to register cuDNN factory",
+                               "I0512 10:01:02"};
+  const char bytes[] = {'0', '9', '/', ':', '-', ' ', '.', 'a', '\x80', '\xff', '\t'};
+  size_t read = 0;
+  for (const std::string& line : lines) {
+    CHECK(effective(line) == by_regex(line));
+    for (size_t at = 0; at < std::min<size_t>(line.size(), 32); ++at) {
+      for (char b : bytes) {
+        std::string changed = line;
+        changed[at] = b;
+        INFO(changed);
+        CHECK(effective(changed) == by_regex(changed));
+        ++read;
+        CHECK(effective(changed.substr(0, at + 1)) == by_regex(changed.substr(0, at + 1)));  // cut there
+      }
+    }
+  }
+  CHECK(read > 600);
+}
