@@ -19,10 +19,11 @@ bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t 
   return w.offset < than_offset;
 }
 
-// Keeps the earliest copy of each log.
+// Keeps the earliest copy of each log. try_emplace: emplace would build a node (and copy the name)
+// for every copy of every group, to throw it away when the log is there already.
 void note_log(std::map<std::string, std::pair<Timestamp, SourceLocation>>& logs, const std::string& log, Timestamp at,
               const SourceLocation& where) {
-  auto [it, added] = logs.emplace(log, std::make_pair(at, where));
+  auto [it, added] = logs.try_emplace(log, at, where);
   if (!added && earlier(at, where, it->second.first, it->second.second.input, it->second.second.offset)) {
     it->second = {at, where};
   }
