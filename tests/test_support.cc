@@ -22,7 +22,7 @@ std::string source_dir() { return GPUDIAG_SOURCE_DIR; }
 
 std::string shared_dir() {
   if (const char* dir = std::getenv("GPUDIAG_SHARED"); dir != nullptr && *dir != '\0') return dir;
-  for (const std::string dir : {source_dir() + "/../shared", std::string("/work/shared")}) {
+  for (const std::string& dir : {source_dir() + "/../shared", std::string("/work/shared")}) {
     if (std::filesystem::is_directory(dir + "/reference")) return dir;
   }
   return "";

@@ -13,6 +13,7 @@
 #include "error_text.h"
 #include "gpudiag/patterns.h"
 #include "gpudiag/stable_hash.h"
+#include "sampled_words_hash.h"
 #include "trace_lines.h"
 #include "unexplained_key.h"
 
@@ -253,18 +254,8 @@ ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
 // share those bytes only share a set. Never stored: no stable algorithm is needed.
 uint64_t ErrorCandidates::text_hash(std::string_view s) {
   if (s.size() < 32) return stable_hash(s);
-  const auto word = [&](size_t at) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + at, sizeof w);
-    return w;
-  };
   const size_t end = s.size();
-  uint64_t h = end * 0x9E3779B97F4A7C15ull;
-  for (const uint64_t w : {word(0), word(8), word(16), word(24), word(end - 16), word(end - 8)}) {
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  return h;
+  return detail::sampled_words_hash(s, std::array<size_t, 6>{0, 8, 16, 24, end - 16, end - 8});
 }
 
 ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {

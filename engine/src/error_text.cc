@@ -9,6 +9,7 @@
 
 #include "error_unwrap.h"
 #include "gpudiag/stable_hash.h"
+#include "sampled_words_hash.h"
 #include "trace_lines.h"
 
 namespace gpudiag::detail {
@@ -190,18 +191,8 @@ namespace {
 // lines, so two that share those bytes only share a bucket.
 size_t frame_line_hash(std::string_view s) {
   if (s.size() < 48) return stable_hash(s);
-  const auto word = [&](size_t at) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + at, sizeof w);
-    return w;
-  };
   const size_t end = s.size(), mid = s.size() / 2;
-  uint64_t h = end * 0x9E3779B97F4A7C15ull;
-  for (const uint64_t w : {word(mid - 8), word(mid), word(end - 32), word(end - 24), word(end - 16), word(end - 8)}) {
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  return h;
+  return detail::sampled_words_hash(s, std::array{mid - 8, mid, end - 32, end - 24, end - 16, end - 8});
 }
 
 }  // namespace

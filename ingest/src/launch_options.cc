@@ -295,7 +295,7 @@ std::optional<std::vector<LaunchOption>> launch_options_of(const std::vector<She
     }
     return gcloud_options(words, program + 3, file);
   }
-  const bool python = name.rfind("python", 0) == 0 || name.size() > 3 && name.substr(name.size() - 3) == ".py";
+  const bool python = name.rfind("python", 0) == 0 || (name.size() > 3 && name.substr(name.size() - 3) == ".py");
   const bool java = name == "java";
   bool runner = false;
   for (size_t i = program; i < words.size(); ++i) runner = runner || words[i].text.rfind("--runner", 0) == 0;
