@@ -418,7 +418,7 @@ TEST_CASE("a frame memo shared by texts gives each text the reading it gives alo
       INFO(name);
       const std::string text = fixture(name);
       const ParsedError alone = detail::parse_error_text(text, frameworks());
-      const ParsedError shared = detail::parse_error_text(text, frameworks(), /*keep_frames=*/true, &memo);
+      const ParsedError shared = detail::parse_error_text(text, frameworks(), /*full=*/true, &memo);
       CHECK(shared.exception_type == alone.exception_type);
       CHECK(shared.message == alone.message);
       CHECK(shared.frames == alone.frames);
@@ -434,7 +434,7 @@ TEST_CASE("a frame memo shared by texts gives each text the reading it gives alo
     const std::string n = std::to_string(i);
     const std::string text = frame_head + "  File \"/usr/local/lib/python3.11/site-packages/pkg" + n +
                              "/mod.py\", line " + n + ", in fn" + n + "\n    x()\nValueError: v" + n + "\n";
-    const ParsedError e = detail::parse_error_text(text, frameworks(), /*keep_frames=*/true, &memo);
+    const ParsedError e = detail::parse_error_text(text, frameworks(), /*full=*/true, &memo);
     REQUIRE(e.user_frame);
     CHECK(e.user_frame->function == "fn" + n);
     CHECK(memo.bytes() <= detail::PythonFrameMemo::kMaxBytes + 1024);
@@ -571,6 +571,35 @@ TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]
   for (const auto& t : texts) {
     INFO(t);
     if (detail::without_steps(t).size() == t.size()) CHECK(detail::step_of(t).empty());
+  }
+}
+
+TEST_CASE("first_line_without_steps is the first line of without_steps that holds more than blanks", "[unit][error_text]") {
+  // An error candidate's body is that line only (parse_error_text, `full` false).
+  const auto first_line = [](std::string_view text) -> std::string_view {
+    while (!text.empty()) {
+      const size_t end = text.find('\n');
+      const std::string_view line = text.substr(0, end);
+      if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+      if (end == std::string_view::npos) break;
+      text.remove_prefix(end + 1);
+    }
+    return {};
+  };
+  const std::vector<std::string> parts = {" [while running '", "']", "S", "\n", " ", "\t", "[while running '", "x]"};
+  std::vector<std::string> texts = {""};
+  for (int len = 0; len < 5; ++len) {
+    std::vector<std::string> longer;
+    for (const auto& t : texts)
+      for (const auto& p : parts) longer.push_back(t + p);
+    texts.insert(texts.end(), longer.begin(), longer.end());
+    if (texts.size() > 40000) break;
+  }
+  for (const auto& t : texts) {
+    INFO(t);
+    const std::string line = detail::first_line_without_steps(t);
+    CHECK(first_line(line) == first_line(detail::without_steps(t)));
+    CHECK(detail::without_steps(t).rfind(line, 0) == 0);  // a prefix of it
   }
 }
 

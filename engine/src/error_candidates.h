@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "atom_finder.h"
 #include "compiled_rule_pack.h"
 #include "error_text.h"
 #include "evidence_excerpt.h"
@@ -145,7 +146,7 @@ class ErrorCandidates {
   // unanchored alternation built most of its DFA anew for them. Null: none.
   std::unique_ptr<re2::FilteredRE2> benign_filter_;
   std::unique_ptr<RE2> benign_;  // only if a pattern compiles within the alternation alone
-  std::vector<std::string> benign_atoms_;
+  std::unique_ptr<AtomFinder> benign_atoms_;  // the literals benign_filter_ needs, found in one pass
   bool benign_unfiltered_ = false;     // some pattern has no atom: FirstMatch runs it on every line
   std::string lowered_;                // scratch: the line lowercased
   std::vector<int> found_, passed_;    // scratch: the atoms found, the patterns they let through

@@ -517,16 +517,17 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames,
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full,
                              PythonFrameMemo* memo) {
   ParsedError out;
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
   // the step, and the body is the text without it.
-  std::string body = without_steps(unwrapped);
+  std::string body = full ? without_steps(unwrapped) : first_line_without_steps(unwrapped);
   // Without a suffix to take off (the same size) there is no step either: step_of asks for the
-  // first ` [while running '` and its `']` as without_steps does, and a line break besides.
-  const bool steps = body.size() < unwrapped.size();
+  // first ` [while running '` and its `']` as without_steps does, and a line break besides. (The
+  // first line alone cannot tell: step_of is asked.)
+  const bool steps = !full || body.size() < unwrapped.size();
   out.body = capped(std::move(body), kMaxErrorBody);
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
@@ -534,10 +535,10 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   const TraceLines l = classify_trace_lines(lines, &frames);
   out.language = language_of(l);
   if (out.language == "python") {
-    fill_python(python_chain(l, frames), out, keep_frames);
+    fill_python(python_chain(l, frames), out, full);
   } else if (out.language == "java") {
     fill_java(l, frameworks, out);
-    if (!keep_frames) out.frames.clear();
+    if (!full) out.frames.clear();
   }
   if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);

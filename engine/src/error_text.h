@@ -85,10 +85,10 @@ class PythonFrameMemo {
 };
 
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
-// the text's size. `keep_frames` false leaves `frames` empty (the user frame is still read): an
-// error candidate needs only that, and copying every frame of every traceback cost more. `memo`
-// (optional): the frame lines read before, with the same `frameworks`.
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool keep_frames = true,
+// the text's size. `full` false keeps only what an error candidate reads: `frames` empty (the user
+// frame is still read) and `body` its first line (copying every frame and the whole text of every
+// traceback cost more). `memo` (optional): the frame lines read before, with the same `frameworks`.
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true,
                              PythonFrameMemo* memo = nullptr);
 
 }  // namespace gpudiag::detail

@@ -382,6 +382,34 @@ std::string without_steps(std::string_view s) {
   return out;
 }
 
+std::string first_line_without_steps(std::string_view s) {
+  // without_steps's walk, stopped after the first kept line that holds more than blanks (the
+  // first line an error's body is read for; blank lines before it are kept, as they were).
+  std::string out;
+  size_t line_start = 0;  // in `out`
+  const auto keep = [&](std::string_view piece) {
+    for (size_t nl = piece.find('\n'); nl != std::string_view::npos; nl = piece.find('\n')) {
+      out += piece.substr(0, nl);
+      if (out.find_first_not_of(" \t\r", line_start) != std::string::npos) return false;
+      out += '\n';
+      line_start = out.size();
+      piece.remove_prefix(nl + 1);
+    }
+    out += piece;
+    return true;
+  };
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const size_t open = find_step_open(s, pos);
+    const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
+    if (close == std::string_view::npos) break;
+    if (!keep(s.substr(pos, open - pos))) return out;
+    pos = close + kStepClose.size();
+  }
+  keep(s.substr(pos));
+  return out;
+}
+
 size_t exception_start(std::string_view rest) {
   static const RE2 type(
       R"((?:^|\s)((?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Failure|Fault|Rendezvous)|[a-z_]\w*\.(?:error|timeout|herror|gaierror)))(?::\s|:$|\s*$))");

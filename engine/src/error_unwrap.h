@@ -22,6 +22,8 @@ std::string_view step_of(std::string_view s);
 
 // `s` without its ` [while running '…']` suffixes.
 std::string without_steps(std::string_view s);
+// The first line of without_steps(s), reading `s` only as far as that line needs.
+std::string first_line_without_steps(std::string_view s);
 
 // A traceback flattened onto one line put back one frame a line: a Python `File "…", line N, in f`
 // (its source line indented under it, the exception after the last frame on a line of its own),
