@@ -13,25 +13,26 @@ namespace {
 constexpr size_t kMessageTokens = 8;
 constexpr size_t kTemplateBytes = 512;
 
-std::string basename(std::string_view path) {
+std::string_view basename(std::string_view path) {
   const size_t slash = path.find_last_of("/\\");
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-std::string first_tokens(std::string_view text, size_t n) {
-  std::string out;
-  out.reserve(text.size());  // at most the text: one allocation, not one a doubling
+// Appends the first `n` words of `text`, one blank between them. Appended in place, as the
+// frame part below: a key built of temporaries cost six allocations a traceback more.
+void append_first_tokens(std::string& out, std::string_view text, size_t n) {
   size_t i = 0;
+  bool first = true;
   while (n > 0 && i < text.size()) {
     while (i < text.size() && text[i] == ' ') ++i;
     const size_t start = i;
     while (i < text.size() && text[i] != ' ') ++i;
     if (i == start) break;
-    if (!out.empty()) out += ' ';
+    if (!first) out += ' ';
     out.append(text.substr(start, i - start));
+    first = false;
     --n;
   }
-  return out;
 }
 
 // The first line that holds more than blanks.
@@ -46,8 +47,12 @@ std::string_view first_line(std::string_view text) {
   return {};
 }
 
-std::string frame_part(const std::optional<ErrorFrame>& f) {
-  return f ? basename(f->file) + ":" + f->function : std::string("-");
+void append_frame_part(std::string& out, const std::optional<ErrorFrame>& f) {
+  if (!f) {
+    out += '-';
+    return;
+  }
+  out.append(basename(f->file)).append(":").append(f->function);
 }
 
 }  // namespace
@@ -77,51 +82,49 @@ std::string group_fingerprint(std::string_view key) {
   return fmt::format("{}/{:016x}", kUnexplainedRuleId, stable_hash(key));
 }
 
-void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field,
-                      CandidateReading& c) {
+void set_group_fields(ParsedError parsed, std::string_view text, std::string_view step_field, CandidateReading& c) {
   // A message that starts with an exception line and no traceback ("TypeError: … got an unexpected
   // keyword argument", a launcher's stderr) is that exception, without frames.
   if (parsed.exception_type.empty() && parsed.language.empty()) {
-    const std::string_view first = first_line(parsed.body);
+    std::string line(first_line(parsed.body));
     std::string type, message;
-    if (exception_line_parts(first, type, message)) {
-      ParsedError as_exception = parsed;
-      as_exception.exception_type = type;
-      as_exception.message = message;
-      as_exception.exception_line = std::string(first);
-      set_group_fields(as_exception, text, step_field, c);
+    if (exception_line_parts(line, type, message)) {
+      ParsedError as_exception = std::move(parsed);
+      as_exception.exception_type = std::move(type);
+      as_exception.message = std::move(message);
+      as_exception.exception_line = std::move(line);
+      set_group_fields(std::move(as_exception), text, step_field, c);
       return;
     }
   }
-  c.step = !parsed.step.empty() ? parsed.step : std::string(step_field);
+  // `parsed` is this call's own: its strings are moved into the reading once read.
+  c.step = !parsed.step.empty() ? std::move(parsed.step) : std::string(step_field);
   c.truncated = parsed.truncated;
-  if (parsed.user_frame)
-    c.user_frame = UserFrame{parsed.user_frame->file, parsed.user_frame->line, parsed.user_frame->function};
+  const std::optional<ErrorFrame>& f = parsed.user_frame;
   if (!parsed.exception_type.empty()) {
-    c.exception_type = parsed.exception_type;
-    c.exception_line = parsed.exception_line;
     const std::string masked = mask_message(parsed.message);
     // Appended in place: the temporaries of `+` and fmt's formatting cost more than the copies.
+    c.message_template.reserve(parsed.exception_type.size() + 2 + masked.size());  // at most
     c.message_template = parsed.exception_type;
-    if (!masked.empty()) c.message_template.append(": ").append(first_tokens(masked, 64));
-    c.key.assign("g1|exc|")
-        .append(parsed.exception_type)
-        .append("|")
-        .append(frame_part(parsed.user_frame))
-        .append("|")
-        .append(first_tokens(masked, kMessageTokens));
-    c.matched_line = parsed.exception_line;
-    return;
+    if (!masked.empty()) append_first_tokens(c.message_template.append(": "), masked, 64);
+    c.key.reserve(8 + parsed.exception_type.size() + (f ? f->file.size() + f->function.size() + 1 : 1) + 1 +
+                  masked.size());
+    c.key.assign("g1|exc|").append(parsed.exception_type).append("|");
+    append_frame_part(c.key, f);
+    append_first_tokens(c.key.append("|"), masked, kMessageTokens);
+    c.exception_type = std::move(parsed.exception_type);
+    c.exception_line = parsed.exception_line;
+    c.matched_line = std::move(parsed.exception_line);
+  } else if (!parsed.language.empty() && parsed.truncated) {  // a traceback cut before its exception line
+    append_frame_part(c.key.assign("g1|cut|"), f);
+  } else {
+    // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
+    std::string_view body = first_line(parsed.body);
+    if (body.empty()) body = first_line(text);  // all of it was a traceback's frames
+    c.matched_line = std::string(body.substr(0, 4096));
+    c.message_template = mask_message(body.substr(0, 4096));
   }
-  if (!parsed.language.empty() && parsed.truncated) {  // a traceback cut before its exception line
-    c.key = fmt::format("g1|cut|{}", frame_part(parsed.user_frame));
-    return;
-  }
-  // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
-  std::string_view body = first_line(parsed.body);
-  if (body.empty()) body = first_line(text);  // all of it was a traceback's frames
-  c.matched_line = std::string(body.substr(0, 4096));
-  c.message_template = mask_message(body.substr(0, 4096));
+  if (f) c.user_frame = UserFrame{std::move(parsed.user_frame->file), f->line, std::move(parsed.user_frame->function)};
 }
 
 }  // namespace gpudiag::detail

@@ -27,8 +27,8 @@ bool exception_line_parts(std::string_view line, std::string& type, std::string&
 std::string group_fingerprint(std::string_view key);
 
 // Sets the reading's key and shown fields from its parsed `text`; `step_field` is the entry's own
-// step (jsonPayload.step), used when the text names none.
-void set_group_fields(const ParsedError& parsed, std::string_view text, std::string_view step_field,
-                      CandidateReading& c);
+// step (jsonPayload.step), used when the text names none. Taken by value: a parse made for the
+// reading is moved in, and its strings move on into the reading.
+void set_group_fields(ParsedError parsed, std::string_view text, std::string_view step_field, CandidateReading& c);
 
 }  // namespace gpudiag::detail
