@@ -62,8 +62,8 @@ TEST_CASE("AtomFinder finds the pack's benign atoms in the lines they come from"
   std::vector<int> found;
   // Each atom inside a line, at its start, at its end, and cut by one byte (then not found).
   for (size_t i = 0; i < atoms.size(); ++i) {
-    for (const std::string& text : {"error: " + atoms[i] + " (code 7)", atoms[i], "x" + atoms[i],
-                                    atoms[i].substr(0, atoms[i].size() - 1)}) {
+    for (const std::string& text :
+         {"error: " + atoms[i] + " (code 7)", atoms[i], "x" + atoms[i], atoms[i].substr(0, atoms[i].size() - 1)}) {
       INFO(text);
       finder.find(text, found);
       CHECK(found == found_one_by_one(atoms, text));

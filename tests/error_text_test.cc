@@ -574,7 +574,8 @@ TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]
   }
 }
 
-TEST_CASE("first_line_without_steps is the first line of without_steps that holds more than blanks", "[unit][error_text]") {
+TEST_CASE("first_line_without_steps is the first line of without_steps that holds more than blanks",
+          "[unit][error_text]") {
   // An error candidate's body is that line only (parse_error_text, `full` false).
   const auto first_line = [](std::string_view text) -> std::string_view {
     while (!text.empty()) {

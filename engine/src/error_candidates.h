@@ -145,15 +145,15 @@ class ErrorCandidates {
   // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
   // unanchored alternation built most of its DFA anew for them. Null: none.
   std::unique_ptr<re2::FilteredRE2> benign_filter_;
-  std::unique_ptr<RE2> benign_;  // only if a pattern compiles within the alternation alone
+  std::unique_ptr<RE2> benign_;               // only if a pattern compiles within the alternation alone
   std::unique_ptr<AtomFinder> benign_atoms_;  // the literals benign_filter_ needs, found in one pass
-  bool benign_unfiltered_ = false;     // some pattern has no atom: FirstMatch runs it on every line
-  std::string lowered_;                // scratch: the line lowercased
-  std::vector<int> found_, passed_;    // scratch: the atoms found, the patterns they let through
-  std::vector<RememberedLine> lines_;  // kRememberedLines slots, in sets of two
-  std::vector<uint8_t> newer_way_;     // per set: the way read last
-  uint64_t batch_ = 1;                 // start_batch()'s count (LineVerdict::kept_batch 0: none)
-  PythonFrameMemo frames_;             // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
+  bool benign_unfiltered_ = false;            // some pattern has no atom: FirstMatch runs it on every line
+  std::string lowered_;                       // scratch: the line lowercased
+  std::vector<int> found_, passed_;           // scratch: the atoms found, the patterns they let through
+  std::vector<RememberedLine> lines_;         // kRememberedLines slots, in sets of two
+  std::vector<uint8_t> newer_way_;            // per set: the way read last
+  uint64_t batch_ = 1;                        // start_batch()'s count (LineVerdict::kept_batch 0: none)
+  PythonFrameMemo frames_;  // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
 };
 
 }  // namespace gpudiag::detail

@@ -517,8 +517,7 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full,
-                             PythonFrameMemo* memo) {
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full, PythonFrameMemo* memo) {
   ParsedError out;
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
