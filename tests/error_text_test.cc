@@ -10,6 +10,7 @@
 
 #include "error_unwrap.h"
 #include "test_support.h"
+#include "unexplained_key.h"
 
 using namespace gpudiag;
 using detail::ParsedError;
@@ -557,9 +558,10 @@ TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its 
   }
 }
 
-TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]") {
-  // parse_error_text asks step_of only of a text that without_steps shortened.
-  const std::vector<std::string> parts = {" [while running '", "']", "S", "\n", " ", "[while running '", "'", "x]"};
+namespace {
+
+// Every text of up to six of `parts` (over 40,000 of them), for the step suffix's edge cases.
+std::vector<std::string> texts_of(const std::vector<std::string>& parts) {
   std::vector<std::string> texts = {""};
   for (int len = 0; len < 5; ++len) {
     std::vector<std::string> longer;
@@ -568,7 +570,14 @@ TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]
     texts.insert(texts.end(), longer.begin(), longer.end());
     if (texts.size() > 40000) break;
   }
-  for (const auto& t : texts) {
+  return texts;
+}
+
+}  // namespace
+
+TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]") {
+  // parse_error_text asks step_of only of a text that without_steps shortened.
+  for (const auto& t : texts_of({" [while running '", "']", "S", "\n", " ", "[while running '", "'", "x]"})) {
     INFO(t);
     if (detail::without_steps(t).size() == t.size()) CHECK(detail::step_of(t).empty());
   }
@@ -577,29 +586,10 @@ TEST_CASE("a text without_steps leaves whole holds no step", "[unit][error_text]
 TEST_CASE("first_line_without_steps is the first line of without_steps that holds more than blanks",
           "[unit][error_text]") {
   // An error candidate's body is that line only (parse_error_text, `full` false).
-  const auto first_line = [](std::string_view text) -> std::string_view {
-    while (!text.empty()) {
-      const size_t end = text.find('\n');
-      const std::string_view line = text.substr(0, end);
-      if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
-      if (end == std::string_view::npos) break;
-      text.remove_prefix(end + 1);
-    }
-    return {};
-  };
-  const std::vector<std::string> parts = {" [while running '", "']", "S", "\n", " ", "\t", "[while running '", "x]"};
-  std::vector<std::string> texts = {""};
-  for (int len = 0; len < 5; ++len) {
-    std::vector<std::string> longer;
-    for (const auto& t : texts)
-      for (const auto& p : parts) longer.push_back(t + p);
-    texts.insert(texts.end(), longer.begin(), longer.end());
-    if (texts.size() > 40000) break;
-  }
-  for (const auto& t : texts) {
+  for (const auto& t : texts_of({" [while running '", "']", "S", "\n", " ", "\t", "[while running '", "x]"})) {
     INFO(t);
     const std::string line = detail::first_line_without_steps(t);
-    CHECK(first_line(line) == first_line(detail::without_steps(t)));
+    CHECK(detail::first_nonblank_line(line) == detail::first_nonblank_line(detail::without_steps(t)));
     CHECK(detail::without_steps(t).rfind(line, 0) == 0);  // a prefix of it
   }
 }

@@ -4,7 +4,6 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 
 #include "error_unwrap.h"
@@ -192,7 +191,7 @@ namespace {
 size_t frame_line_hash(std::string_view s) {
   if (s.size() < 48) return stable_hash(s);
   const size_t end = s.size(), mid = s.size() / 2;
-  return detail::sampled_words_hash(s, std::array{mid - 8, mid, end - 32, end - 24, end - 16, end - 8});
+  return detail::sampled_words_hash(s, std::array<size_t, 6>{mid - 8, mid, end - 32, end - 24, end - 16, end - 8});
 }
 
 }  // namespace

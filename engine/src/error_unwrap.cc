@@ -346,6 +346,21 @@ size_t find_step_open(std::string_view s, size_t from) {
   return std::string_view::npos;
 }
 
+// Hands `keep` the pieces of `s` between its ` [while running '…']` suffixes, in order, until it
+// returns false (without_steps keeps them all, first_line_without_steps only its first line).
+template <typename Keep>
+void for_each_piece_without_steps(std::string_view s, Keep keep) {
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const size_t open = find_step_open(s, pos);
+    const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
+    if (close == std::string_view::npos) break;
+    if (!keep(s.substr(pos, open - pos))) return;
+    pos = close + kStepClose.size();
+  }
+  keep(s.substr(pos));
+}
+
 }  // namespace
 
 std::string_view unwrap_error_prefixes(std::string_view text) {
@@ -370,24 +385,19 @@ std::string_view step_of(std::string_view s) {
 std::string without_steps(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  size_t pos = 0;
-  while (pos < s.size()) {
-    const size_t open = find_step_open(s, pos);
-    const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
-    if (close == std::string_view::npos) break;
-    out += s.substr(pos, open - pos);
-    pos = close + kStepClose.size();
-  }
-  out += s.substr(pos);
+  for_each_piece_without_steps(s, [&](std::string_view piece) {
+    out += piece;
+    return true;
+  });
   return out;
 }
 
 std::string first_line_without_steps(std::string_view s) {
-  // without_steps's walk, stopped after the first kept line that holds more than blanks (the
-  // first line an error's body is read for; blank lines before it are kept, as they were).
+  // Stopped after the first kept line that holds more than blanks (the first line an error's body
+  // is read for; blank lines before it are kept, as they were).
   std::string out;
   size_t line_start = 0;  // in `out`
-  const auto keep = [&](std::string_view piece) {
+  for_each_piece_without_steps(s, [&](std::string_view piece) {
     for (size_t nl = piece.find('\n'); nl != std::string_view::npos; nl = piece.find('\n')) {
       out += piece.substr(0, nl);
       if (out.find_first_not_of(" \t\r", line_start) != std::string::npos) return false;
@@ -397,16 +407,7 @@ std::string first_line_without_steps(std::string_view s) {
     }
     out += piece;
     return true;
-  };
-  size_t pos = 0;
-  while (pos < s.size()) {
-    const size_t open = find_step_open(s, pos);
-    const size_t close = open == std::string_view::npos ? open : s.find(kStepClose, open + kStepOpen.size());
-    if (close == std::string_view::npos) break;
-    if (!keep(s.substr(pos, open - pos))) return out;
-    pos = close + kStepClose.size();
-  }
-  keep(s.substr(pos));
+  });
   return out;
 }
 

@@ -35,18 +35,6 @@ void append_first_tokens(std::string& out, std::string_view text, size_t n) {
   }
 }
 
-// The first line that holds more than blanks.
-std::string_view first_line(std::string_view text) {
-  while (!text.empty()) {
-    const size_t end = text.find('\n');
-    const std::string_view line = text.substr(0, end);
-    if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return {};
-}
-
 void append_frame_part(std::string& out, const std::optional<ErrorFrame>& f) {
   if (!f) {
     out += '-';
@@ -74,6 +62,17 @@ bool exception_line_parts(std::string_view line, std::string& type, std::string&
   return true;
 }
 
+std::string_view first_nonblank_line(std::string_view text) {
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return {};
+}
+
 std::string line_group_key(std::string_view line_template) {
   return fmt::format("g1|line|{}", line_template.substr(0, kTemplateBytes));
 }
@@ -86,7 +85,7 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
   // A message that starts with an exception line and no traceback ("TypeError: … got an unexpected
   // keyword argument", a launcher's stderr) is that exception, without frames.
   if (parsed.exception_type.empty() && parsed.language.empty()) {
-    std::string line(first_line(parsed.body));
+    std::string line(first_nonblank_line(parsed.body));
     std::string type, message;
     if (exception_line_parts(line, type, message)) {
       ParsedError as_exception = std::move(parsed);
@@ -119,8 +118,8 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
     append_frame_part(c.key.assign("g1|cut|"), f);
   } else {
     // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
-    std::string_view body = first_line(parsed.body);
-    if (body.empty()) body = first_line(text);  // all of it was a traceback's frames
+    std::string_view body = first_nonblank_line(parsed.body);
+    if (body.empty()) body = first_nonblank_line(text);  // all of it was a traceback's frames
     c.matched_line = std::string(body.substr(0, 4096));
     c.message_template = mask_message(body.substr(0, 4096));
   }

@@ -20,6 +20,9 @@ namespace gpudiag::detail {
 
 std::string line_group_key(std::string_view line_template);
 
+// The first line of `text` that holds more than blanks: what a plain error's body is read for.
+std::string_view first_nonblank_line(std::string_view text);
+
 // A message's first line read as an exception line (`ValueError: …`, a launcher's stderr): what RE2
 // captures of it with `^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault|Failure)): (.*)`
 // (read by hand; the same answer: tests/unexplained_test.cc). False when it is none.
