@@ -91,9 +91,10 @@ struct CompiledRulePack {
   std::vector<FactExtractorSpec> extractors;  // sorted by id
   FactCatalog catalog;
   PackPolicy policy;
-  // The policy's quiet shapes compiled (nullptr: the shape tests no message), and per enabled rule
-  // the bit of each shape that does not silence it (its `except`).
-  std::vector<std::unique_ptr<RE2>> quiet_patterns;
+  // The policy's quiet shapes: each one's message pattern (-1: the shape tests no message), a
+  // pattern of `patterns` and so answered by the set's one pass over the message, and per enabled
+  // rule the bit of each shape that does not silence it (its `except`).
+  std::vector<int> quiet_patterns;
   std::vector<uint32_t> quiet_exempt;
   // The policy's framework frames and wrappers, compiled once for every job's evaluation (compiling
   // them per job cost ~1 M instructions a job).

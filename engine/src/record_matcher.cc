@@ -438,8 +438,8 @@ uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
   for (size_t q = 0; q < shapes.size(); ++q) {
     const auto& sev = shapes[q].severities;
     if (!sev.empty() && std::find(sev.begin(), sev.end(), r.severity) == sev.end()) continue;
-    const RE2* re = pack_.quiet_patterns[q].get();
-    if (re != nullptr && !RE2::PartialMatch(r.message, *re)) continue;
+    const int p = pack_.quiet_patterns[q];
+    if (p >= 0 && !pattern_matches(p, r)) continue;
     quiet_ |= uint32_t{1} << q;
   }
   return quiet_;
