@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "gpudiag/utf8.h"
@@ -40,9 +41,10 @@ size_t tail_begin(std::string_view text, size_t want) {
   return begin;
 }
 
-// Copies every view of `src` into `storage` and points `dst`'s views there; a view longer than
-// `max_text` keeps its head and tail. Returns the bytes left out.
-uint64_t deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst, size_t max_text) {
+// Copies every view of `src` into one new block, `storage`, and points `dst`'s views there; a view
+// longer than `max_text` keeps its head and tail. Returns the bytes left out. The block is never
+// zero-filled (the copy fills it) and never moves, so a moved KeptRecord keeps its views as they are.
+uint64_t deep_copy(const LogRecord& src, std::unique_ptr<char[]>& storage, LogRecord& dst, size_t max_text) {
   dst = src;
   dst.unescaped_message = {};  // the reader's notes name its buffers, not the copy
   dst.unescaped_exception = {};
@@ -52,38 +54,26 @@ uint64_t deep_copy(const LogRecord& src, std::string& storage, LogRecord& dst, s
     total += v.size();
     crops = crops || v.size() > max_text;
   });
-  if (!crops) {
-    // One allocation (reserved, not resized: zeroing it first cost as much as the copy); then
-    // every view is copied in and repointed. Nothing outgrows the reservation, so data() stays.
-    storage.clear();
-    storage.reserve(total);
-    for_each_view(dst, [&](std::string_view& v) {
-      const size_t at = storage.size();
-      storage.append(v);
-      v = std::string_view(storage.data() + at, v.size());
-    });
-    return 0;
-  }
-  // Rare: build the crops first, then lay them out in one allocation as above.
-  std::vector<std::string> crops_made;
+  std::vector<std::string> crops_made;  // rare: a view over max_text, cropped first
   uint64_t cropped = 0;
+  if (crops) {
+    crops_made.reserve(kViewFields.size() + 2 * LogRecord::kMaxLabels);  // views into them stay put
+    total = 0;
+    for_each_view(dst, [&](std::string_view& v) {
+      if (v.size() > max_text) {
+        crops_made.push_back(crop_text(v, max_text));
+        cropped += v.size() - std::min(v.size(), crops_made.back().size());
+        v = crops_made.back();
+      }
+      total += v.size();
+    });
+  }
+  storage = std::make_unique_for_overwrite<char[]>(std::max<size_t>(total, 1));
+  char* at = storage.get();
   for_each_view(dst, [&](std::string_view& v) {
-    if (v.size() <= max_text) return;
-    crops_made.push_back(crop_text(v, max_text));
-    cropped += v.size() - std::min(v.size(), crops_made.back().size());
-  });
-  total = 0;
-  size_t next_crop = 0;
-  for_each_view(
-      dst, [&](std::string_view& v) { total += v.size() <= max_text ? v.size() : crops_made[next_crop++].size(); });
-  storage.clear();
-  storage.reserve(total);
-  next_crop = 0;
-  for_each_view(dst, [&](std::string_view& v) {
-    const std::string_view from = v.size() <= max_text ? v : std::string_view(crops_made[next_crop++]);
-    const size_t at = storage.size();
-    storage.append(from);
-    v = std::string_view(storage.data() + at, from.size());
+    if (!v.empty()) std::memcpy(at, v.data(), v.size());
+    v = std::string_view(at, v.size());
+    at += v.size();
   });
   return cropped;
 }
@@ -119,23 +109,17 @@ KeptRecord& KeptRecord::operator=(const KeptRecord& other) {
   return *this;
 }
 
-// A moved std::string may change its data pointer (small-string buffer), so views are rebased.
-KeptRecord::KeptRecord(KeptRecord&& other) noexcept { *this = std::move(other); }
+// The block does not move with its owner: the views stay valid as they are.
+KeptRecord::KeptRecord(KeptRecord&& other) noexcept
+    : cropped_bytes_(other.cropped_bytes_), storage_(std::move(other.storage_)), record_(other.record_) {
+  other.record_ = LogRecord{};
+}
 
 KeptRecord& KeptRecord::operator=(KeptRecord&& other) noexcept {
   if (this == &other) return *this;
-  const char* old_base = other.storage_.data();
+  storage_ = std::move(other.storage_);  // our old block is freed here
   record_ = other.record_;
-  // Our old text is freed first: std::string's move assignment from a short (or empty) string keeps
-  // the target's buffer, so `kept = KeptRecord{}` would free nothing (a summarised job kept every
-  // unexplained exemplar's copy that way).
-  std::string().swap(storage_);
-  storage_ = std::move(other.storage_);
   cropped_bytes_ = other.cropped_bytes_;
-  const char* new_base = storage_.data();
-  for_each_view(record_, [&](std::string_view& v) {
-    if (v.data() != nullptr && !v.empty()) v = std::string_view(new_base + (v.data() - old_base), v.size());
-  });
   other.record_ = LogRecord{};
   return *this;
 }

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,7 +102,7 @@ class KeptRecord {
 
  private:
   uint64_t cropped_bytes_ = 0;
-  std::string storage_;
+  std::unique_ptr<char[]> storage_;  // every view's bytes, one block (log_record.cc: deep_copy)
   LogRecord record_;
 };
 
