@@ -4,6 +4,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <random>
@@ -662,4 +663,136 @@ TEST_CASE("reflow_traceback leaves a text alone exactly when no line needs reflo
   }
   CHECK(alone > 1000);
   CHECK(reflowed > 1000);
+}
+
+TEST_CASE("a plain Python traceback read in one pass reads as the general reading reads it", "[unit][error_text]") {
+  // parse_error_text reads a plain traceback (one exception, a frame a line, nothing to reflow) in
+  // one pass; any other text takes the general reading (reflow_traceback, classify_trace_lines,
+  // python_chain). Over the fixtures and generated texts of traceback lines, common and odd, the two
+  // give the same fields, and the one pass takes a good share of them.
+  const std::vector<std::string> lines = {
+      "Traceback (most recent call last):",
+      "  Traceback (most recent call last):",
+      "ERROR:root:Traceback (most recent call last):",
+      "Traceback (most recent call last): x",
+      "  File \"/app/pipeline.py\", line 88, in process",
+      "  File \"/usr/local/lib/python3.10/site-packages/apache_beam/runners/common.py\", line 1435, in process",
+      "  File \"apache_beam/runners/common.py\", line 1494, in apache_beam.runners.common.DoFnRunner.process",
+      "  File \"/usr/local/lib/python3.10/site-packages/google/api_core/retry.py\", line 349, in retry_wrapped_func",
+      "File \"/app/main.py\", line 3, in <module>",
+      "\tFile \"/app/tab.py\", line 4, in run",
+      "  File \"/app/a.py\", line 1, in f x",
+      "  File \"/app/a.py\", line 1, in f  ",
+      "  File \"/app/(a).py\", line 2, in g",
+      "  File \"C:\\app\\a.py\", line 2, in g",
+      "  File \"/app/File \", line 2, in g",
+      "  File \"/x/During handling of the above exception, another exception occurred:/a.py\", line 1, in f",
+      "  File \"/app/a.py\", line 1, in f The above exception was the direct cause of the following exception:",
+      "  File \"/app/a.py\", line 2",
+      "  File \"/app/a.py\", l",
+      "  File ",
+      "\"/app/a.py\", line 1, in f",
+      "  File \"/app/\xc3\xa9.py\", line 1, in f",
+      "  File \"/app/a.py\", line 1, in f\r",
+      "  File \"/app/a.py\", line 1, in f  File \"/app/b.py\", line 2, in g",
+      "    x = model(inputs)",
+      "    return f(g(x))",
+      "    ^^^^^^^^^^^^",
+      "    raise ValueError(\"bad: x\")",
+      "    at org.A.b(A.java:1)",
+      "    ... 3 more",
+      "\tcode()",
+      "ValueError: Input contains NaN, infinity or a value too large for dtype('float32').",
+      "google.api_core.exceptions.ServiceUnavailable: 503 The service is currently unavailable. (retrying)",
+      "RuntimeError: ValueError: x [while running 'Embed']",
+      "ValueError: x [while running 'Embed/Map(<lambda>)']",
+      "KeyError: 'a'",
+      "StopIteration",
+      "ModuleNotFoundError: No module named 'torch'",
+      "generic::unknown: ValueError: x",
+      "RuntimeError: Error processing instruction 1. Original traceback is",
+      "During handling of the above exception, another exception occurred:",
+      "The above exception was the direct cause of the following exception:",
+      "x During handling of the above exception, another exception occurred:",
+      "",
+      "  ",
+      "\r",
+      "SDK Harness waiting for in-flight requests to complete",
+      "Error message from worker: Traceback (most recent call last):",
+      "at org.A.b(A.java:1)",
+      "org.A.b(A.java:1)",
+      "\tat org.A.c(A.java:2)",
+      "Caused by: java.lang.IllegalStateException: y",
+      "x (retrying)",
+      "see File \"x\" here",
+      "a: b: c",
+      "x at a.B(C.java:1) y at d.E(F.java:2)",
+  };
+  const auto lines_from = [&](std::string_view first, size_t n) {
+    const auto at = std::find(lines.begin(), lines.end(), first);
+    REQUIRE(lines.end() - at >= static_cast<std::ptrdiff_t>(n));
+    return std::vector<std::string>(at, at + static_cast<std::ptrdiff_t>(n));
+  };
+  const std::vector<std::string> frames = lines_from("  File \"/app/pipeline.py\", line 88, in process", 6);
+  const std::vector<std::string> code = lines_from("    x = model(inputs)", 4);
+  const std::vector<std::string> endings =
+      lines_from("ValueError: Input contains NaN, infinity or a value too large for dtype('float32').", 8);
+  const std::string message = "SDK Harness waiting for in-flight requests to complete";
+  const std::string header = "Traceback (most recent call last):";
+  std::vector<std::string> texts;
+  for (const char* name : {"py-chained-job-message-cut.txt", "py-console-copy-broken-lines.txt", "py-direct-cause.txt",
+                           "py-during-handling.txt", "py-flattened-job-message-cut.txt", "py-flattened-repeat-cut.txt",
+                           "py-generic-unknown-carets.txt", "py-module-not-found-main-session.txt",
+                           "py-runtimeerror-reraise.txt", "py-sdk-harness-wrapped.txt", "java-caused-by-more.txt",
+                           "java-job-message-user-frame.txt", "plain-sdk-disconnected.txt"}) {
+    texts.push_back(fixture(name));
+  }
+  std::mt19937 rng(42);
+  const auto pick = [&](const std::vector<std::string>& from) { return from[rng() % from.size()]; };
+  for (int n = 0; n < 30000; ++n) {
+    std::vector<std::string> text;
+    if (rng() % 2 == 0) {  // a plain traceback, then a change or two
+      if (rng() % 2 == 0) text.push_back(message);
+      text.push_back(header);
+      for (size_t k = 1 + rng() % 6; k > 0; --k) {
+        text.push_back(pick(frames));
+        if (rng() % 3 == 0) text.push_back(pick(code));
+      }
+      text.push_back(pick(endings));
+      for (size_t k = rng() % 3; k > 0; --k) {
+        const size_t at = rng() % (text.size() + 1);
+        if (rng() % 2 == 0) {
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), pick(lines));
+        } else if (at < text.size()) {
+          text.erase(text.begin() + static_cast<std::ptrdiff_t>(at));
+        }
+      }
+    } else {  // any lines
+      for (size_t k = 1 + rng() % 10; k > 0; --k) text.push_back(pick(lines));
+    }
+    std::string joined;
+    for (size_t i = 0; i < text.size(); ++i) joined += (i > 0 ? "\n" : "") + text[i];
+    texts.push_back(joined);
+  }
+  detail::PythonFrameMemo memo_one, memo_general;
+  size_t plain = 0;
+  for (const std::string& text : texts) {
+    INFO(text);
+    bool took = false;
+    const ParsedError general =
+        detail::parse_error_text_generally(text, frameworks(), /*full=*/false, &memo_general, &took);
+    const ParsedError one = detail::parse_error_text(text, frameworks(), /*full=*/false, &memo_one);
+    plain += took ? 1 : 0;
+    CHECK(one.language == general.language);
+    CHECK(one.exception_type == general.exception_type);
+    CHECK(one.message == general.message);
+    CHECK(one.exception_line == general.exception_line);
+    CHECK(one.user_frame == general.user_frame);
+    CHECK(one.step == general.step);
+    CHECK(one.truncated == general.truncated);
+    CHECK(one.body == general.body);
+    CHECK(one.frames.empty());
+  }
+  CHECK(plain > texts.size() / 5);
+  CHECK(plain < texts.size() - texts.size() / 5);
 }

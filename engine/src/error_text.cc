@@ -235,6 +235,11 @@ class PythonFrames final : public PyFrameLines {
   }
   // The frame of the text's next frame line (with `framework` set); null when it reads as none.
   const ErrorFrame* next() { return next_ < in_order_.size() ? in_order_[next_++] : nullptr; }
+  // The text is read again from its first line (the memo keeps what it learnt).
+  void restart() {
+    in_order_.clear();
+    next_ = 0;
+  }
 
  private:
   void keep(const std::optional<ErrorFrame>& f) {
@@ -333,6 +338,89 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames) {
   }
   close();
   return chain;
+}
+
+bool starts_with_literal(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// The chain of a plain Python traceback, read in one pass over its lines: what python_chain makes
+// of classify_trace_lines(reflow_traceback(text)) for a text that needs no reflowing and holds one
+// exception, whose every frame line is `File "PATH", line N, in NAME` alone on its line (the
+// logging module's and Beam's tracebacks). False, with `chain` unfinished, for any other text:
+// the general reading takes it then (the same chain: tests/error_text_test.cc compares the two).
+// A retried traceback is some 40 frame lines, and the three passes over them cost three times this.
+bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chain) {
+  static constexpr std::string_view kHeader = "Traceback (most recent call last):";
+  PyBlock block;
+  bool open = false;                 // a header or a frame began the block
+  bool after_frame_or_code = false;  // the line before was a frame or its source line
+  for (size_t pos = 0; pos <= text.size();) {
+    const size_t nl = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    size_t lead = 0;  // RE2's \s*, as classify_trace_lines reads it
+    while (lead < line.size() &&
+           (line[lead] == ' ' || line[lead] == '\t' || line[lead] == '\f' || line[lead] == '\r' || line[lead] == '\n'))
+      ++lead;
+    const std::string_view body = line.substr(lead);
+    if (starts_with_literal(body, "File \"")) {
+      if (!block.exception_line.empty()) return false;  // a second traceback
+      // Nothing reflow_traceback acts on: no ':' (a header or separator ending there), no '(' (a
+      // flattened Java trace), no second `File ` (two frames, or one broken after `File `). Three
+      // memchr calls: a frame line is read (its path, number and name) only the first time the memo
+      // sees it.
+      if (line.find(':') != std::string_view::npos || line.find('(') != std::string_view::npos ||
+          line.find("File ", lead + 5) != std::string_view::npos)
+        return false;
+      if (!frames.frame_line(line)) return false;
+      const ErrorFrame* f = frames.next();
+      if (f == nullptr) return false;
+      keep_frame(block.frames, f);
+      open = true;
+      after_frame_or_code = true;
+      continue;
+    }
+    const std::string_view t = trim_blanks(line);
+    if (t.empty()) {
+      after_frame_or_code = false;
+      continue;
+    }
+    if (starts_with_literal(body, "... ") || starts_with_literal(body, "at ")) return false;  // Java's
+    if (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) {
+      if (t.size() != kHeader.size() || open) return false;  // after other text, or a second one
+      open = true;
+      after_frame_or_code = false;
+      continue;
+    }
+    // A source line or other text: nothing reflow_traceback would act on — no frame (`File "`, or
+    // `File ` broken at the line's end), no header or separator at a ':', no flattened Java trace.
+    if (line.find("File ") != std::string_view::npos) return false;
+    for (size_t c = line.find(':'); c != std::string_view::npos; c = line.find(':', c + 1)) {
+      if (chain_phrase_ends_at(line, c)) return false;
+    }
+    if (const size_t paren = line.find('('); paren != std::string_view::npos &&
+                                             line.find('(', paren + 1) != std::string_view::npos &&
+                                             may_be_flat_java(line))
+      return false;
+    if (after_frame_or_code && (line.front() == ' ' || line.front() == '\t')) continue;  // a frame's source line
+    after_frame_or_code = false;
+    if (!open) {
+      ErrorFrame f;
+      if (bare_java_frame(line, f)) return false;  // the text speaks Java (language_of)
+      continue;
+    }
+    if (block.frames.empty() || !block.exception_line.empty()) continue;
+    if (unwrap_error_prefixes(t).size() < t.size()) return false;  // the SDK harness's wrapper
+    std::string type;
+    re2::StringPiece message;
+    if (python_exception(t, type, message)) {
+      block.exception_line = t;
+      block.type = std::move(type);
+      block.message = message;
+    }
+  }
+  if (block.exception_line.empty()) return false;  // cut
+  chain.blocks.push_back(std::move(block));
+  return true;
 }
 
 // Beam's re-raise of `a` as `b` (common.py, _reraise_augmented): the same type with the step
@@ -516,7 +604,12 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full, PythonFrameMemo* memo) {
+namespace {
+
+// parse_error_text; `plain` false reads every text the general way, `took_plain` (if given) says
+// whether the one-pass reading took it.
+ParsedError parse(std::string_view text, const FrameFilter& frameworks, bool full, PythonFrameMemo* memo, bool plain,
+                  bool* took_plain) {
   ParsedError out;
   const std::string_view unwrapped = unwrap_error_prefixes(text);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
@@ -527,9 +620,19 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   // first line alone cannot tell: step_of is asked.)
   const bool steps = !full || body.size() < unwrapped.size();
   out.body = capped(std::move(body), kMaxErrorBody);
+  PythonFrames frames(frameworks, memo);
+  if (took_plain != nullptr) *took_plain = false;
+  if (Chain chain; plain && !full && plain_python_chain(unwrapped, frames, chain)) {
+    if (took_plain != nullptr) *took_plain = true;
+    out.language = "python";
+    fill_python(std::move(chain), out, full);
+    if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
+    out.truncated = out.truncated || ends_cut(unwrapped);
+    return out;
+  }
+  frames.restart();
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
-  PythonFrames frames(frameworks, memo);
   const TraceLines l = classify_trace_lines(lines, &frames);
   out.language = language_of(l);
   if (out.language == "python") {
@@ -541,6 +644,21 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);
   return out;
+}
+
+}  // namespace
+
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full, PythonFrameMemo* memo) {
+  return parse(text, frameworks, full, memo, /*plain=*/true, nullptr);
+}
+
+ParsedError parse_error_text_generally(std::string_view text, const FrameFilter& frameworks, bool full,
+                                       PythonFrameMemo* memo, bool* plain_would_take) {
+  if (plain_would_take != nullptr) {
+    PythonFrameMemo scratch;
+    parse(text, frameworks, full, &scratch, /*plain=*/true, plain_would_take);
+  }
+  return parse(text, frameworks, full, memo, /*plain=*/false, nullptr);
 }
 
 }  // namespace gpudiag::detail

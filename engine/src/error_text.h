@@ -91,4 +91,11 @@ class PythonFrameMemo {
 ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true,
                              PythonFrameMemo* memo = nullptr);
 
+// parse_error_text without its one-pass reading of a plain Python traceback (one exception, a frame
+// a line, nothing to reflow: what the logging module and Beam print), which gives what this general
+// reading gives: for tests, which compare the two. `plain_would_take`: whether parse_error_text
+// reads `text` in that one pass.
+ParsedError parse_error_text_generally(std::string_view text, const FrameFilter& frameworks, bool full = true,
+                                       PythonFrameMemo* memo = nullptr, bool* plain_would_take = nullptr);
+
 }  // namespace gpudiag::detail

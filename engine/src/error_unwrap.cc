@@ -215,37 +215,6 @@ std::string_view line_at(std::string_view text, size_t at) {
 
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
 
-// Whether `line` holds what every match of java_flat (below) needs: two frames, i.e. a blank and
-// `at ` twice (its first form) or twice a bare frame's file, `Unknown Source` or `Native Method`
-// (its second). A line with one `at ` (English) spares RE2.
-bool may_be_flat_java(std::string_view line) {
-  size_t ats = 0;
-  for (size_t at = line.find("at "); at != std::string_view::npos && ats < 2; at = line.find("at ", at + 1)) {
-    if (at > 0 && is_regex_space(line[at - 1])) ++ats;
-  }
-  if (ats >= 2) return true;
-  // `.java:`, `.scala:`, `.kt:` and `.groovy:` each end in a ':' no other of them ends in: counted
-  // at the line's ':'s (one memchr; a Python line has few), not by four searches for their '.'.
-  size_t files = 0;
-  for (const char *c = line.data(), *end = line.data() + line.size(); files < 2;) {
-    const void* colon = std::memchr(c, ':', static_cast<size_t>(end - c));
-    if (colon == nullptr) break;
-    const std::string_view before = line.substr(0, static_cast<size_t>(static_cast<const char*>(colon) - line.data()));
-    for (std::string_view ext : {".java", ".scala", ".kt", ".groovy"}) {
-      if (before.ends_with(ext)) {
-        ++files;
-        break;
-      }
-    }
-    c = static_cast<const char*>(colon) + 1;
-  }
-  for (std::string_view literal : {"Unknown Source", "Native Method"}) {
-    for (size_t at = line.find(literal); at != std::string_view::npos && files < 2; at = line.find(literal, at + 1))
-      ++files;
-  }
-  return files >= 2;
-}
-
 // A flattened Java trace on one line: two frames with only blanks or text between them. Compiled
 // when first asked (most texts never need it).
 const RE2& java_flat() {
@@ -362,6 +331,46 @@ void for_each_piece_without_steps(std::string_view s, Keep keep) {
 }
 
 }  // namespace
+
+// Whether `line` holds what every match of java_flat (below) needs: two frames, i.e. a blank and
+// `at ` twice (its first form) or twice a bare frame's file, `Unknown Source` or `Native Method`
+// (its second). A line with one `at ` (English) spares RE2.
+bool may_be_flat_java(std::string_view line) {
+  size_t ats = 0;
+  for (size_t at = line.find("at "); at != std::string_view::npos && ats < 2; at = line.find("at ", at + 1)) {
+    if (at > 0 && is_regex_space(line[at - 1])) ++ats;
+  }
+  if (ats >= 2) return true;
+  // `.java:`, `.scala:`, `.kt:` and `.groovy:` each end in a ':' no other of them ends in: counted
+  // at the line's ':'s (one memchr; a Python line has few), not by four searches for their '.'.
+  size_t files = 0;
+  for (const char *c = line.data(), *end = line.data() + line.size(); files < 2;) {
+    const void* colon = std::memchr(c, ':', static_cast<size_t>(end - c));
+    if (colon == nullptr) break;
+    const std::string_view before = line.substr(0, static_cast<size_t>(static_cast<const char*>(colon) - line.data()));
+    for (std::string_view ext : {".java", ".scala", ".kt", ".groovy"}) {
+      if (before.ends_with(ext)) {
+        ++files;
+        break;
+      }
+    }
+    c = static_cast<const char*>(colon) + 1;
+  }
+  for (std::string_view literal : {"Unknown Source", "Native Method"}) {
+    for (size_t at = line.find(literal); at != std::string_view::npos && files < 2; at = line.find(literal, at + 1))
+      ++files;
+  }
+  return files >= 2;
+}
+
+bool chain_phrase_ends_at(std::string_view line, size_t colon) {
+  const std::string_view upto = line.substr(0, colon + 1);
+  if (upto.ends_with(kHeader)) return true;
+  for (std::string_view sep : kSeparators) {
+    if (upto.ends_with(sep)) return true;
+  }
+  return false;
+}
 
 std::string_view unwrap_error_prefixes(std::string_view text) {
   std::string_view s = skip_blanks(text);

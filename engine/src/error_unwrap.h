@@ -32,6 +32,15 @@ std::string first_line_without_steps(std::string_view s);
 // when nothing changes, else the reflowed text, held in `storage`.
 std::string_view reflow_traceback(std::string_view text, std::string& storage);
 
+// Whether `line` holds what every flattened Java trace needs: two frames (a blank and `at ` twice,
+// or twice a bare frame's file, `Unknown Source` or `Native Method`). Most lines do not, and spare
+// the pattern that tells one.
+bool may_be_flat_java(std::string_view line);
+
+// Whether the traceback header or a chain separator (each ends in its only ':') ends at `colon`,
+// a ':' of `line`.
+bool chain_phrase_ends_at(std::string_view line, size_t colon);
+
 // The index in `rest` (what follows the last frame of a flattened traceback) where the exception
 // line starts (`ValueError: …`, `struct.error: …`, `KeyboardInterrupt`), npos when none is seen.
 size_t exception_start(std::string_view rest);
