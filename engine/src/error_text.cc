@@ -211,26 +211,32 @@ class PythonFrames final : public PyFrameLines {
       memo_->bytes_ = 0;
     }
   }
-  // A line is held only once told to be a frame line (its frame may still be null: a line RE2
-  // tells but does not read).
-  bool frame_line(std::string_view line) override {
+  using FrameLine = PythonFrameMemo::FrameLine;
+  // What `line` reads as, read and held the first time; null when it is no frame line. A line is
+  // held only once told to be a frame line (its frame may still be null: a line RE2 tells but does
+  // not read).
+  const FrameLine* entry(std::string_view line) {
     if (memo_ == nullptr) {
       auto it = seen_.find(line);
       if (it == seen_.end()) {
-        if (!is_python_frame_line(line)) return false;
-        it = seen_.emplace(line, read_frame(line)).first;
+        if (!is_python_frame_line(line)) return nullptr;
+        it = seen_.emplace(line, read_line(line)).first;
       }
-      keep(it->second);
-      return true;
+      return &it->second;
     }
     auto it = memo_->seen_.find(line);
     if (it == memo_->seen_.end()) {
-      if (!is_python_frame_line(line)) return false;
-      it = memo_->seen_.emplace(std::string(line), read_frame(line)).first;
-      const auto& f = it->second;
+      if (!is_python_frame_line(line)) return nullptr;
+      it = memo_->seen_.emplace(std::string(line), read_line(line)).first;
+      const auto& f = it->second.frame;
       memo_->bytes_ += line.size() + (f ? f->file.size() + f->function.size() : 0) + kNodeBytes;
     }
-    keep(it->second);
+    return &it->second;
+  }
+  bool frame_line(std::string_view line) override {
+    const FrameLine* e = entry(line);
+    if (e == nullptr) return false;
+    keep(e->frame);
     return true;
   }
   // The frame of the text's next frame line (with `framework` set); null when it reads as none.
@@ -248,6 +254,15 @@ class PythonFrames final : public PyFrameLines {
   }
   // A node's allocation, its key's and its frame's string headers: roughly.
   static constexpr size_t kNodeBytes = 160;
+  FrameLine read_line(std::string_view line) const {
+    size_t lead = 0;  // RE2's \s*: the line starts `File "` after it
+    while (lead < line.size() &&
+           (line[lead] == ' ' || line[lead] == '\t' || line[lead] == '\f' || line[lead] == '\r' || line[lead] == '\n'))
+      ++lead;
+    const bool plain = line.find(':') == std::string_view::npos && line.find('(') == std::string_view::npos &&
+                       line.find("File ", lead + 5) == std::string_view::npos;
+    return FrameLine{read_frame(line), plain};
+  }
   std::optional<ErrorFrame> read_frame(std::string_view line) const {
     ErrorFrame f;
     if (!python_frame(line, f)) return std::nullopt;
@@ -259,8 +274,8 @@ class PythonFrames final : public PyFrameLines {
   struct LineHash {
     size_t operator()(std::string_view s) const { return frame_line_hash(s); }
   };
-  std::unordered_map<std::string_view, std::optional<ErrorFrame>, LineHash> seen_;  // views into the parsed text
-  std::vector<const ErrorFrame*> in_order_;  // each frame line's frame, in the text's order
+  std::unordered_map<std::string_view, FrameLine, LineHash> seen_;  // views into the parsed text
+  std::vector<const ErrorFrame*> in_order_;                         // each frame line's frame, in the text's order
   size_t next_ = 0;
 };
 
@@ -364,16 +379,10 @@ bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chai
     const std::string_view body = line.substr(lead);
     if (starts_with_literal(body, "File \"")) {
       if (!block.exception_line.empty()) return false;  // a second traceback
-      // Nothing reflow_traceback acts on: no ':' (a header or separator ending there), no '(' (a
-      // flattened Java trace), no second `File ` (two frames, or one broken after `File `). Three
-      // memchr calls: a frame line is read (its path, number and name) only the first time the memo
-      // sees it.
-      if (line.find(':') != std::string_view::npos || line.find('(') != std::string_view::npos ||
-          line.find("File ", lead + 5) != std::string_view::npos)
-        return false;
-      if (!frames.frame_line(line)) return false;
-      const ErrorFrame* f = frames.next();
-      if (f == nullptr) return false;
+      // Nothing reflow_traceback acts on: the memo knows that of a line it holds (PythonFrameMemo).
+      const auto* e = frames.entry(line);
+      if (e == nullptr || !e->plain || !e->frame) return false;
+      const ErrorFrame* f = &*e->frame;
       keep_frame(block.frames, f);
       open = true;
       after_frame_or_code = true;

@@ -80,7 +80,13 @@ class PythonFrameMemo {
     using is_transparent = void;
     size_t operator()(std::string_view s) const;
   };
-  std::unordered_map<std::string, std::optional<ErrorFrame>, Hash, std::equal_to<>> seen_;
+  // What a frame line reads as: its frame, and whether it holds nothing reflow_traceback acts on
+  // (no ':', no '(', no second `File `), which the one-pass reading of a plain traceback asks.
+  struct FrameLine {
+    std::optional<ErrorFrame> frame;
+    bool plain = false;
+  };
+  std::unordered_map<std::string, FrameLine, Hash, std::equal_to<>> seen_;
   size_t bytes_ = 0;  // the lines' bytes, the frames' strings and a node's overhead each
 };
 
