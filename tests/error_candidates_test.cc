@@ -253,3 +253,95 @@ TEST_CASE("an exception line read by hand is the one kExceptionLine matches", "[
     CHECK(detail::is_exception_line(line) == RE2::PartialMatch(line, reference));
   }
 }
+
+TEST_CASE("tracebacks that parse alike share one reading, each as a fresh reading reads it", "[unit]") {
+  // A worker's retried call logs the same exception again and again, its frames in another order
+  // each time (bench/generate.py's healthy exports): read_text keeps the reading of the exceptions
+  // read last with what their parse said, and hands it to a text that parses the same. A text that
+  // differs in what the reading shows (the user's frame, the step, the message) gets its own.
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates errors(pack);
+  const std::string head = "Logging handler created.\nTraceback (most recent call last):\n";
+  const std::string beam =
+      "  File \"/usr/local/lib/python3.10/site-packages/apache_beam/runners/worker/sdk_worker.py\", line 300, in "
+      "_execute\n";
+  const std::string retry =
+      "  File \"/usr/local/lib/python3.10/site-packages/google/api_core/retry.py\", line 349, in retry_wrapped_func\n";
+  const std::string user = "  File \"/app/pipeline.py\", line 88, in process\n";
+  const std::string unavailable =
+      "google.api_core.exceptions.ServiceUnavailable: 503 The service is currently unavailable. (retrying)";
+  const auto traceback_entry = [](const std::string& text, std::string_view step = "") {
+    LogRecord r;
+    r.severity = Severity::kInfo;
+    r.log = "worker";
+    r.message = text;
+    r.step = step;
+    return r;
+  };
+  const std::vector<std::string> texts = {
+      head + beam + retry + unavailable,         // 0
+      head + retry + beam + unavailable,         // 1: the frames in the other order: the same reading
+      head + beam + user + retry + unavailable,  // 2: a user frame
+      head + beam + retry + "ValueError: 503 The service is currently unavailable. (retrying)",  // 3: another type
+      head + beam + retry + unavailable + " [while running 'Embed']",                            // 4: a step
+  };
+  std::vector<detail::ErrorCandidate> seen;
+  for (const std::string& text : texts) {
+    INFO(text);
+    const LogRecord r = traceback_entry(text);
+    auto c = candidate_of(errors, r);
+    REQUIRE(c);
+    detail::ErrorCandidates fresh(pack);
+    auto again = candidate_of(fresh, r);
+    REQUIRE(again);
+    check_same_reading(*c, *again);
+    CHECK((c->reading->user_frame.has_value()) == (again->reading->user_frame.has_value()));
+    seen.push_back(std::move(*c));
+  }
+  CHECK(seen[0].reading == seen[1].reading);
+  for (size_t i = 2; i < seen.size(); ++i) {
+    INFO(i);
+    CHECK(seen[i].reading != seen[0].reading);
+  }
+  REQUIRE(seen[2].reading->user_frame);
+  CHECK(seen[2].reading->user_frame->file == "/app/pipeline.py");
+  CHECK(seen[4].reading->step == "Embed");
+  // The entry's own step is part of what is shared: the same text from another step is read anew.
+  auto stepped = candidate_of(errors, traceback_entry(texts[0], "Decode"));
+  REQUIRE(stepped);
+  CHECK(stepped->reading != seen[0].reading);
+  CHECK(stepped->reading->step == "Decode");
+}
+
+TEST_CASE("the first line of a text the memo does not hold is benign as benign_errors say", "[unit]") {
+  // A traceback's entry is screened by its first line: benign_first_line remembers the answer per
+  // first line, which must be what asking benign_errors again gives, for benign and other lines
+  // alike, and for lines that share a slot of its table.
+  const auto& pack = detail::compiled(test::builtin_pack());
+  detail::ErrorCandidates remembering(pack);
+  const std::vector<std::string> firsts = {
+      "Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already "
+      "been registered",
+      "Logging handler created.", "Error initializing dynamic plugin prober",
+      "SDK Harness waiting for in-flight requests to complete"};
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < 200; ++i) {
+      const std::string first = i < firsts.size() ? firsts[i] : firsts[i % firsts.size()] + " " + std::to_string(i);
+      LogRecord r;
+      r.severity = Severity::kInfo;
+      r.log = "worker";
+      const std::string text = first +
+                               "\nTraceback (most recent call last):\n  File \"/app/a.py\", line 1, in f\n"
+                               "ValueError: x";
+      r.message = text;
+      detail::ErrorCandidates fresh(pack);
+      INFO(first);
+      CHECK(remembering.screen(r).candidate == fresh.screen(r).candidate);
+    }
+  }
+  LogRecord benign_one;
+  benign_one.severity = Severity::kInfo;
+  const std::string text = firsts[0] + "\nTraceback (most recent call last):\n  File \"/app/a.py\", line 1, in f\nX: y";
+  benign_one.message = text;
+  CHECK_FALSE(remembering.screen(benign_one).candidate);
+}

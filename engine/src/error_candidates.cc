@@ -30,6 +30,17 @@ constexpr size_t kFragmentBytes = 2u << 10;
 constexpr size_t kRememberedLines = 256;
 static_assert((kRememberedLines & (kRememberedLines - 1)) == 0);
 constexpr size_t kRememberedLineBytes = 512;
+// benign_first_line's table (direct-mapped) and the parsed exceptions whose readings are kept.
+constexpr size_t kRememberedFirstLines = 64;
+static_assert((kRememberedFirstLines & (kRememberedFirstLines - 1)) == 0);
+constexpr size_t kRememberedReadings = 8;
+
+// Whether two parses of exceptions give the same reading: the fields set_group_fields reads of one
+// (not its body, the text's first line, which only a plain line's reading reads).
+bool same_exception(const ParsedError& a, const ParsedError& b) {
+  return a.exception_type == b.exception_type && a.message == b.message && a.exception_line == b.exception_line &&
+         a.step == b.step && a.truncated == b.truncated && a.user_frame == b.user_frame;
+}
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -226,7 +237,11 @@ bool is_exception_line(std::string_view line) {
 }
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
-    : frameworks_(*pack.frameworks), lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
+    : frameworks_(*pack.frameworks),
+      lines_(kRememberedLines),
+      newer_way_(kRememberedLines / 2, 1),
+      first_lines_(kRememberedFirstLines),
+      parsed_readings_(kRememberedReadings) {
   if (pack.policy.benign_errors.empty()) return;
   auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
   bool added = true;
@@ -295,6 +310,18 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
 
+bool ErrorCandidates::benign_first_line(const LogRecord& r) {
+  const std::string_view line = r.message.substr(0, r.message.find('\n'));
+  if (line.size() > kRememberedLineBytes) return benign(r);
+  RememberedFirstLine& slot = first_lines_[text_hash(line) & (kRememberedFirstLines - 1)];
+  if (!slot.used || slot.line != line) {
+    slot.line.assign(line);
+    slot.used = true;
+    slot.benign = benign(r);
+  }
+  return slot.benign;
+}
+
 bool ErrorCandidates::benign(const LogRecord& r) {
   const std::string_view line = r.message.substr(0, r.message.find('\n'));
   if (benign_) return RE2::PartialMatch(line, *benign_);
@@ -338,7 +365,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     s.below_error = s.candidate = below_error_fragment(r);
     return s;
   }
-  s.candidate = !benign(r);
+  s.candidate = !benign_first_line(r);
   return s;
 }
 
@@ -368,7 +395,19 @@ std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogReco
     copy = crop_text(text, kCandidateTextBytes);
     text = copy;
   }
-  set_group_fields(parse_error_text(text, frameworks_, /*full=*/false, &frames_), text, r.step, *c);
+  ParsedError parsed = parse_error_text(text, frameworks_, /*full=*/false, &frames_);
+  if (parsed.exception_type.empty()) {  // a plain line's reading reads `text` too: not shared
+    set_group_fields(std::move(parsed), text, r.step, *c);
+    return c;
+  }
+  for (const ParsedReading& known : parsed_readings_) {
+    if (known.reading && known.step_field == r.step && same_exception(known.parsed, parsed)) return known.reading;
+  }
+  ParsedReading& slot = parsed_readings_[next_parsed_reading_++ % kRememberedReadings];
+  slot.parsed = parsed;
+  slot.step_field.assign(r.step);
+  set_group_fields(std::move(parsed), text, r.step, *c);
+  slot.reading = c;
   return c;
 }
 
