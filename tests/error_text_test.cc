@@ -747,6 +747,13 @@ TEST_CASE("a plain Python traceback read in one pass reads as the general readin
                            "java-job-message-user-frame.txt", "plain-sdk-disconnected.txt"}) {
     texts.push_back(fixture(name));
   }
+  // A user frame followed by about kMaxErrorFrames framework frames: kept, or gone with the frames
+  // past the innermost 64.
+  for (size_t after = detail::kMaxErrorFrames - 2; after <= detail::kMaxErrorFrames + 1; ++after) {
+    std::string text = header + "\n" + frames[0];
+    for (size_t k = 0; k < after; ++k) text += "\n" + frames[1];
+    texts.push_back(text + "\n" + endings[0]);
+  }
   std::mt19937 rng(42);
   const auto pick = [&](const std::vector<std::string>& from) { return from[rng() % from.size()]; };
   for (int n = 0; n < 30000; ++n) {

@@ -366,6 +366,10 @@ bool starts_with_literal(std::string_view s, std::string_view p) { return s.subs
 bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chain) {
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   PyBlock block;
+  // Of its frames, fill_python reads only the innermost user frame among the kMaxErrorFrames kept:
+  // that one is all the block holds.
+  const ErrorFrame* user = nullptr;
+  size_t frame_count = 0, user_at = 0;
   bool open = false;                 // a header or a frame began the block
   bool after_frame_or_code = false;  // the line before was a frame or its source line
   for (size_t pos = 0; pos <= text.size();) {
@@ -383,7 +387,11 @@ bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chai
       const auto* e = frames.entry(line);
       if (e == nullptr || !e->plain || !e->frame) return false;
       const ErrorFrame* f = &*e->frame;
-      keep_frame(block.frames, f);
+      ++frame_count;
+      if (!f->framework) {
+        user = f;
+        user_at = frame_count;
+      }
       open = true;
       after_frame_or_code = true;
       continue;
@@ -417,7 +425,7 @@ bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chai
       if (bare_java_frame(line, f)) return false;  // the text speaks Java (language_of)
       continue;
     }
-    if (block.frames.empty() || !block.exception_line.empty()) continue;
+    if (frame_count == 0 || !block.exception_line.empty()) continue;
     if (unwrap_error_prefixes(t).size() < t.size()) return false;  // the SDK harness's wrapper
     std::string type;
     re2::StringPiece message;
@@ -428,6 +436,7 @@ bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chai
     }
   }
   if (block.exception_line.empty()) return false;  // cut
+  if (user != nullptr && frame_count - user_at < kMaxErrorFrames) block.frames.push_back(user);
   chain.blocks.push_back(std::move(block));
   return true;
 }
