@@ -164,3 +164,39 @@ TEST_CASE("effective_severity reads a timestamp as RE2 does, with any one byte o
   }
   CHECK(read > 600);
 }
+
+TEST_CASE("an ERROR line that may_demote rules out stays at ERROR or above", "[unit]") {
+  // screen() reads the prefix only of lines may_demote lets through: every other line, whatever
+  // its first byte and what follows, must read as ERROR or above. Every first byte, before the
+  // rest of each prefix form and of lines of real chatter.
+  const std::string rests[] = {"0000 00:00:1718708588.715000 1187 computation_placer.cc:177] m",
+                               "0512 10:01:02.345678    1187 cuda_dnn.cc:8579] m",
+                               " tensorflow/core/common_runtime/gpu/gpu_device.cc:1558] Found device 0",
+                               "024-06-18 11:12:30.123456: I tensorflow/core/x.cc:1] m",
+                               "NFO:root:m",
+                               "ARNING:root:m",
+                               "EBUG:root:m",
+                               "RROR:root:m",
+                               "RITICAL:root:m",
+                               ":root:m",
+                               "rror running LookupEffectiveGuestPolicies",
+                               ""};
+  size_t ruled_out = 0;
+  for (int first = 0; first < 256; ++first) {
+    for (const std::string& rest : rests) {
+      const std::string line = std::string(1, static_cast<char>(first)) + rest;
+      if (detail::may_demote(line)) continue;
+      INFO(line);
+      CHECK(effective(line) >= Severity::kError);
+      ++ruled_out;
+    }
+  }
+  CHECK(ruled_out > 2000);
+  CHECK_FALSE(detail::may_demote(""));
+  for (const char* demoted : {"I0512 10:01:02 x", "W tensorflow/x.cc:1] m", "DEBUG:root:m", "INFO:root:m",
+                              "WARNING:absl:m", "2024-06-18 11:12:30.1: I x.cc:1] m"}) {
+    INFO(demoted);
+    CHECK(detail::may_demote(demoted));
+    CHECK(effective(demoted) < Severity::kError);
+  }
+}

@@ -354,7 +354,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   if (r.severity >= Severity::kError) {
     // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
     // lines) carry their own timestamp, so remembering them would only fill the memo.
-    if (effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
+    if (may_demote(r.message) && effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
     s.line = verdict_of(r);
     if (s.line != nullptr) {
       if (s.line->benign < 0) s.line->benign = benign(r);

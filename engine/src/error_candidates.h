@@ -59,6 +59,16 @@ inline constexpr std::string_view kExceptionLine =
 // "WARNING:absl:…"). Used only here: rules' severity filters read the entry's own severity.
 Severity effective_severity(const LogRecord& r);
 
+// Whether effective_severity can put an entry logged at ERROR below ERROR: only a prefix that names
+// a lower level can, and every such prefix starts with a digit (TensorFlow's timestamp), `I`, `W`
+// (glog/absl's letters, Python's INFO and WARNING) or `D` (Python's DEBUG). Most ERROR chatter
+// starts otherwise (kubelet's `"…"`, `Error …`, absl's `E0000 …`), and is spared the reading.
+inline bool may_demote(std::string_view message) {
+  if (message.empty()) return false;
+  const char c = message.front();
+  return (c >= '0' && c <= '9') || c == 'I' || c == 'W' || c == 'D';
+}
+
 // Whether one line, logged alone, is a piece of a traceback (its header, a frame, a source line
 // under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
 bool is_traceback_fragment(std::string_view line);
