@@ -214,7 +214,7 @@ class PythonFrames final : public PyFrameLines {
   using FrameLine = PythonFrameMemo::FrameLine;
   // What `line` reads as, read and held the first time; null when it is no frame line. A line is
   // held only once told to be a frame line (its frame may still be null: a line RE2 tells but does
-  // not read).
+  // not read). Unlike frame_line, it leaves the text's frames in order (next()) as they are.
   const FrameLine* entry(std::string_view line) {
     if (memo_ == nullptr) {
       auto it = seen_.find(line);
@@ -241,11 +241,6 @@ class PythonFrames final : public PyFrameLines {
   }
   // The frame of the text's next frame line (with `framework` set); null when it reads as none.
   const ErrorFrame* next() { return next_ < in_order_.size() ? in_order_[next_++] : nullptr; }
-  // The text is read again from its first line (the memo keeps what it learnt).
-  void restart() {
-    in_order_.clear();
-    next_ = 0;
-  }
 
  private:
   void keep(const std::optional<ErrorFrame>& f) {
@@ -255,10 +250,7 @@ class PythonFrames final : public PyFrameLines {
   // A node's allocation, its key's and its frame's string headers: roughly.
   static constexpr size_t kNodeBytes = 160;
   FrameLine read_line(std::string_view line) const {
-    size_t lead = 0;  // RE2's \s*: the line starts `File "` after it
-    while (lead < line.size() &&
-           (line[lead] == ' ' || line[lead] == '\t' || line[lead] == '\f' || line[lead] == '\r' || line[lead] == '\n'))
-      ++lead;
+    const size_t lead = leading_regex_blanks(line);  // the line starts `File "` after them
     const bool plain = line.find(':') == std::string_view::npos && line.find('(') == std::string_view::npos &&
                        line.find("File ", lead + 5) == std::string_view::npos;
     return FrameLine{read_frame(line), plain};
@@ -362,7 +354,8 @@ bool starts_with_literal(std::string_view s, std::string_view p) { return s.subs
 // exception, whose every frame line is `File "PATH", line N, in NAME` alone on its line (the
 // logging module's and Beam's tracebacks). False, with `chain` unfinished, for any other text:
 // the general reading takes it then (the same chain: tests/error_text_test.cc compares the two).
-// A retried traceback is some 40 frame lines, and the three passes over them cost three times this.
+// On the bench's retried tracebacks (some 40 frame lines each) parse_error_text went from 27 k to
+// 17.5 k instructions a traceback (bench/RESULTS-unexplained.md, "2026-12-05").
 bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chain) {
   static constexpr std::string_view kHeader = "Traceback (most recent call last):";
   PyBlock block;
@@ -376,11 +369,7 @@ bool plain_python_chain(std::string_view text, PythonFrames& frames, Chain& chai
     const size_t nl = std::min(text.find('\n', pos), text.size());
     const std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
-    size_t lead = 0;  // RE2's \s*, as classify_trace_lines reads it
-    while (lead < line.size() &&
-           (line[lead] == ' ' || line[lead] == '\t' || line[lead] == '\f' || line[lead] == '\r' || line[lead] == '\n'))
-      ++lead;
-    const std::string_view body = line.substr(lead);
+    const std::string_view body = line.substr(leading_regex_blanks(line));  // as classify_trace_lines reads it
     if (starts_with_literal(body, "File \"")) {
       if (!block.exception_line.empty()) return false;  // a second traceback
       // Nothing reflow_traceback acts on: the memo knows that of a line it holds (PythonFrameMemo).
@@ -648,7 +637,6 @@ ParsedError parse(std::string_view text, const FrameFilter& frameworks, bool ful
     out.truncated = out.truncated || ends_cut(unwrapped);
     return out;
   }
-  frames.restart();
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
   const TraceLines l = classify_trace_lines(lines, &frames);

@@ -86,6 +86,12 @@ size_t exception_name_length(std::string_view line, bool dollar, bool warning) {
   return 0;
 }
 
+size_t leading_regex_blanks(std::string_view line) {
+  size_t lead = 0;
+  while (lead < line.size() && is_regex_space(line[lead])) ++lead;
+  return lead;
+}
+
 std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -144,9 +150,7 @@ TraceLines classify_trace_lines(std::string_view text, PyFrameLines* frames) {
   for (const std::string_view line : out.text) {
     // The line after RE2's leading \s* ([\t\n\f\r ]): each pattern below needs its literal there,
     // a test that spares RE2 the lines it cannot match.
-    size_t lead = 0;
-    while (lead < line.size() && is_regex_space(line[lead])) ++lead;
-    const std::string_view body = line.substr(lead);
+    const std::string_view body = line.substr(leading_regex_blanks(line));
     TraceLineKind k = TraceLineKind::kOther;
     uint64_t more = 0;
     if (starts_with(body, "File \"") && (frames != nullptr ? frames->frame_line(line) : is_python_frame_line(line))) {

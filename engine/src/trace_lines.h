@@ -72,4 +72,7 @@ size_t exception_name_length(std::string_view line, bool dollar, bool warning);
 // `s` without leading blanks and tabs nor trailing blanks, tabs and '\r'.
 std::string_view trim_blanks(std::string_view s);
 
+// How many bytes of RE2's \s ([\t\n\f\r ]) start `line`: what a pattern's leading \s* takes.
+size_t leading_regex_blanks(std::string_view line);
+
 }  // namespace gpudiag::detail
