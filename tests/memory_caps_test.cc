@@ -111,6 +111,24 @@ TEST_CASE("an entry over --max-entry-bytes is matched over its whole length and 
   }
 }
 
+TEST_CASE("a quiet shape anywhere in an entry over --max-entry-bytes makes it quiet", "[badinput]") {
+  // An argparse --help text (the policy's help-text shape) that names the OOM error in an option's
+  // help, 1 MiB long against a 64 KiB limit, the help line in the middle that the kept crop leaves
+  // out: the shape is matched over the whole text, as the rules' patterns are, so the entry is
+  // never the OOM rule's evidence. The same text without the help line is.
+  const std::string filler(512u << 10, 'x');
+  const std::string help = "  -h, --help            show this help message and exit";
+  ReadLimits limits;
+  limits.max_entry_bytes = 64u << 10;
+  limits.chunk_bytes = 16u << 10;
+  for (const bool with_help : {true, false}) {
+    INFO(with_help);
+    const std::string message = kOomLine + "\\n" + filler + "\\n" + (with_help ? help : "  --x  x") + "\\n" + filler;
+    const Analysis d = analyze_with(worker_entry(0, message) + "\n", limits, "help.ndjson");
+    CHECK((find(d, "gpu-out-of-memory") == nullptr) == with_help);
+  }
+}
+
 TEST_CASE("workers past the cap are counted, not named, and reports list a bounded number", "[badinput]") {
   // 10,050 distinct workers with the same error: the finding names 100, counts all of them.
   const Analysis d = analyze_with(oom_from_workers(10'050), ReadLimits{});
