@@ -16,9 +16,9 @@ using namespace gpudiag;
 
 namespace {
 
-LogRecord error_entry(std::string_view message, std::string_view step = "") {
+LogRecord error_entry(std::string_view message, std::string_view step = "", Severity severity = Severity::kError) {
   LogRecord r;
-  r.severity = Severity::kError;
+  r.severity = severity;
   r.log = "worker";
   r.message = message;
   r.step = step;
@@ -271,12 +271,7 @@ TEST_CASE("tracebacks that parse alike share one reading, each as a fresh readin
   const std::string unavailable =
       "google.api_core.exceptions.ServiceUnavailable: 503 The service is currently unavailable. (retrying)";
   const auto traceback_entry = [](const std::string& text, std::string_view step = "") {
-    LogRecord r;
-    r.severity = Severity::kInfo;
-    r.log = "worker";
-    r.message = text;
-    r.step = step;
-    return r;
+    return error_entry(text, step, Severity::kInfo);  // the SDK harness logs its retries at INFO
   };
   const std::vector<std::string> texts = {
       head + beam + retry + unavailable,         // 0
@@ -327,21 +322,15 @@ TEST_CASE("the first line of a text the memo does not hold is benign as benign_e
   for (int round = 0; round < 3; ++round) {
     for (size_t i = 0; i < 200; ++i) {
       const std::string first = i < firsts.size() ? firsts[i] : firsts[i % firsts.size()] + " " + std::to_string(i);
-      LogRecord r;
-      r.severity = Severity::kInfo;
-      r.log = "worker";
       const std::string text = first +
                                "\nTraceback (most recent call last):\n  File \"/app/a.py\", line 1, in f\n"
                                "ValueError: x";
-      r.message = text;
+      const LogRecord r = error_entry(text, "", Severity::kInfo);
       detail::ErrorCandidates fresh(pack);
       INFO(first);
       CHECK(remembering.screen(r).candidate == fresh.screen(r).candidate);
     }
   }
-  LogRecord benign_one;
-  benign_one.severity = Severity::kInfo;
   const std::string text = firsts[0] + "\nTraceback (most recent call last):\n  File \"/app/a.py\", line 1, in f\nX: y";
-  benign_one.message = text;
-  CHECK_FALSE(remembering.screen(benign_one).candidate);
+  CHECK_FALSE(remembering.screen(error_entry(text, "", Severity::kInfo)).candidate);
 }

@@ -38,6 +38,19 @@ struct ErrorFrameView {
   std::string_view function;
 };
 
+// Every field of two parses of one text, one check each.
+void check_same_parse(const ParsedError& a, const ParsedError& b) {
+  CHECK(a.language == b.language);
+  CHECK(a.exception_type == b.exception_type);
+  CHECK(a.message == b.message);
+  CHECK(a.exception_line == b.exception_line);
+  CHECK(a.frames == b.frames);
+  CHECK(a.user_frame == b.user_frame);
+  CHECK(a.step == b.step);
+  CHECK(a.truncated == b.truncated);
+  CHECK(a.body == b.body);
+}
+
 std::string where(const ParsedError& e) {
   if (!e.user_frame) return "";
   return e.user_frame->file + ":" + std::to_string(e.user_frame->line) + " " + e.user_frame->function;
@@ -420,13 +433,7 @@ TEST_CASE("a frame memo shared by texts gives each text the reading it gives alo
       INFO(name);
       const std::string text = fixture(name);
       const ParsedError alone = detail::parse_error_text(text, frameworks());
-      const ParsedError shared = detail::parse_error_text(text, frameworks(), /*full=*/true, &memo);
-      CHECK(shared.exception_type == alone.exception_type);
-      CHECK(shared.message == alone.message);
-      CHECK(shared.frames == alone.frames);
-      CHECK(shared.user_frame == alone.user_frame);
-      CHECK(shared.step == alone.step);
-      CHECK(shared.truncated == alone.truncated);
+      check_same_parse(detail::parse_error_text(text, frameworks(), /*full=*/true, &memo), alone);
     }
   }
   CHECK(memo.bytes() > 0);
@@ -790,14 +797,7 @@ TEST_CASE("a plain Python traceback read in one pass reads as the general readin
         detail::parse_error_text_generally(text, frameworks(), /*full=*/false, &memo_general, &took);
     const ParsedError one = detail::parse_error_text(text, frameworks(), /*full=*/false, &memo_one);
     plain += took ? 1 : 0;
-    CHECK(one.language == general.language);
-    CHECK(one.exception_type == general.exception_type);
-    CHECK(one.message == general.message);
-    CHECK(one.exception_line == general.exception_line);
-    CHECK(one.user_frame == general.user_frame);
-    CHECK(one.step == general.step);
-    CHECK(one.truncated == general.truncated);
-    CHECK(one.body == general.body);
+    check_same_parse(one, general);
     CHECK(one.frames.empty());
   }
   CHECK(plain > texts.size() / 5);
