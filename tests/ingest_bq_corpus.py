@@ -19,6 +19,8 @@ import tempfile
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import bq_rows  # noqa: E402  (tools/bq-rows, called in-process: a Python start per export was most of this test's time)
 SHAPES = ["query-analytics", "query-sink", "analytics-view", "sink-table"]
 # tests/fixtures/bq/: one file per shape and printer, rendered by tools/bq-rows from this case
 # (tests/ingest_bq_test.cc diagnoses each; --fixtures checks they are what the converter renders).
@@ -117,8 +119,8 @@ def main():
                 paths = []
                 for n, export in enumerate(exports):
                     out = os.path.join(tmp, f"{case}.{shape}.{n}.json")
-                    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), "--shape", shape,
-                                    "--timestamps", args.timestamps, export, "-o", out], check=True)
+                    with open(out, "wb") as f:
+                        f.write(bq_rows.rendered(export, shape, timestamps=args.timestamps))
                     paths.append(out)
                 got = analyze(args.gpudiag, paths, extra)
                 if got != want:

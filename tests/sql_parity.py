@@ -25,6 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "sql"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 # The names the query is compiled for; the harness creates these tables (tools/sql/tables.py).
 SOURCES = {"analytics": "analytics:parity-proj.gpudiag_logs", "sink": "sink:parity-proj.gpudiag_sink"}
@@ -80,6 +81,7 @@ def self_check(cases):
     """The harness itself: a query returning every entry in the contract's row shape
     (tests/fixtures/sql/identity-*.sql) prints what tools/bq-rows --shape query-* renders — the
     loading, the column types and the bq printer are those the ingest tests already read."""
+    import bq_rows
     import harness
     differ = 0
     for case in cases:
@@ -87,9 +89,7 @@ def self_check(cases):
         for export in exports:
             for schema in sorted(SOURCES):
                 got, _ = harness.run(SOURCES[schema], open(IDENTITY.format(schema)).read(), [export])
-                want = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), "--shape",
-                                       f"query-{schema}", export], check=True, capture_output=True).stdout
-                want = want.decode("utf-8", errors="surrogateescape")
+                want = bq_rows.rendered(export, f"query-{schema}").decode("utf-8", errors="surrogateescape")
                 if got == want:
                     continue
                 want_rows = json.loads(want)

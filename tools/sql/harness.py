@@ -4,8 +4,8 @@ returns what `bq query --format=json` would print (docs/sql.md, "Parity").
     tools/sql/run-query --source analytics:P.D --query diag.sql EXPORT… > rows.json
 """
 
-import importlib.machinery
-import importlib.util
+import atexit
+import functools
 import json
 import os
 import subprocess
@@ -15,20 +15,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import bq_rows  # noqa: E402
 import tables  # noqa: E402
 import transpile  # noqa: E402
-
-
-def _load_bq_rows():
-    path = os.path.join(ROOT, "tools", "bq-rows")
-    loader = importlib.machinery.SourceFileLoader("bq_rows", path)
-    spec = importlib.util.spec_from_loader("bq_rows", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-BQ_ROWS = _load_bq_rows()
 
 
 class Source:
@@ -44,10 +34,8 @@ class Source:
 
 
 def _bq_rows(export, shape):
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bq-rows"), "--shape", shape,
-                          "--timestamps", "cast", "--order", "export", export],
-                         check=True, capture_output=True).stdout
-    return json.loads(out.decode("utf-8", errors="surrogateescape"))
+    return json.loads(bq_rows.rendered(export, shape, timestamps="cast", order="export")
+                      .decode("utf-8", errors="surrogateescape"))
 
 
 def _quote(name):
@@ -73,7 +61,7 @@ def load_plan(source, named, exports):
         else:
             target[1].extend(stored)
         return plan, unread
-    columns, fields = tables.sink_columns(BQ_ROWS)
+    columns, fields = tables.sink_columns(bq_rows)
     for t in named:
         plan[t] = (columns, [])
     for export in exports:
@@ -110,24 +98,52 @@ def setup_statements(plan, folder):
     return statements
 
 
+class _DuckDB:
+    """One `node run.mjs --serve` for every query of this process (started on first use)."""
+
+    def __init__(self):
+        self.process = None
+
+    def run(self, spec_path):
+        """(rows text, query ms); RuntimeError with DuckDB's message when the query fails."""
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(["node", os.path.join(HERE, "run.mjs"), "--serve"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            atexit.register(self.process.communicate)
+        self.process.stdin.write(spec_path.encode() + b"\n")
+        self.process.stdin.flush()
+        header = self.process.stdout.readline()
+        if not header:
+            raise RuntimeError(f"node tools/sql/run.mjs --serve exited {self.process.wait()}")
+        answer = json.loads(header)
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        rows = self.process.stdout.read(answer["bytes"])
+        return rows.decode("utf-8", errors="surrogateescape"), answer["query_ms"]
+
+
+_DUCKDB = _DuckDB()
+
+
+@functools.lru_cache(maxsize=8)
+def _transpiled(query_text):
+    """sqlglot takes half a second over the compiled query, and the parity tests run one text 350 times."""
+    return transpile.transpile(query_text)
+
+
 def run(source_text, query_text, exports, timing=False):
     """(bq --format=json text, {"rows": N, "loaded": N, "unread": N, "query_ms": F or None})."""
     source = Source(source_text)
-    macros, query, named = transpile.transpile(query_text)
+    macros, query, named = _transpiled(query_text)
     plan, unread = load_plan(source, named, exports)
     with tempfile.TemporaryDirectory() as tmp:
         spec_path = os.path.join(tmp, "spec.json")
         with open(spec_path, "w", encoding="utf-8", errors="surrogateescape") as f:
             json.dump({"setup": macros + setup_statements(plan, tmp), "query": query}, f, ensure_ascii=False)
-        env = dict(os.environ, GPUDIAG_SQL_TIME="1")
-        r = subprocess.run(["node", os.path.join(HERE, "run.mjs"), spec_path], capture_output=True, env=env)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr.decode("utf-8", errors="replace").strip() + "\n-- DuckDB text:\n" + query)
-    ms = None
-    for line in r.stderr.decode().splitlines():
-        if line.startswith("query_ms "):
-            ms = float(line.split()[1])
-    text = r.stdout.decode("utf-8", errors="surrogateescape")
+        try:
+            text, ms = _DUCKDB.run(spec_path)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}\n-- DuckDB text:\n{query}") from None
     stats = {"rows": len(json.loads(text)), "loaded": sum(len(rows) for _, rows in plan.values()),
              "unread": unread, "query_ms": ms}
     return text, stats
