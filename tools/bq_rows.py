@@ -24,6 +24,7 @@ import argparse
 import datetime
 import gzip
 import json
+import os
 import re
 import sys
 
@@ -205,14 +206,18 @@ def render(rows, fmt):
     return json.dumps(rows, separators=(", ", ": "), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def rendered(export, shape, fmt="json", timestamps="seconds", order="query", gzip_output=False):
-    """What `tools/bq-rows` prints for these options, as bytes (the tests call it in-process: a
-    Python start per export was most of their time)."""
+def rows_of(export, shape, timestamps="seconds", order="query"):
+    """The rows `tools/bq-rows` prints for these options (the tests call it in-process: a Python
+    start per export was most of their time)."""
     entries = [e for e in read_entries(export) if isinstance(e, dict)]
     if order == "query":
         entries.sort(key=query_order)
-    rows = [row_for(e, shape, timestamps) for e in entries]
-    data = render(rows, fmt).encode("utf-8", errors="surrogateescape")
+    return [row_for(e, shape, timestamps) for e in entries]
+
+
+def rendered(export, shape, fmt="json", timestamps="seconds", order="query", gzip_output=False):
+    """What `tools/bq-rows` prints for these options, as bytes."""
+    data = render(rows_of(export, shape, timestamps, order), fmt).encode("utf-8", errors="surrogateescape")
     return gzip.compress(data, mtime=0) if gzip_output else data
 
 
@@ -228,6 +233,8 @@ def main():
     ap.add_argument("--gzip", action="store_true", help="gzip the output (mtime 0, so it is reproducible)")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
+    if "-" not in (args.export, args.output) and os.path.exists(args.output) and os.path.samefile(args.export, args.output):
+        ap.error(f"-o {args.output} is the export itself: the rows would overwrite it")
     data = rendered(args.export, args.shape, args.format, args.timestamps, args.order, args.gzip)
     if args.output == "-":
         sys.stdout.buffer.write(data)

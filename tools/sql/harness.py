@@ -34,8 +34,7 @@ class Source:
 
 
 def _bq_rows(export, shape):
-    return json.loads(bq_rows.rendered(export, shape, timestamps="cast", order="export")
-                      .decode("utf-8", errors="surrogateescape"))
+    return bq_rows.rows_of(export, shape, timestamps="cast", order="export")
 
 
 def _quote(name):
