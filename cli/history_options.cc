@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "interrupts.h"
 #include "run_options.h"
 
 namespace gpudiag::cli {
@@ -95,8 +96,15 @@ bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& re
       annotate(report, done.front(), o.history.new_only);
       if (report.jobs.size() == 1) annotate(report.jobs.front(), done.front(), o.history.new_only);
     }
-    return written = write();
+    written = write();
+    // An interrupt while the outputs were written: they stand, the run is not recorded.
+    return written && interrupt_signal().load() == 0;
   });
+  if (!recorded && written && interrupt_signal().load() != 0) {
+    std::cerr << fmt::format("gpudiag: the run was not recorded in {}: interrupted\n",
+                             terminal_safe(analysis.store->path()));
+    return true;  // the exit code is the signal's
+  }
   if (!recorded) {
     print_problem(recorded.error());
     return false;

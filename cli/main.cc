@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "help_topics.h"
+#include "interrupts.h"
 #include "repo_config.h"
 #include "stdout_guard.h"
 #include "usage_hints.h"
@@ -73,6 +74,8 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
   gpudiag::cli::guard_stdout();
   int code = run_command(argc, argv);
+  // Interrupted: the report of what was read was written; the exit code says it was cut short.
+  if (const int interrupted = gpudiag::cli::interrupted_exit_code(); interrupted != 0) code = interrupted;
   // Whatever the command printed must have reached stdout whole: a full disk is an error, not exit 0.
   if (const std::string problem = gpudiag::cli::close_stdout(); !problem.empty()) {
     // A command that already failed has said why (a report it could not write, say).

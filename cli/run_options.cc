@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,8 +15,11 @@
 #include <sstream>
 
 #include "gpudiag/baseline_writer.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/doc_language.h"
 #include "gpudiag/progress_line.h"
+#include "interrupts.h"
+#include "job_selection_check.h"
 #include "stdout_guard.h"
 
 namespace gpudiag::cli {
@@ -196,6 +200,23 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
 namespace {
 
 // Every --job description must name a job of the export (docs/upgrading.md); prints why not.
+// A signal after the export was read (the analysis stopping reads only): the report still comes,
+// said to be incomplete, and the run is not recorded (docs/formats.md, "Interrupts").
+void mark_interrupted(const RunOptions& o, Analysis& d) {
+  const int signal = interrupt_signal().load();
+  if (signal == 0 || o.inputs.empty()) return;
+  const std::string code = code_name(DiagnosticCode::kInputInterrupted);
+  for (const auto& e : d.input_errors) {
+    if (e.code == code) return;
+  }
+  d.input_errors.push_back(Diagnostic{
+      .code = code,
+      .message =
+          fmt::format("interrupted by {} while the export was analysed", signal == SIGINT ? "SIGINT" : "SIGTERM"),
+      .file = o.inputs.back(),
+      .help = "the report covers what was analysed; run it again for the whole export"});
+}
+
 bool check_job_files(const RunOptions& o, const Analysis& d) {
   std::vector<JobDescription> jobs;
   for (const auto& path : o.job_files) {
@@ -234,6 +255,8 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
   options.select = JobSelection{o.job_ids, o.job_name};
   options.max_jobs = o.max_jobs;
   options.limits.max_entry_bytes = o.max_entry_bytes;
+  catch_interrupts();
+  options.interrupt = &interrupt_signal();
   const bool progress = isatty(STDERR_FILENO) && !o.deterministic;
   if (progress) {
     options.progress = [total = plain_input_bytes(o.inputs), tick = size_t{0}](const Progress& p) mutable {
@@ -261,7 +284,9 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     std::cerr << "gpudiag: no input could be read; no report was written\n";
     return std::nullopt;
   }
+  mark_interrupted(o, *diagnosis);
   if (!check_job_files(o, *diagnosis)) return std::nullopt;
+  if (!check_job_selection(JobSelection{o.job_ids, o.job_name}, *diagnosis)) return std::nullopt;
   // After the analysis (the fingerprints are made from the raw text) and before ranking.
   std::optional<RedactionTerms> redaction;
   if (o.redact) {

@@ -80,8 +80,10 @@ TEST_CASE("a scalar at the top level is not an export: exit 2 with file and line
 }
 
 TEST_CASE("a truncated file keeps what was complete and reports the cut", "[badinput]") {
+  // What was complete is analysed; the cut makes it an input not read in full: exit 2 (issue 37).
   const Outcome mid_string = run({fixture("truncated-mid-string.ndjson")});
-  CHECK(mid_string.exit_code == 0);
+  CHECK(mid_string.exit_code == 2);
+  CHECK_THAT(mid_string.err, Catch::Contains("the input ends inside its last entry"));
   CHECK((mid_string.entries == 3 && mid_string.analysed == 2 && mid_string.skipped == 1));
   CHECK_THAT(mid_string.problems, Catch::Contains("3: the input ends inside this entry"));
   const Outcome mid_entry = run({fixture("truncated-mid-entry.json")});
@@ -155,12 +157,13 @@ TEST_CASE("array elements that are not objects, and text between entries, are sk
   CHECK_THAT(concatenated.problems, Catch::Contains("concatenated"));
 }
 
-TEST_CASE("a corrupt or truncated gzip gives a partial result and says why", "[badinput]") {
+TEST_CASE("a corrupt or truncated gzip gives a partial result, says why and exits 2", "[badinput]") {
+  // Damaged before its first entry: nothing to report, stderr says why (issue 37: never a pass).
   const Outcome corrupt = run({fixture("corrupt.ndjson.gz")});
-  CHECK(corrupt.exit_code == 0);
-  CHECK_THAT(corrupt.problems, Catch::Contains("gzip data is corrupt"));
+  CHECK(corrupt.exit_code == 2);
+  CHECK_THAT(corrupt.err, Catch::Contains("gzip data is corrupt"));
   const Outcome truncated = run({fixture("truncated.ndjson.gz")});
-  CHECK(truncated.exit_code == 0);
+  CHECK(truncated.exit_code == 2);
   CHECK_THAT(truncated.problems, Catch::Contains("gzip stream ends early"));
 }
 

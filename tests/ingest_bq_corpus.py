@@ -66,6 +66,9 @@ def diagnosis(report, facts=True):
     # first in the file (the export's).
     # A summary may name where the job message is (export.json:170): the rows are elsewhere.
     summary = re.sub(r"entry at \S+:\d+", "entry at FILE:LINE", report["summary"])
+    # A cut export says so on its verdict line (docs/formats.md, "Input problems"); the entries read
+    # are what rows hold, and the diagnosis is theirs.
+    summary = re.sub(r" \(input incomplete: [^)]*\)$", "", summary)
     return {
         "verdict": report["verdict"],
         "summary": summary,

@@ -140,7 +140,9 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
 
   detail::LongTextMatcher long_text(detail::compiled(pack));
   StreamSummary read = read_exports(
-      inputs, StreamOptions{.threads = threads, .limits = options.limits, .long_text = &long_text},
+      inputs,
+      StreamOptions{
+          .threads = threads, .limits = options.limits, .long_text = &long_text, .interrupt = options.interrupt},
       [&] { return std::make_unique<MatchingSink>(detail::compiled(pack)); }, merge);
 
   std::vector<InputSummary> summaries;
@@ -152,13 +154,8 @@ Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& i
     }
     summaries.push_back(std::move(read.inputs[i].value()));
   }
-  for (uint32_t i = 0; i < inputs.size(); ++i) {
-    if (!summaries[i].aborted.empty()) {
-      d.input_errors.push_back(Diagnostic{.code = code_name(DiagnosticCode::kInputAborted),
-                                          .message = summaries[i].aborted,
-                                          .file = inputs[i],
-                                          .help = "the entries read before this point were analysed"});
-    }
+  for (const auto& s : summaries) {
+    if (s.not_read_in_full) d.input_errors.push_back(*s.not_read_in_full);
   }
   acc.finish();
   if (!summaries.empty()) {

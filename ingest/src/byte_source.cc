@@ -27,7 +27,8 @@ Diagnostic io_error(const std::string& path, std::string message, std::string he
 // A file descriptor read in large blocks. Stdin is read the same way.
 class FdSource final : public ByteSource {
  public:
-  FdSource(int fd, bool owned, std::string path) : fd_(fd), owned_(owned), path_(std::move(path)) {
+  FdSource(int fd, bool owned, std::string path, const std::atomic<int>* interrupt)
+      : fd_(fd), owned_(owned), path_(std::move(path)), interrupt_(interrupt) {
     struct stat st {};
     if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) expected_ = static_cast<uint64_t>(st.st_size);
   }
@@ -42,6 +43,7 @@ class FdSource final : public ByteSource {
     while (got < n) {  // big blocks: a pipe delivers in pieces, a file all at once
       const ssize_t r = ::read(fd_, out + got, n - got);
       if (r < 0) {
+        if (errno == EINTR && interrupt_ != nullptr && interrupt_->load() != 0) return got;  // the caller stops
         if (errno == EINTR) continue;
         return io_error(path_, fmt::format("read failed: {}", std::strerror(errno)));
       }
@@ -66,14 +68,15 @@ class FdSource final : public ByteSource {
   std::string path_;
   std::optional<uint64_t> expected_;  // a regular file's size when opened
   uint64_t total_ = 0;
+  const std::atomic<int>* interrupt_;
 };
 
 // gzip (one or more members, as `cat a.gz b.gz` makes) through zlib, with bomb guards.
 class GzipSource final : public ByteSource {
  public:
   GzipSource(std::unique_ptr<ByteSource> inner, std::string path, const ReadLimits& limits,
-             std::vector<char> already_read)
-      : inner_(std::move(inner)), path_(std::move(path)), limits_(limits), in_(1u << 20) {
+             std::vector<char> already_read, const std::atomic<int>* interrupt)
+      : inner_(std::move(inner)), path_(std::move(path)), limits_(limits), in_(1u << 20), interrupt_(interrupt) {
     std::memset(&zs_, 0, sizeof zs_);
     inflateInit2(&zs_, 16 + MAX_WBITS);
     pending_ = std::move(already_read);
@@ -87,7 +90,7 @@ class GzipSource final : public ByteSource {
   Result<size_t> read(char* out, size_t n) override {
     if (error_) return take_error();
     size_t produced = 0;
-    while (produced < n && !done_) {
+    while (produced < n && !done_ && !interrupted()) {
       if (auto problem = inflate_some(out + produced, n - produced, produced)) {
         error_ = std::move(problem);
         break;
@@ -124,6 +127,7 @@ class GzipSource final : public ByteSource {
       } else {
         auto got = inner_->read(in_.data(), in_.size());
         if (!got) return got.error();
+        if (*got == 0 && interrupted()) return std::nullopt;  // not the end: the caller stops
         if (*got == 0) {
           done_ = true;
           if (stream_ended_) return std::nullopt;
@@ -191,6 +195,9 @@ class GzipSource final : public ByteSource {
   bool stream_ended_ = false;
   bool done_ = false;
   std::optional<Diagnostic> error_;
+  const std::atomic<int>* interrupt_;
+
+  bool interrupted() const { return interrupt_ != nullptr && interrupt_->load() != 0; }
 };
 
 }  // namespace
@@ -201,7 +208,8 @@ std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_
                      offset, of);
 }
 
-Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits) {
+Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits,
+                                                     const std::atomic<int>* interrupt) {
   int fd = 0;
   bool owned = false;
   if (path != "-") {
@@ -220,7 +228,7 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
   }
-  auto raw = std::make_unique<FdSource>(fd, owned, path);
+  auto raw = std::make_unique<FdSource>(fd, owned, path, interrupt);
   // Peek at the magic bytes; whatever was read is handed on so stdin works too.
   std::vector<char> head(2);
   size_t got = 0;
@@ -234,7 +242,8 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
   const bool gzip =
       got == 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b;
   if (gzip) {
-    return std::unique_ptr<ByteSource>(std::make_unique<GzipSource>(std::move(raw), path, limits, std::move(head)));
+    return std::unique_ptr<ByteSource>(
+        std::make_unique<GzipSource>(std::move(raw), path, limits, std::move(head), interrupt));
   }
   // Not gzip: put the peeked bytes back in front of the descriptor.
   class Prefixed final : public ByteSource {

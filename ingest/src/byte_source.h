@@ -28,7 +28,10 @@ class ByteSource {
 std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_when_opened);
 
 // Opens `path` ("-" = stdin). Detects gzip by its magic bytes and wraps the file in a decompressor.
-Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits);
+// A read blocked on a pipe returns what it has once `interrupt` is non-zero (the caller checks it:
+// such a short read is not the end of the input).
+Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, const ReadLimits& limits,
+                                                     const std::atomic<int>* interrupt = nullptr);
 
 }  // namespace gpudiag::detail
 

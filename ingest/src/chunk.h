@@ -57,9 +57,10 @@ struct ChunkReport {
   uint64_t entries = 0;   // entries found (parsed + skipped)
   uint64_t newlines = 0;  // newlines in the chunk
   std::vector<ChunkProblem> problems;
-  std::vector<uint64_t> fingerprints;  // per entry: entry_fingerprint(); 0 = none
-  std::string input_changed;           // non-empty: the input shrank while it was read (why, with the byte)
-  SummaryRowCounts summary_rows;       // the summary rows among the entries (parsed, not skipped)
+  std::vector<uint64_t> fingerprints;   // per entry: entry_fingerprint(); 0 = none
+  std::string input_changed;            // non-empty: the input shrank while it was read (why, with the byte)
+  std::optional<Diagnostic> input_cut;  // the chunk ends the input, and the input ends before its end
+  SummaryRowCounts summary_rows;        // the summary rows among the entries (parsed, not skipped)
 };
 
 // Parses chunks into LogRecords in two steps, so that the stream can learn a chunk's first line

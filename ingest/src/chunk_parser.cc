@@ -13,6 +13,7 @@
 #include "byte_source.h"
 #include "chunk.h"
 #include "entry_splitter.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "log_entry_reader.h"
 
 namespace gpudiag {
@@ -46,6 +47,12 @@ std::string excerpt(const char* data, size_t begin, size_t end) {
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   }
   return s;
+}
+
+// Does the last chunk of an array export close the array after its last entry (which ends at
+// `from`)? Whatever else follows the bracket is the splitter's to report.
+bool closes_array(const Chunk& chunk, size_t from) {
+  return from < chunk.size && std::memchr(chunk.data() + from, ']', chunk.size - from) != nullptr;
 }
 
 }  // namespace
@@ -126,11 +133,11 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
     }
     if (!ok) {
       if (error.empty()) error = simdjson::error_message(err);
-      // The last entry of an input that stops mid-document: most likely a cut-off export.
-      const bool incomplete = err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || err == simdjson::UNCLOSED_STRING ||
-                              err == simdjson::TAPE_ERROR || err == simdjson::INSUFFICIENT_PADDING ||
-                              err == simdjson::EMPTY;
-      const bool truncated = incomplete && chunk.ends_input && i + 1 == spans.size();
+      // The last entry of an input that does not parse is where the input was cut: an export that
+      // stops mid-entry (a full disk, a killed gcloud) is not an input read in full. A malformed
+      // entry before it is only skipped (docs/formats.md, "Input problems").
+      const bool truncated = chunk.ends_input && i + 1 == spans.size() && err != simdjson::INCORRECT_TYPE;
+      const uint64_t offset = chunk.base_offset + span.begin;
       report.problems.push_back(ChunkProblem{
           .entry_index = i,
           .newlines_before = spans[i].line,
@@ -139,7 +146,29 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
           .message = truncated ? fmt::format("the input ends inside this entry (a truncated export?): {}", error)
                                : fmt::format("malformed entry skipped: {} (starts `{}`)", error,
                                              excerpt(chunk.data(), span.begin, span.end))});
+      if (truncated) {
+        report.input_cut = Diagnostic{
+            .code = code_name(DiagnosticCode::kInputTruncated),
+            .message = fmt::format("the input ends inside its last entry (byte {}): the export was cut", offset),
+            .byte = static_cast<int64_t>(offset),
+            .help =
+                "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the "
+                "entries before the cut were analysed"};
+      }
     }
+  }
+  if (chunk.ends_input && chunk.shape == ExportShape::kArray && !report.input_cut &&
+      !closes_array(chunk, spans.empty() ? 0 : spans.back().end)) {
+    const uint64_t end = chunk.base_offset + chunk.size;
+    report.input_cut =
+        Diagnostic{.code = code_name(DiagnosticCode::kInputTruncated),
+                   .message = fmt::format("the JSON array is never closed: the input ends at byte {} without its `]`, "
+                                          "so entries after it may be missing",
+                                          end),
+                   .byte = static_cast<int64_t>(end),
+                   .help =
+                       "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the "
+                       "entries before the cut were analysed"};
   }
   // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
   if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {

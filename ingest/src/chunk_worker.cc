@@ -99,6 +99,7 @@ ParsedChunk ChunkWorker::run(ChunkTask&& task) {
   }
   out.fingerprints = std::move(report.fingerprints);
   out.input_changed = std::move(report.input_changed);
+  out.input_cut = std::move(report.input_cut);
   out.summary_rows = report.summary_rows;
   return out;  // the task, and with it the chunks' bytes, goes now
 }

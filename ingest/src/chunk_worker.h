@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct ParsedChunk {
   std::vector<InputProblem> problems;  // absolute lines
   std::vector<uint64_t> fingerprints;  // per entry (0 = none)
   std::string input_changed;
+  std::optional<Diagnostic> input_cut;
   SummaryRowCounts summary_rows;
   std::unique_ptr<BatchOutput> output;
 };

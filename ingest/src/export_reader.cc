@@ -68,12 +68,20 @@ struct ExportReader::Impl {
   detail::StructuralScanner scanner{0};
   size_t scanned = 0;  // bytes of buf the structural scanner has already seen
   LongTextObserver* long_text_observer = nullptr;
+  const std::atomic<int>* interrupt = nullptr;
+  bool interrupted = false;  // stopped by `interrupt`: nothing after buf_offset is handed out
+
+  bool interrupt_pending() const { return interrupt != nullptr && interrupt->load() != 0; }
 
   // The bytes not yet handed out: the read buffer, or the mapped file from buf_offset on.
   const char* window() const { return mapped ? mapped->data() + buf_offset : buf.begin(); }
 
   // Makes `want` bytes available (or all that is left). A read error ends the input.
   void fill(size_t want) {
+    if (interrupt_pending()) {  // no read past the interrupt: a blocked pipe would block again
+      interrupted = eof = true;
+      return;
+    }
     if (mapped) {  // the window only grows, as a read buffer would
       buf.size = std::max<size_t>(buf.size, std::min<size_t>(want, mapped->size() - buf_offset));
       eof = buf_offset + buf.size >= mapped->size();
@@ -88,17 +96,31 @@ struct ExportReader::Impl {
         const Diagnostic& d = got.error();
         const std::string message = d.message + (d.help.empty() ? "" : "; " + d.help);
         summary.add_problem(InputProblem{.line = 0, .offset = d.byte, .skipped_entry = false, .message = message});
-        // A damaged or cut gzip stream leaves a partial result worth having; a read error, a gzip
-        // bomb or an oversized stream means the input could not be read as a whole.
-        if (d.code != code_name(DiagnosticCode::kGzipTruncated) && d.code != code_name(DiagnosticCode::kGzipCorrupt) &&
-            d.code != code_name(DiagnosticCode::kGzipTrailingData)) {
-          summary.aborted = message;
+        // Data after the end of a whole gzip stream is only noted: every entry of the stream was
+        // read. Anything else — a read error, a gzip stream cut or damaged, a bomb — means the input
+        // was not read in full, though the entries before it were (and are analysed).
+        if (d.code != code_name(DiagnosticCode::kGzipTrailingData)) {
+          summary.not_read_in_full = d;
+          if (d.code == code_name(DiagnosticCode::kGzipTruncated) ||
+              d.code == code_name(DiagnosticCode::kGzipCorrupt)) {
+            summary.not_read_in_full->help =
+                "export it again (a full disk, a killed gcloud or an interrupted copy "
+                "cuts a file); the entries before the cut were analysed";
+          } else {
+            summary.not_read_in_full->code = code_name(DiagnosticCode::kInputAborted);
+            summary.not_read_in_full->message = message;
+            summary.not_read_in_full->help = "the entries read before this point were analysed";
+          }
         }
         return;
       }
-      if (*got == 0) eof = true;
       buf.size += *got;
       summary.bytes += *got;
+      if (interrupt_pending()) {  // a short read, not the end
+        interrupted = eof = true;
+        return;
+      }
+      if (*got == 0) eof = true;
     }
   }
 
@@ -136,6 +158,7 @@ struct ExportReader::Impl {
   Status detect(const std::string& path);
   std::optional<Chunk> next();
   std::optional<Chunk> stream_oversized_entry();
+  Chunk hand_out(size_t cut);  // the first `cut` bytes of the window, a chunk of whole entries
   void drop_oversized_entry();
   void drop_oversized_entry_rest();
 };
@@ -344,6 +367,15 @@ std::optional<Chunk> ExportReader::Impl::stream_oversized_entry() {
                                       limits.max_entry_bytes, entry_offset)});
     ++summary.entries;
     ++summary.skipped;
+    if (!entry.failed() && !summary.not_read_in_full) {
+      summary.not_read_in_full = Diagnostic{
+          .code = code_name(DiagnosticCode::kInputTruncated),
+          .message = fmt::format("the input ends inside its last entry (byte {}): the export was cut", entry_offset),
+          .byte = static_cast<int64_t>(entry_offset),
+          .help =
+              "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the entries "
+              "before the cut were analysed"};
+    }
     if (entry.failed() && !eof) drop_oversized_entry_rest();
     return std::nullopt;
   }
@@ -370,8 +402,8 @@ std::optional<Chunk> ExportReader::Impl::stream_oversized_entry() {
       "an entry of {} bytes (over --max-entry-bytes {}) was matched over its whole length and kept cropped: {}",
       entry.bytes(), limits.max_entry_bytes,
       entry.crops().empty() ? std::string("no long text") : fmt::format("{}", fmt::join(entry.crops(), "; "))));
-  chunk.ends_input = eof && buf.size == 0;
-  if (chunk.ends_input) finished = true;
+  chunk.ends_input = eof && buf.size == 0 && !interrupted;
+  if (eof && buf.size == 0) finished = true;
   return chunk;
 }
 
@@ -380,6 +412,12 @@ std::optional<Chunk> ExportReader::Impl::next() {
   for (;;) {
     if (finished) return std::nullopt;
     fill(target);
+    if (interrupted) {  // the whole entries read go out; the rest is left unread, as the stream says
+      finished = true;
+      const size_t cut = detail::find_cut(window(), buf.size, shape, scanner, scanned);
+      if (cut == 0) return std::nullopt;
+      return hand_out(cut);
+    }
     if (buf.size == 0 && eof) {
       finished = true;
       return std::nullopt;
@@ -398,30 +436,34 @@ std::optional<Chunk> ExportReader::Impl::next() {
       target = std::max<size_t>(target * 2, buf.size + limits.chunk_bytes);  // one big entry
       continue;
     }
-    Chunk chunk = shape;
-    chunk.sequence = sequence++;
-    chunk.base_offset = buf_offset;
-    chunk.newlines_before = pending_newlines;
-    pending_newlines = 0;
-    chunk.size = cut;
-    if (mapped) {
-      hand_out_mapped(chunk, cut);
-    } else {
-      chunk.capacity = buf.capacity + kPadding;
-      // The chunk takes the buffer; what follows the cut moves to a fresh one.
-      Buffer rest(std::max<size_t>(limits.chunk_bytes, buf.size - cut));
-      rest.size = buf.size - cut;
-      std::memcpy(rest.begin(), buf.begin() + cut, rest.size);
-      std::memset(buf.begin() + cut, ' ', kPadding);
-      chunk.buffer = std::move(buf.data);
-      buf = std::move(rest);
-    }
-    buf_offset += cut;
-    scanned = scanned > cut ? scanned - cut : 0;
-    chunk.ends_input = eof && buf.size == 0;
-    if (chunk.ends_input) finished = true;
-    return chunk;
+    return hand_out(cut);
   }
+}
+
+Chunk ExportReader::Impl::hand_out(size_t cut) {
+  Chunk chunk = shape;
+  chunk.sequence = sequence++;
+  chunk.base_offset = buf_offset;
+  chunk.newlines_before = pending_newlines;
+  pending_newlines = 0;
+  chunk.size = cut;
+  if (mapped) {
+    hand_out_mapped(chunk, cut);
+  } else {
+    chunk.capacity = buf.capacity + kPadding;
+    // The chunk takes the buffer; what follows the cut moves to a fresh one.
+    Buffer rest(std::max<size_t>(limits.chunk_bytes, buf.size - cut));
+    rest.size = buf.size - cut;
+    std::memcpy(rest.begin(), buf.begin() + cut, rest.size);
+    std::memset(buf.begin() + cut, ' ', kPadding);
+    chunk.buffer = std::move(buf.data);
+    buf = std::move(rest);
+  }
+  buf_offset += cut;
+  scanned = scanned > cut ? scanned - cut : 0;
+  chunk.ends_input = eof && buf.size == 0 && !interrupted;
+  if (eof && buf.size == 0) finished = true;
+  return chunk;
 }
 
 ExportReader::ExportReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -429,7 +471,8 @@ ExportReader::ExportReader(ExportReader&&) noexcept = default;
 ExportReader& ExportReader::operator=(ExportReader&&) noexcept = default;
 ExportReader::~ExportReader() = default;
 
-Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_index, const ReadLimits& limits) {
+Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_index, const ReadLimits& limits,
+                                        const std::atomic<int>* interrupt) {
   auto impl = std::make_unique<Impl>();
   // A plain regular file is mapped; stdin, pipes and gzip are read.
   auto mapped = detail::MappedFile::open(path);
@@ -439,11 +482,12 @@ Result<ExportReader> ExportReader::open(const std::string& path, uint32_t input_
     impl->shape.vanished_at = std::shared_ptr<const std::atomic<int64_t>>(mapped, mapped->vanished_at());
     impl->mapped = std::move(mapped);
   } else {
-    auto source = detail::open_byte_source(path, limits);
+    auto source = detail::open_byte_source(path, limits, interrupt);
     if (!source) return source.error();
     impl->source = std::move(*source);
   }
   impl->limits = limits;
+  impl->interrupt = interrupt;
   impl->summary.path = path;
   impl->summary.gzip = impl->source && impl->source->is_gzip();
   impl->shape.input = input_index;
@@ -459,6 +503,8 @@ std::optional<Chunk> ExportReader::next_chunk() {
 }
 
 const InputSummary& ExportReader::summary() const { return impl_->summary; }
+bool ExportReader::interrupted() const { return impl_->interrupted; }
+uint64_t ExportReader::bytes_handed_out() const { return impl_->buf_offset; }
 void ExportReader::set_long_text_observer(LongTextObserver* observer) { impl_->long_text_observer = observer; }
 InputSummary& ExportReader::summary() { return impl_->summary; }
 

@@ -14,7 +14,9 @@ namespace gpudiag {
 class ExportReader {
  public:
   // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
-  static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {});
+  // Reading stops, as if the input ended there, once `interrupt` is non-zero (StreamOptions).
+  static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {},
+                                   const std::atomic<int>* interrupt = nullptr);
   ExportReader(ExportReader&&) noexcept;
   ExportReader& operator=(ExportReader&&) noexcept;
   ~ExportReader();
@@ -22,6 +24,10 @@ class ExportReader {
   // The next chunk, or nullopt at the end. Problems found while splitting (a truncated tail, a
   // read error, a gzip error) are added to summary() and end the input early.
   std::optional<Chunk> next_chunk();
+
+  // Stopped by the interrupt, before the end of the input: the bytes handed out in chunks.
+  bool interrupted() const;
+  uint64_t bytes_handed_out() const;
 
   const InputSummary& summary() const;
   InputSummary& summary();

@@ -1,12 +1,16 @@
 // read_exports(): the record stream. The calling thread reads chunks (one ahead, so that each goes
 // out with its neighbours) and merges; the pool's workers parse. De-duplication and the counts
 // happen at the merge, in input order, so they do not depend on the thread count.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <csignal>
 #include <optional>
 
 #include "chunk_worker.h"
 #include "duplicate_filter.h"
 #include "export_reader.h"
+#include "gpudiag/diagnostic_codes.h"
 #include "ordered_pool.h"
 
 namespace gpudiag {
@@ -14,6 +18,11 @@ namespace {
 
 using detail::ChunkTask;
 using detail::ParsedChunk;
+
+std::string signal_name(const StreamOptions& options) {
+  const int signal = options.interrupt != nullptr ? options.interrupt->load() : 0;
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : fmt::format("signal {}", signal);
+}
 
 // What splitting the input found (the reader's summary) joins what parsing found.
 void merge_reader_summary(const InputSummary& from, InputSummary& into) {
@@ -24,7 +33,9 @@ void merge_reader_summary(const InputSummary& from, InputSummary& into) {
   into.skipped += from.skipped;
   for (const auto& p : from.problems) into.add_problem(p);
   into.problems_total += from.problems_total - from.problems.size();
-  if (!from.aborted.empty()) into.aborted = from.aborted;  // else keep what parsing found
+  // Why the reader stopped (a read error, a cut gzip stream) comes before what parsing found at
+  // the end of what it was given (a cut last entry, an array never closed).
+  if (from.not_read_in_full) into.not_read_in_full = from.not_read_in_full;
   std::stable_sort(into.problems.begin(), into.problems.end(), [](const InputProblem& a, const InputProblem& b) {
     if (a.line != b.line) return a.line < b.line;
     return a.offset < b.offset;
@@ -54,7 +65,12 @@ class Merger {
       ++duplicates;
     }
     for (auto& p : chunk.problems) summary.add_problem(std::move(p));
-    if (!chunk.input_changed.empty() && summary.aborted.empty()) summary.aborted = std::move(chunk.input_changed);
+    if (!chunk.input_changed.empty() && !summary.not_read_in_full) {
+      summary.not_read_in_full = Diagnostic{.code = code_name(DiagnosticCode::kInputAborted),
+                                            .message = std::move(chunk.input_changed),
+                                            .help = "the entries read before this point were analysed"};
+    }
+    if (chunk.input_cut && !summary.not_read_in_full) summary.not_read_in_full = std::move(chunk.input_cut);
     summary.entries += chunk.entries;
     summary.skipped += chunk.skipped;
     summary.duplicates += duplicates;
@@ -87,8 +103,16 @@ StreamSummary read_exports(const std::vector<std::string>& paths, const StreamOp
   const auto take = [&](ParsedChunk&& chunk) { merger(std::move(chunk)); };
 
   uint64_t order = 0;
+  std::optional<uint32_t> interrupted;  // the input reading stopped in
+  uint64_t interrupted_at = 0;          // its bytes handed out before the stop
   for (uint32_t i = 0; i < paths.size(); ++i) {
-    auto reader = ExportReader::open(paths[i], i, options.limits);
+    if (interrupted) {
+      read[i] = Diagnostic{.code = code_name(DiagnosticCode::kInputInterrupted),
+                           .message = fmt::format("not read: {} came before this input", signal_name(options)),
+                           .file = paths[i]};
+      continue;
+    }
+    auto reader = ExportReader::open(paths[i], i, options.limits, options.interrupt);
     if (!reader) {
       read[i] = reader.error();
       continue;
@@ -114,6 +138,10 @@ StreamSummary read_exports(const std::vector<std::string>& paths, const StreamOp
       }
     }
     if (current) send(nullptr);
+    if (reader->interrupted()) {
+      interrupted = i;
+      interrupted_at = reader->bytes_handed_out();
+    }
     read[i] = reader->summary();
   }
   pool.finish(take);
@@ -128,6 +156,15 @@ StreamSummary read_exports(const std::vector<std::string>& paths, const StreamOp
     InputSummary summary = std::move(merger.parsed(i));
     summary.path = paths[i];
     merge_reader_summary(read[i]->value(), summary);
+    if (interrupted == i) {  // said over whatever the cut-short reading left behind
+      summary.not_read_in_full =
+          Diagnostic{.code = code_name(DiagnosticCode::kInputInterrupted),
+                     .message = fmt::format("interrupted by {} at entry {}, byte {}", signal_name(options),
+                                            summary.entries + 1, interrupted_at),
+                     .byte = static_cast<int64_t>(interrupted_at),
+                     .help = "the entries before the interrupt were analysed; run it again to read the rest"};
+    }
+    if (summary.not_read_in_full && summary.not_read_in_full->file.empty()) summary.not_read_in_full->file = paths[i];
     out.inputs.emplace_back(std::move(summary));
   }
   return out;

@@ -181,7 +181,7 @@ void header(std::string& out, const RankedReport& report, const RenderOptions& o
   // Input problems as docs/formats.md defines them: an input not read is an error box, skipped or
   // cropped entries a note (each listed under "Inconclusive and skipped").
   if (!d.input_errors.empty()) {
-    out += fmt::format(R"(<div class="unread" role="alert"><strong>{} could not be read</strong>; this report )"
+    out += fmt::format(R"(<div class="unread" role="alert"><strong>{} not read in full</strong>; this report )"
                        R"(covers only what was read.<ul>)",
                        plural(d.input_errors.size(), "input", "inputs"));
     for (const auto& e : d.input_errors) {

@@ -138,7 +138,7 @@ std::string input_case(const RankedReport& report, const RenderOptions& o, size_
   if (!d.input_errors.empty()) {
     ++errors;
     return out + fmt::format(">\n      <error message=\"{}\" type=\"input-not-read\">{}</error>\n    </testcase>\n",
-                             attr(fmt::format("{} could not be read; the report covers only what was read",
+                             attr(fmt::format("{} not read in full; the report covers only what was read",
                                               plural(d.input_errors.size(), "input", "inputs"))),
                              xml_escape(body));
   }

@@ -338,7 +338,7 @@ std::string render_markdown(const RankedReport& report, const RenderOptions& o) 
   // Input problems as docs/formats.md defines them: an input not read is an error box (a GitHub
   // alert), skipped or cropped entries a note; both are listed under "Input problems".
   if (!d.input_errors.empty()) {
-    head += fmt::format("> [!CAUTION]\n> **{} could not be read**; this summary covers only what was read.\n",
+    head += fmt::format("> [!CAUTION]\n> **{} not read in full**; this summary covers only what was read.\n",
                         plural(d.input_errors.size(), "input", "inputs"));
     for (const auto& e : d.input_errors) {
       head += fmt::format("> - {}: {}\n", markdown_code_span(display_path(e.file, o)), markdown_escape(e.message));

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/report.h"
 
 namespace gpudiag {
@@ -96,6 +97,34 @@ std::string empty_verdict_line(const Analysis& d) {
       d.analysed);
 }
 
+// What the verdict line says of inputs not read in full (docs/formats.md, "Input problems"): an
+// input cut or stopped part way is "incomplete" with where, one never read is counted.
+std::string unread_note(const Analysis& whole) {
+  std::vector<std::string> parts;
+  size_t never_read = whole.input_errors.size();
+  std::vector<std::string> cuts;
+  for (const auto& in : whole.inputs) {
+    if (!in.not_read_in_full) continue;
+    --never_read;
+    const Diagnostic& e = *in.not_read_in_full;
+    const std::string at = e.byte >= 0 ? fmt::format(" at byte {}", e.byte) : "";
+    std::string what = e.code == code_name(DiagnosticCode::kGzipTruncated)      ? "gzip stream cut" + at
+                       : e.code == code_name(DiagnosticCode::kGzipCorrupt)      ? "gzip stream damaged" + at
+                       : e.code == code_name(DiagnosticCode::kInputTruncated)   ? "export cut" + at
+                       : e.code == code_name(DiagnosticCode::kInputInterrupted) ? e.message
+                                                                                : "reading stopped" + at;
+    cuts.push_back(whole.inputs.size() > 1 ? fmt::format("{}: {}", in.path, what) : what);
+  }
+  if (!cuts.empty()) {
+    parts.push_back(fmt::format("input{} incomplete: {}", cuts.size() == 1 ? "" : "s", fmt::join(cuts, "; ")));
+  }
+  if (never_read > 0) {
+    parts.push_back(fmt::format("{} of {} input{} could not be read", never_read, whole.inputs.size(),
+                                whole.inputs.size() == 1 ? "" : "s"));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 bool holds_dataflow_job(const Analysis& d) {
@@ -110,7 +139,7 @@ bool holds_dataflow_job(const Analysis& d) {
 std::string gate_refusal(const RankedReport& report, bool allow_empty) {
   const Analysis& d = *report.diagnosis;
   if (!d.input_errors.empty()) {
-    return fmt::format("{} could not be read", d.input_errors.size() == 1 ? "an input" : "inputs");
+    return unread_note(d);
   }
   if (report.verdict == Verdict::kEmpty && !allow_empty) {
     return "the export holds no entry of a Dataflow job (--allow-empty lets an empty export pass)";
@@ -191,16 +220,16 @@ void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
 // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
 // failed is failed even when no rule knows why. An input that could not be read or an export
 // without a Dataflow job is never "ok" (docs/formats.md, Input problems).
-void set_verdict(RankedReport& report) {
+// `whole` is the export's Analysis, whose inputs a job's verdict answers for too: no job of a cut
+// export is "ok".
+void set_verdict(RankedReport& report, const Analysis& whole) {
   const Analysis& d = *report.diagnosis;
   const size_t notes = d.inconclusive.size();
   const std::string inconclusive =
       notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
-  const size_t unread = d.input_errors.size();
-  const std::string unread_note = unread == 0 ? ""
-                                              : fmt::format("{} of {} input{} could not be read", unread,
-                                                            d.inputs.size(), d.inputs.size() == 1 ? "" : "s");
-  const std::string unread_suffix = unread == 0 ? "" : fmt::format(" ({})", unread_note);
+  const size_t unread = whole.input_errors.size();
+  const std::string unread_text = unread == 0 ? "" : unread_note(whole);
+  const std::string unread_suffix = unread == 0 ? "" : fmt::format(" ({})", unread_text);
   report.verdict = verdict_of(d);
   const RankedFinding* top = report.findings.empty() ? nullptr : &report.findings.front();
   const bool top_counts = top != nullptr && top->finding->severity > Impact::kInfo;
@@ -232,7 +261,7 @@ void set_verdict(RankedReport& report) {
         fmt::format("{} — {}: {}{}", failed ? "FAILED" : "WARNING", lead, top->finding->title, unread_suffix);
   } else if (unread > 0) {
     report.verdict = Verdict::kIncomplete;
-    report.verdict_line = fmt::format("INCOMPLETE — {}; what was read shows no known problem", unread_note);
+    report.verdict_line = fmt::format("INCOMPLETE — {}; what was read shows no known problem", unread_text);
   } else if (!holds_dataflow_job(d)) {
     report.verdict = Verdict::kEmpty;
     report.verdict_line = empty_verdict_line(d);
@@ -242,9 +271,7 @@ void set_verdict(RankedReport& report) {
   }
 }
 
-}  // namespace
-
-RankedReport rank(const Analysis& d) {
+RankedReport rank_within(const Analysis& d, const Analysis& whole) {
   RankedReport report;
   report.diagnosis = &d;
   const size_t n = d.findings.size();
@@ -338,10 +365,14 @@ RankedReport rank(const Analysis& d) {
   }
 
   rank_unexplained_groups(d, report);
-  set_verdict(report);
-  for (const auto& job : d.jobs) report.jobs.push_back(rank(job));
+  set_verdict(report, whole);
+  for (const auto& job : d.jobs) report.jobs.push_back(rank_within(job, whole));
   return report;
 }
+
+}  // namespace
+
+RankedReport rank(const Analysis& d) { return rank_within(d, d); }
 
 void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bool new_only) {
   for (size_t i = 0; i < report.unexplained.size() && i < novelty.size(); ++i) {
@@ -355,7 +386,7 @@ void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bo
                         [](const RankedUnexplained& u) { return !u.folded(); });
   for (size_t i = 0; i < report.unexplained.size(); ++i) report.unexplained[i].rank = static_cast<int>(i) + 1;
   fold_under_unexplained(report);
-  set_verdict(report);
+  set_verdict(report, *report.diagnosis);
 }
 
 }  // namespace gpudiag

@@ -169,8 +169,24 @@ std::string rest_note(const RankedReport& report, const RenderOptions& o, size_t
 
 }  // namespace
 
-std::string render_text_verdict(const RankedReport& report, const TextPaint& paint) {
-  return paint.verdict(report, terminal_safe(report.verdict_line)) + "\n";
+std::string render_text_verdict(const RankedReport& report, const RenderOptions& o, const TextPaint& paint) {
+  const std::string verdict = paint.verdict(report, terminal_safe(report.verdict_line));
+  if (!o.fail_on) return verdict + "\n";
+  // With a threshold the one line leads with what the exit code says, so a quiet gate never prints
+  // a verdict that reads the opposite of its result (a failure the baseline accepts passes).
+  const std::string gate = gate_line(report, o);
+  std::string lead;
+  if (gate.starts_with("refused: ")) {
+    lead = "gate refused";  // why is the verdict's own: INCOMPLETE or EMPTY
+  } else if (gate.starts_with("tripped")) {
+    lead = "gate failed";
+  } else {
+    const size_t accepted = report.baseline ? report.baseline->suppressed : 0;
+    lead = accepted > 0
+               ? fmt::format("gate passed ({} accepted by the baseline)", plural(accepted, "finding", "findings"))
+               : "gate passed";
+  }
+  return fmt::format("{} — {}\n", terminal_safe(lead), verdict);
 }
 
 std::string render_text_brief(const RankedReport& report, const RenderOptions& o, const TextPaint& paint) {
@@ -199,7 +215,7 @@ std::string render_text_brief(const RankedReport& report, const RenderOptions& o
   if (o.fail_on) one_line(fmt::format("gate: {}", gate_line(report, o)));
   if (!d.input_errors.empty()) {
     const auto& e = d.input_errors.front();
-    one_line(fmt::format("input not read: {}: {}{}", display_path(e.file, o), e.message,
+    one_line(fmt::format("input not read in full: {}: {}{}", display_path(e.file, o), e.message,
                          d.input_errors.size() > 1 ? fmt::format(" (+{} more)", d.input_errors.size() - 1) : ""));
   }
   if (several_jobs(report)) {

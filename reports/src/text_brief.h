@@ -28,6 +28,6 @@ class TextPaint {
 inline bool shown_at(Impact severity, const RenderOptions& o) { return !o.min_severity || severity >= *o.min_severity; }
 
 std::string render_text_brief(const RankedReport& report, const RenderOptions& options, const TextPaint& paint);
-std::string render_text_verdict(const RankedReport& report, const TextPaint& paint);
+std::string render_text_verdict(const RankedReport& report, const RenderOptions& o, const TextPaint& paint);
 
 }  // namespace gpudiag::detail

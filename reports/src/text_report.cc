@@ -442,7 +442,7 @@ void render_jobs(std::string& out, const RankedReport& report, Out& w) {
 std::string render_text(const RankedReport& report, const RenderOptions& o) {
   const Analysis& d = *report.diagnosis;
   const Style st{o.color};
-  if (o.text_detail == TextDetail::kVerdict) return detail::render_text_verdict(report, StylePaint(st));
+  if (o.text_detail == TextDetail::kVerdict) return detail::render_text_verdict(report, o, StylePaint(st));
   if (o.text_detail == TextDetail::kBrief) return detail::render_text_brief(report, o, StylePaint(st));
   Out w{o, st, {}};
   std::string out;
@@ -498,8 +498,8 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
     out += w.status(verdict_text(report, st), "  verdict: ");
   }
   for (const auto& e : d.input_errors) {  // an input not read is said before anything else (docs/formats.md)
-    out += w.status(fmt::format("{}: {}: {}", st.wrap("1;31", "input not read"), w.safe(display_path(e.file, o)),
-                                w.safe(e.message)),
+    out += w.status(fmt::format("{}: {}: {}", st.wrap("1;31", "input not read in full"),
+                                w.safe(display_path(e.file, o)), w.safe(e.message)),
                     "  ");
   }
   if (o.fail_on) out += w.status(gate_line(report, o), "  gate: ");

@@ -44,6 +44,7 @@ struct AnalysisOptions {
   size_t max_jobs = kDefaultMaxJobs;
   ReadLimits limits;
   std::function<void(const Progress&)> progress;  // called now and then from the calling thread
+  const std::atomic<int>* interrupt = nullptr;    // non-zero: stop reading (StreamOptions::interrupt)
 };
 
 // Reads every input (unreadable ones are listed in Analysis::input_errors, the rest are still

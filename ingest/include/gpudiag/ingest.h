@@ -34,6 +34,7 @@
 // skipped.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -92,7 +93,10 @@ struct InputSummary {
   uint64_t skipped = 0;
   uint64_t duplicates = 0;
   uint64_t problems_total = 0;  // problems seen; `problems` keeps only the first kMaxKept
-  std::string aborted;          // non-empty: reading stopped early for this reason (an input error)
+  // Set when the input was not read in full, an input error (docs/formats.md, "Input problems"):
+  // reading stopped early (a read error, a limit, an interrupt) or the input ends before its end (a
+  // gzip stream cut or damaged, an array never closed, a last entry cut). What came before was read.
+  std::optional<Diagnostic> not_read_in_full;
   std::vector<InputProblem> problems;
   SummaryRowCounts summary_rows;  // among the analysed entries
   static constexpr size_t kMaxKept = 100;
@@ -186,6 +190,9 @@ struct StreamOptions {
   unsigned threads = 1;  // worker threads parsing chunks (1: all on the calling thread)
   ReadLimits limits;
   LongTextObserver* long_text = nullptr;  // shown every oversized entry, on the calling thread
+  // Non-zero (a signal's number, set by a handler): stop reading. What was handed out is parsed and
+  // merged; the input being read is "not read in full" (input-interrupted), later ones not read.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 struct StreamSummary {

@@ -16,7 +16,8 @@ def build(c):
         Truncated JSON array: `gcloud logging read --format=json > logs.json` was interrupted, so
         the file stops inside the last (oldest) entry with no closing bracket. The truncated
         tail is reported (one entry skipped) and the rest analysed: torch.OutOfMemoryError on an
-        L4 worker (dify-official-plugins#599 text).''')
+        L4 worker (dify-official-plugins#599 text). The cut makes it an input not read in full:
+        the verdict says so beside the failure, and the run exits 2 (issue 37).''')
     cf = N.cfg(machine='g2-standard-8', gpu='nvidia-l4', driver='latest', num_workers=1,
                max_workers=1, experiments=['no_use_multiple_sdk_containers'],
                image='us-docker.pkg.dev/support-llm-eval/beam/llm-judge:2025.02', disk=200)

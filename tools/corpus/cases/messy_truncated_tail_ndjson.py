@@ -11,7 +11,9 @@ def build(c):
         Truncated tail: an NDJSON shard whose copy was interrupted - the last line stops in the
         middle of an entry and has no newline. The truncation must be reported (one entry
         skipped) and the complete lines diagnosed: ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS in
-        us-central1-a (python-docs-samples#5247 text) repeated while Dataflow retries.''')
+        us-central1-a (python-docs-samples#5247 text) repeated while Dataflow retries. The cut
+        makes it an input not read in full: the verdict says so beside the failure, and the run
+        exits 2 (issue 37).''')
     cf = N.cfg(machine='n1-standard-4', gpu='nvidia-tesla-t4', driver=True, num_workers=1,
                max_workers=1, zone_pinned=True)
     j = c.job('tensorflow-gpu-landsat-0116', '2021-01-16T03:02:14Z', region='us-central1',
