@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -297,6 +298,75 @@ TEST_CASE("two gate processes writing one database at once both succeed and both
     CHECK(raw.single("SELECT count(*) FROM finding") == 2);
     CHECK(raw.single("SELECT count(DISTINCT job_id) FROM run") == 2);
   }
+}
+
+TEST_CASE("history prune while 8 writers record runs: no run lost, none it should keep deleted, the file intact",
+          "[history]") {
+  // Eight processes each record three runs of their own pipeline while another prunes again and
+  // again, by count (--keep 2) and by age (--older-than 1d: none is that old). The two latest runs
+  // of a pipeline are never prunable, so they must all be there; what is there is a pipeline's
+  // latest runs; and SQLite finds the file sound.
+  constexpr int kWriters = 8, kRuns = 3;
+  const std::string dir = test::temp_dir();
+  const std::string db = dir + "/runs.db";
+  std::vector<std::vector<std::string>> exports(kWriters);
+  for (int w = 0; w < kWriters; ++w) {
+    for (int k = 0; k < kRuns; ++k) exports[w].push_back(launch(k == 1 ? kHealthy : kOom, job(w * kRuns + k + 1), dir));
+  }
+  std::vector<test::CommandResult> writes(kWriters * kRuns);
+  std::vector<test::CommandResult> prunes;
+  std::atomic<int> writers_left{kWriters};
+  std::thread pruner([&] {
+    for (int n = 0; writers_left > 0 || n < 2; ++n) {
+      prunes.push_back(n % 2 == 0 ? run_gpudiag({"history", "prune", "--keep", "2", "--db", db})
+                                  : run_gpudiag({"history", "prune", "--older-than", "1d", "--db", db}));
+    }
+  });
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int k = 0; k < kRuns; ++k) {
+        writes[w * kRuns + k] =
+            run_gpudiag({"analyze", "--db", db, "--pipeline", fmt::format("writer-{}", w), exports[w][k]});
+      }
+      --writers_left;
+    });
+  }
+  for (auto& t : writers) t.join();
+  pruner.join();
+  for (const auto& r : writes) {
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+  }
+  for (const auto& r : prunes) {
+    INFO(r.out << r.err);
+    // Before the first run, the file may not yet be a database: that is the only refusal allowed.
+    CHECK((r.exit_code == 0 || r.err.find("no history database here") != std::string::npos));
+  }
+  RawDb raw(db);
+  sqlite3_stmt* s = nullptr;
+  REQUIRE(sqlite3_prepare_v2(raw.db, "PRAGMA integrity_check", -1, &s, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) == "ok");
+  sqlite3_finalize(s);
+  CHECK(raw.single("SELECT count(*) FROM pragma_foreign_key_check") == 0);
+  CHECK(raw.single("SELECT count(*) FROM finding WHERE run_id NOT IN (SELECT id FROM run)") == 0);
+  for (int w = 0; w < kWriters; ++w) {
+    INFO("writer " << w);
+    const auto has = [&](int k) {
+      return raw.single(fmt::format("SELECT count(*) FROM run WHERE pipeline = 'writer-{}' AND job_id = '{}'", w,
+                                    job(w * kRuns + k + 1))) == 1;
+    };
+    CHECK(has(kRuns - 1));  // the two latest: no rule given could prune them
+    CHECK(has(kRuns - 2));
+    if (has(0)) CHECK(has(1));  // only the oldest go
+    CHECK(raw.single(fmt::format("SELECT count(*) FROM run WHERE pipeline = 'writer-{}'", w)) <= kRuns);
+  }
+  // Once the writers are done, one more prune by count leaves exactly the two latest of each.
+  CHECK(run_gpudiag({"history", "prune", "--keep", "2", "--db", db}).exit_code == 0);
+  CHECK(raw.single("SELECT count(*) FROM run") == 2 * kWriters);
+  const auto by_age = run_gpudiag({"history", "prune", "--older-than", "1d", "--db", db});
+  CHECK_THAT(by_age.out, Catch::Contains("pruned 0 runs"));
 }
 
 TEST_CASE("databases that cannot be used exit 2 with a clear message and are left untouched", "[history]") {

@@ -17,8 +17,11 @@ class Compiler {
  public:
   explicit Compiler(CompiledRulePack& pack) : pack_(pack) {}
 
+  // The rule file whose patterns are added next (for a diagnostic that must name one).
+  void set_file(const std::string& file) { file_ = file; }
+
   int add_pattern(Field field, const std::string& label_key, const std::string& regex,
-                  std::shared_ptr<const RE2> compiled) {
+                  std::shared_ptr<const RE2> compiled, Position at = {}) {
     for (size_t i = 0; i < pack_.patterns.size(); ++i) {
       const auto& p = pack_.patterns[i];
       if (p.field == field && p.label_key == label_key && p.regex == regex) return static_cast<int>(i);
@@ -30,6 +33,7 @@ class Compiler {
     p.re = compiled ? std::move(compiled) : std::make_shared<const RE2>(regex, pattern_options());
     p.has_captures = !p.re->NamedCapturingGroups().empty();
     pack_.patterns.push_back(std::move(p));
+    origins_.push_back(Origin{file_, at});
     return static_cast<int>(pack_.patterns.size() - 1);
   }
 
@@ -37,7 +41,7 @@ class Compiler {
     const int index = static_cast<int>(out.nodes.size());
     out.nodes.push_back({c.kind, c.field, c.label_key, -1, c.names, c.min_severity, {}, c.capture_tests});
     if (c.kind == ConditionSpec::Kind::kRegex) {
-      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled);
+      out.nodes[index].pattern = add_pattern(c.field, c.label_key, c.regex, c.compiled, c.at);
     }
     for (const auto& child : c.children) {
       const int ci = flatten(child, out);
@@ -134,19 +138,53 @@ class Compiler {
       const auto& p = pack_.patterns[i];
       if (!p.in_set) continue;
       std::string error;
-      if (pack_.text_set->Add(p.regex, &error) < 0) return Diagnostic{.code = "rule-regex", .message = error};
+      if (pack_.text_set->Add(p.regex, &error) < 0) {
+        return Diagnostic{.code = "rule-regex",
+                          .message = error,
+                          .file = origins_[i].file,
+                          .line = origins_[i].at.line,
+                          .column = origins_[i].at.column};
+      }
       pack_.set_patterns.push_back(static_cast<int>(i));
     }
-    if (!pack_.text_set->Compile()) {
-      return Diagnostic{.code = "rule-regex",
-                        .message = "the rule pack's patterns are over RE2's memory budget together",
-                        .help = "simplify or remove some patterns"};
-    }
+    if (!pack_.text_set->Compile()) return over_budget();
     return Ok{};
   }
 
  private:
+  struct Origin {
+    std::string file;  // "" for patterns no rule file wrote (the policy's quiet shapes)
+    Position at;
+  };
+
+  // The set does not compile within its budget though each pattern did within its own: names the
+  // largest pattern of the set, the likeliest to remove or simplify, so the error has a file:line.
+  Diagnostic over_budget() const {
+    int largest = -1;
+    for (int i : pack_.set_patterns) {
+      if (origins_[i].file.empty()) continue;
+      if (largest < 0 || pack_.patterns[i].re->ProgramSize() > pack_.patterns[largest].re->ProgramSize()) largest = i;
+    }
+    Diagnostic d{.code = "rule-regex",
+                 .message = fmt::format("the rule pack's {} patterns are over RE2's memory budget together",
+                                        pack_.set_patterns.size()),
+                 .help = "simplify or remove some patterns"};
+    if (largest >= 0) {
+      d.message +=
+          fmt::format("; the largest is this one ({} instructions)", pack_.patterns[largest].re->ProgramSize());
+      d.file = origins_[largest].file;
+      d.line = origins_[largest].at.line;
+      d.column = origins_[largest].at.column;
+      d.help =
+          "simplify this pattern (a counted repetition of a large class, like \\pL{400}, is the usual cause), or "
+          "remove some rules";
+    }
+    return d;
+  }
+
   CompiledRulePack& pack_;
+  std::string file_;
+  std::vector<Origin> origins_;  // of pack_.patterns, by index
 };
 
 }  // namespace
@@ -173,6 +211,7 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   for (size_t r = 0; r < pack->rules.size(); ++r) {
     auto& rule = pack->rules[r];
     const int ri = static_cast<int>(r);
+    compiler.set_file(rule.spec.info.file);
     if (rule.spec.match) rule.match_signal = compiler.add_signal(*rule.spec.match, SignalRole::kEvidence, ri);
     if (rule.spec.weak) rule.weak_signal = compiler.add_signal(*rule.spec.weak, SignalRole::kWeak, ri);
     if (rule.spec.after) rule.after_signal = compiler.add_signal(rule.spec.after->match, SignalRole::kAfter, ri);
@@ -184,6 +223,7 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
     }
   }
   for (auto& [id, extractor] : collected.extractors) pack->extractors.push_back(std::move(extractor));
+  compiler.set_file("");
   for (size_t i = 0; i < pack->extractors.size(); ++i) {
     compiler.add_extractor(static_cast<int>(i), pack->extractors[i]);
   }

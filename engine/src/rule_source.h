@@ -16,7 +16,8 @@ namespace gpudiag::detail {
 struct RuleDirectory {
   std::string path;
   std::vector<RuleFile> files;  // *.yaml and *.yml under `path`, recursively, sorted by path
-  Diagnostics problems;         // files left out: unreadable, oversized, over the pack's limit
+  Diagnostics problems;         // files left out: unreadable, not regular files, oversized, over the
+                                // pack's limit (then no file is read)
 };
 
 // Reads every directory, in order.

@@ -273,9 +273,12 @@ Result<std::unique_ptr<ByteSource>> open_byte_source(const std::string& path, co
 
 std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
   if (path == "-") return nullptr;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
+  // Only a regular file is opened here: opening a FIFO (then closing it) would take its writer's
+  // first bytes, or end it with SIGPIPE, before open_byte_source reads it as the stream it is.
   struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return nullptr;
   void* map = MAP_FAILED;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);

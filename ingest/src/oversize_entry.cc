@@ -64,14 +64,26 @@ size_t OversizeEntry::feed(const char* data, size_t size) {
       const char* begin = data + i;
       const char* end = data + size;
       const char* stop = begin;
-      while (stop < end && *stop != '"' && *stop != '\\') ++stop;
+      // In blocks of 64 bytes (memchr is vectorised; a short block keeps a text dense with escapes
+      // from being searched far ahead for its next quote at each of them).
+      while (stop < end) {
+        const size_t block = std::min<size_t>(static_cast<size_t>(end - stop), 64);
+        const auto* quote = static_cast<const char*>(std::memchr(stop, '"', block));
+        const char* limit = quote != nullptr ? quote : stop + block;
+        const auto* slash = static_cast<const char*>(std::memchr(stop, '\\', static_cast<size_t>(limit - stop)));
+        if (slash != nullptr || quote != nullptr) {
+          stop = slash != nullptr ? slash : quote;
+          break;
+        }
+        stop = limit;
+      }
       const size_t n = static_cast<size_t>(stop - begin);
       if (n > 0) {
         newlines_ += static_cast<uint64_t>(std::count(begin, stop, '\n'));
         if (string_keep_) {
           if (high_surrogate_ != 0) text_code_point(0xFFFD);
           high_surrogate_ = 0;
-          for (const char* p = begin; p < stop; ++p) text_byte(*p);
+          text_bytes(begin, n);
         }
         bytes_ += n;
         i += n;
@@ -367,23 +379,38 @@ void OversizeEntry::text_code_point(uint32_t cp) {
   for (char b : bytes) text_byte(b);
 }
 
-void OversizeEntry::text_byte(char c) {
+void OversizeEntry::text_byte(char c) { text_bytes(&c, 1); }
+
+void OversizeEntry::text_bytes(const char* data, size_t n) {
+  // As n calls of one byte each would do, in runs: the head fills first, the tail keeps between
+  // `kept` and 2 * `kept` of the latest bytes, and the observer sees each full window.
   const size_t kept = caps_.kept_string_bytes;
-  ++text_total_;
-  if (head_.size() < kept) {
-    head_ += c;
-  } else {
-    tail_ += c;
-    if (tail_.size() > 2 * kept) tail_.erase(0, tail_.size() - kept);
+  text_total_ += n;
+  const size_t to_head = std::min(n, kept - std::min(kept, head_.size()));
+  head_.append(data, to_head);
+  if (to_head < n) {
+    const char* rest = data + to_head;
+    const size_t rest_n = n - to_head;
+    if (rest_n >= kept) {
+      tail_.assign(rest + rest_n - kept, kept);  // what byte-wise trimming would leave, or more
+    } else {
+      tail_.append(rest, rest_n);
+      if (tail_.size() > 2 * kept) tail_.erase(0, tail_.size() - kept);
+    }
   }
   if (string_long_text_ < 0 || observer_ == nullptr) return;
-  window_ += c;
-  if (window_.size() < caps_.window_bytes) return;
-  observer_->window(static_cast<LongTextField>(string_long_text_), window_);
-  size_t from = window_.size() - caps_.window_overlap;
-  const size_t nl = window_.find('\n', from);
-  if (nl != std::string::npos && nl + 1 < window_.size()) from = nl + 1;
-  window_.erase(0, from);
+  while (n > 0) {
+    const size_t take = std::min(n, caps_.window_bytes - window_.size());
+    window_.append(data, take);
+    data += take;
+    n -= take;
+    if (window_.size() < caps_.window_bytes) return;
+    observer_->window(static_cast<LongTextField>(string_long_text_), window_);
+    size_t from = window_.size() - caps_.window_overlap;
+    const size_t nl = window_.find('\n', from);
+    if (nl != std::string::npos && nl + 1 < window_.size()) from = nl + 1;
+    window_.erase(0, from);
+  }
 }
 
 void OversizeEntry::finish_string() {

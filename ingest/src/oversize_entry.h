@@ -63,7 +63,8 @@ class OversizeEntry {
   void end_value();
   void member_role(Frame& parent, Role& role, int& long_text) const;
   void string_byte(char c);
-  void text_byte(char c);  // one unescaped byte of a value string
+  void text_byte(char c);                       // one unescaped byte of a value string
+  void text_bytes(const char* data, size_t n);  // a run of them
   void text_code_point(uint32_t cp);
   void finish_string();
   void emit_separator(Frame& parent);
