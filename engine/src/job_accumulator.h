@@ -50,8 +50,8 @@ struct SignalHits {
   // Beyond this many (or once the export's RefBudget is spent), counts stay exact but refs are the
   // first ones.
   static constexpr size_t kMaxRefs = 20'000;
-  static constexpr size_t kEarliest = 8;      // evidence kept: the earliest …
-  static constexpr size_t kLatest = 2;        // … and the latest entries
+  static constexpr size_t kEarliest = 8;  // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;    // … and the latest entries
   // A lean job (one of many held at once, see ExportAccumulator::kFullJobs) keeps fewer, without
   // their neighbouring entries, so that a thousand jobs fit the memory cap.
   static constexpr size_t kLeanEarliest = 1;
