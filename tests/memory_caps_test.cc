@@ -172,6 +172,30 @@ TEST_CASE("a finding counts its workers exactly past the hits it keeps reference
   CHECK(oom->workers_total == 25'000);
 }
 
+TEST_CASE("hit references of every job held at once share one budget; past it hits are counted", "[badinput]") {
+  // 8 jobs, interleaved, of 18,000 OOM lines each: under kMaxRefs per job, 144,000 references in
+  // all, more than RefBudget::kBytes holds (131,072).
+  constexpr int kJobs = 8, kHitsPerJob = 18'000;
+  std::string text;
+  for (int i = 0; i < kJobs * kHitsPerJob; ++i) {
+    text += fmt::format(
+        R"({{"timestamp":"2024-01-01T00:{:02}:{:02}Z","severity":"ERROR","resource":{{"labels":{{"job_id":"j-{}"}}}},"labels":{{"compute.googleapis.com/resource_name":"w-{}"}},"jsonPayload":{{"message":"{}"}}}})"
+        "\n",
+        (i / 60) % 60, i % 60, i % kJobs, i % 3, kOomLine);
+  }
+  const Analysis d = analyze_with(text, ReadLimits{});
+  REQUIRE(d.jobs.size() == kJobs);
+  for (const auto& job : d.jobs) {
+    const Finding* oom = find(job, "gpu-out-of-memory");
+    REQUIRE(oom != nullptr);
+    CHECK(oom->count == kHitsPerJob);  // counts stay exact past the budget …
+    CHECK(oom->workers_total == 3);    // … and so do the workers
+  }
+  std::string problems;
+  for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
+  CHECK_THAT(problems, Catch::Contains("hit references: past the 4 MiB that all jobs held at once share"));
+}
+
 TEST_CASE("job phases are bounded and the rest are counted", "[badinput]") {
   std::string text;
   for (int i = 0; i < 100; ++i) {

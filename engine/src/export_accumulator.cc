@@ -19,6 +19,7 @@ JobAccumulator* ExportAccumulator::job(const std::string& id) {
     }
     it = jobs.emplace(id, std::make_unique<JobAccumulator>(pack, input_paths, id)).first;
     it->second->errors.set_budget(&error_budget_);
+    it->second->ref_budget = &ref_budget_;
     it->second->lean = jobs.size() > kFullJobs;
     if (jobs.size() > kFullJobs) many_jobs = true;
   }
@@ -41,6 +42,7 @@ void ExportAccumulator::finish_least_recent() {
   }
   if (oldest == jobs.end()) return;
   finish_job(*oldest->second);
+  ref_budget_.held -= std::min(ref_budget_.held, oldest->second->ref_bytes());  // its refs are freed below
   on_finish_early(*oldest->second);
   if (finished_ids_.size() < kMaxListedUndiagnosed) finished_ids_.insert(oldest->first);
   ++finished_early;

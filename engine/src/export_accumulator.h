@@ -69,6 +69,7 @@ class ExportAccumulator {
   uint64_t batch_ = 0;                               // batches merged so far, for "seen least recently"
 
   ErrorBudget error_budget_;            // what every job's error groups hold at once
+  RefBudget ref_budget_;                // what every job's hit references hold at once
   std::map<int, DecodeCache> decoded_;  // extractor signal → its decoder's last value (shared by jobs)
   JobAccumulator* last_ = nullptr;      // the last hit's job (entries come in runs of one job)
 };

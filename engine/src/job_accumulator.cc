@@ -21,25 +21,44 @@ constexpr size_t kWorkerIdLimit = kMaxNamedWorkers + 2 + DistinctNames::kSlots;
 }  // namespace
 
 void SignalHits::note_worker(uint32_t worker) {
-  if (worker != 0 && worker < kWorkerIdLimit) worker_bits[worker / 64] |= uint64_t{1} << (worker % 64);
+  if (worker == 0 || worker >= kWorkerIdLimit) return;
+  if (worker / 64 >= worker_bits.size()) worker_bits.resize(worker / 64 + 1, 0);
+  worker_bits[worker / 64] |= uint64_t{1} << (worker % 64);
 }
 
 std::optional<uint64_t> SignalHits::distinct_workers() const {
-  if (worker_bits.empty()) return std::nullopt;
+  if (!refs_full) return std::nullopt;
   uint64_t n = 0;
   for (uint64_t word : worker_bits) n += static_cast<uint64_t>(__builtin_popcountll(word));
   return n;
 }
 
-void SignalHits::add(const HitRef& ref, Hit&& hit) {
+bool SignalHits::room_for_ref(RefBudget* budget) {
+  if (refs.size() >= kMaxRefs) return false;
+  if (refs.size() < refs.capacity()) return true;
+  // Grown by hand, doubling as push_back would, so that what the budget pays is what is held.
+  const size_t capacity = refs.capacity();
+  size_t grown = std::min(kMaxRefs, std::max<size_t>(16, 2 * capacity));
+  if (budget != nullptr) {
+    const size_t left = (RefBudget::kBytes - std::min(budget->held, RefBudget::kBytes)) / sizeof(HitRef);
+    grown = std::min(grown, capacity + left);
+    if (grown == capacity) return false;
+    budget->held += (grown - capacity) * sizeof(HitRef);
+  }
+  refs.reserve(grown);
+  return true;
+}
+
+void SignalHits::add(const HitRef& ref, Hit&& hit, RefBudget* budget) {
   ++total;
-  if (refs.size() < kMaxRefs) {
+  if (!refs_full && room_for_ref(budget)) {
     refs.push_back(ref);
   } else {
-    if (worker_bits.empty()) {  // refs just filled up: from here on the bits count workers
-      worker_bits.assign((kWorkerIdLimit + 63) / 64, 0);
+    if (!refs_full) {  // refs just filled up: from here on the bits count workers
+      refs_full = true;
       for (const HitRef& r : refs) note_worker(r.worker);
     }
+    if (refs.size() < kMaxRefs) ++past_budget;
     note_worker(ref.worker);
   }
   std::vector<std::string> captured;  // this entry's own values, for its excerpt
@@ -173,11 +192,17 @@ void JobAccumulator::add_hit(Hit&& hit, std::map<int, DecodeCache>& decoded) {
     reading.facts_version = facts.version();
     return;
   }
-  const HitRef ref{hit.at,           hit.where.input,       hit.where.line,
-                   hit.where.offset, worker_id(hit.worker), sdk_worker_id(hit.worker, hit.sdk_worker)};
+  const HitRef ref{hit.at, hit.where.offset, hit.where.input, worker_id(hit.worker),
+                   sdk_worker_id(hit.worker, hit.sdk_worker)};
   SignalHits& hits = signals[hit.signal];
   hits.lean = lean;
-  hits.add(ref, std::move(hit));
+  hits.add(ref, std::move(hit), ref_budget);
+}
+
+size_t JobAccumulator::ref_bytes() const {
+  size_t bytes = 0;
+  for (const auto& [signal, hits] : signals) bytes += hits.ref_bytes();
+  return bytes;
 }
 
 void JobAccumulator::add_seen(JobSeen&& seen) {
@@ -314,6 +339,19 @@ std::vector<std::string> JobAccumulator::caps_reached() const {
         "errors no rule explains: past a cap ({} groups a job, {} pending traceback lines, "
         "{} MiB of kept text for all jobs), {} entries counted, not grouped",
         ErrorGroups::kMaxGroups, ErrorGroups::kMaxFragments, ErrorBudget::kBytes >> 20, errors.entries_past_cap()));
+  }
+  uint64_t past_budget = 0;
+  size_t signals_past_budget = 0;
+  for (const auto& [signal, hits] : signals) {
+    past_budget += hits.past_budget;
+    signals_past_budget += hits.past_budget > 0 ? 1 : 0;
+  }
+  if (past_budget > 0) {
+    notes.push_back(fmt::format(
+        "hit references: past the {} MiB that all jobs held at once share, {} hits of {} signals are counted "
+        "(with their workers), not kept: first and last seen, windows, sequences and per-worker counts use "
+        "the hits kept",
+        RefBudget::kBytes >> 20, past_budget, signals_past_budget));
   }
   if (observed.phases_dropped > 0) {
     notes.push_back(fmt::format("{} further job phase messages are counted, not kept (each phase is kept {} times)",

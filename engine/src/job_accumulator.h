@@ -19,16 +19,24 @@
 
 namespace gpudiag::detail {
 
-// A hit reduced to what job-level reasoning needs.
+// A hit reduced to what job-level reasoning needs: 32 bytes, as every job held at once keeps up to
+// SignalHits::kMaxRefs of them per signal (the entry's line is not among them: nothing reads it).
 struct HitRef {
   Timestamp at = kNoTime;
-  uint32_t input = 0;
-  uint64_t line = 0;
   // Where the entry starts in its input: what tells entries apart, as every entry of a one-line
   // JSON array (`bq query --format=json`) is on line 1. Ordered as the lines are.
   uint64_t offset = 0;
+  uint32_t input = 0;
   uint32_t worker = 0;      // index into JobAccumulator::worker_names (0 = none)
   uint32_t sdk_worker = 0;  // an id for the SDK process ("sdk-0-1"), distinct per worker (0 = none)
+};
+
+// What the refs of every job held at once may take, in bytes of their vectors' capacity: one
+// budget for the export (ExportAccumulator), so that many jobs with many hits each stay within the
+// memory cap (50 jobs of 6,000 job messages held 33 MB of refs without it). Single-threaded.
+struct RefBudget {
+  static constexpr size_t kBytes = 4u << 20;  // 131,072 refs
+  size_t held = 0;
 };
 
 // Orders hits by time, then position: the same for any thread count.
@@ -39,9 +47,11 @@ inline bool earlier(const HitRef& a, const HitRef& b) {
 }
 
 struct SignalHits {
-  static constexpr size_t kMaxRefs = 20'000;  // beyond this, counts stay exact but refs are the first ones
-  static constexpr size_t kEarliest = 8;      // evidence kept: the earliest …
-  static constexpr size_t kLatest = 2;        // … and the latest entries
+  // Beyond this many (or once the export's RefBudget is spent), counts stay exact but refs are the
+  // first ones.
+  static constexpr size_t kMaxRefs = 20'000;
+  static constexpr size_t kEarliest = 8;  // evidence kept: the earliest …
+  static constexpr size_t kLatest = 2;    // … and the latest entries
   // A lean job (one of many held at once, see ExportAccumulator::kFullJobs) keeps fewer, without
   // their neighbouring entries, so that a thousand jobs fit the memory cap.
   static constexpr size_t kLeanEarliest = 1;
@@ -53,15 +63,22 @@ struct SignalHits {
   std::vector<std::pair<HitRef, Evidence>> evidence;
   std::map<std::string, std::set<std::string>> captures;  // group name → distinct values (bounded)
   // Once refs are full: one bit per worker id that hit, so a finding still counts its workers
-  // exactly (~130 KiB, only for signals with more than kMaxRefs hits).
+  // exactly (grown to the highest worker id seen: at most ~130 KiB, none for hits without a worker).
+  bool refs_full = false;
   std::vector<uint64_t> worker_bits;
+  uint64_t past_budget = 0;  // hits whose refs were not kept because the export's RefBudget was spent
 
-  void add(const HitRef& ref, Hit&& hit);
+  // `budget` (none: unbounded, for tests of one job) pays for the refs' capacity.
+  void add(const HitRef& ref, Hit&& hit, RefBudget* budget = nullptr);
   // Distinct workers among every hit (not only the refs kept); nullopt while refs hold them all.
   std::optional<uint64_t> distinct_workers() const;
+  // The bytes of `budget` the refs hold.
+  size_t ref_bytes() const { return refs.capacity() * sizeof(HitRef); }
 
  private:
   void note_worker(uint32_t worker);
+  // Makes room for one more ref within kMaxRefs and the budget; false when there is none.
+  bool room_for_ref(RefBudget* budget);
 };
 
 // What a fact extractor's applied hits read (the entry's log, the captures, the decoder's text) and
@@ -129,6 +146,8 @@ class JobAccumulator {
   void finish();
   // One line per memory cap that was reached, saying what was summarised instead of kept.
   std::vector<std::string> caps_reached() const;
+  // The bytes of the export's RefBudget this job's refs hold.
+  size_t ref_bytes() const;
 
   // The hits of `signal` (none: an empty set).
   const SignalHits& hits(int signal) const;
@@ -150,6 +169,7 @@ class JobAccumulator {
   uint64_t workers_floor = 0;         // distinct workers the summary rows counted
   uint64_t last_batch = 0;            // the last batch that held the job's entries (set by ExportAccumulator)
   bool lean = false;                  // keeps less evidence per signal (SignalHits::lean)
+  RefBudget* ref_budget = nullptr;    // the export's, for every signal's refs (none: unbounded)
   std::map<int, SignalHits> signals;  // only the signals that were hit: a job costs what it shows
   std::vector<std::string> worker_names{""};
   std::map<std::string, uint32_t, std::less<>> worker_ids;
