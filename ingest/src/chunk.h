@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpudiag/ingest.h"
@@ -62,6 +63,15 @@ struct ChunkReport {
   std::optional<Diagnostic> input_cut;  // the chunk ends the input, and the input ends before its end
   SummaryRowCounts summary_rows;        // the summary rows among the entries (parsed, not skipped)
 };
+
+namespace detail {
+// What to do about an export that was cut (docs/formats.md, "Input problems").
+inline constexpr std::string_view kCutExportHelp =
+    "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the entries before the cut "
+    "were analysed";
+// The input error of an input whose last entry, starting at `offset`, was cut by its end.
+Diagnostic last_entry_cut(uint64_t offset);
+}  // namespace detail
 
 // Parses chunks into LogRecords in two steps, so that the stream can learn a chunk's first line
 // (which needs the newlines of every chunk before it) between them. Not thread-safe: one per

@@ -57,6 +57,18 @@ bool closes_array(const Chunk& chunk, size_t from) {
 
 }  // namespace
 
+namespace detail {
+
+Diagnostic last_entry_cut(uint64_t offset) {
+  return Diagnostic{
+      .code = code_name(DiagnosticCode::kInputTruncated),
+      .message = fmt::format("the input ends inside its last entry (byte {}): the export was cut", offset),
+      .byte = static_cast<int64_t>(offset),
+      .help = std::string(kCutExportHelp)};
+}
+
+}  // namespace detail
+
 bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index,
                                 const RecordFn& on_record, const SummaryFn& on_summary, ChunkReport& report,
                                 std::string& error) {
@@ -147,13 +159,7 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
                                : fmt::format("malformed entry skipped: {} (starts `{}`)", error,
                                              excerpt(chunk.data(), span.begin, span.end))});
       if (truncated) {
-        report.input_cut = Diagnostic{
-            .code = code_name(DiagnosticCode::kInputTruncated),
-            .message = fmt::format("the input ends inside its last entry (byte {}): the export was cut", offset),
-            .byte = static_cast<int64_t>(offset),
-            .help =
-                "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the "
-                "entries before the cut were analysed"};
+        report.input_cut = detail::last_entry_cut(offset);
       }
     }
   }
@@ -166,9 +172,7 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
                                           "so entries after it may be missing",
                                           end),
                    .byte = static_cast<int64_t>(end),
-                   .help =
-                       "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the "
-                       "entries before the cut were analysed"};
+                   .help = std::string(detail::kCutExportHelp)};
   }
   // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
   if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {

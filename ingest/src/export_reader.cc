@@ -103,9 +103,7 @@ struct ExportReader::Impl {
           summary.not_read_in_full = d;
           if (d.code == code_name(DiagnosticCode::kGzipTruncated) ||
               d.code == code_name(DiagnosticCode::kGzipCorrupt)) {
-            summary.not_read_in_full->help =
-                "export it again (a full disk, a killed gcloud or an interrupted copy "
-                "cuts a file); the entries before the cut were analysed";
+            summary.not_read_in_full->help = std::string(detail::kCutExportHelp);
           } else {
             summary.not_read_in_full->code = code_name(DiagnosticCode::kInputAborted);
             summary.not_read_in_full->message = message;
@@ -368,13 +366,7 @@ std::optional<Chunk> ExportReader::Impl::stream_oversized_entry() {
     ++summary.entries;
     ++summary.skipped;
     if (!entry.failed() && !summary.not_read_in_full) {
-      summary.not_read_in_full = Diagnostic{
-          .code = code_name(DiagnosticCode::kInputTruncated),
-          .message = fmt::format("the input ends inside its last entry (byte {}): the export was cut", entry_offset),
-          .byte = static_cast<int64_t>(entry_offset),
-          .help =
-              "export it again (a full disk, a killed gcloud or an interrupted copy cuts a file); the entries "
-              "before the cut were analysed"};
+      summary.not_read_in_full = detail::last_entry_cut(entry_offset);
     }
     if (entry.failed() && !eof) drop_oversized_entry_rest();
     return std::nullopt;
