@@ -263,7 +263,9 @@ TEST_CASE("Ctrl-C while reading a stream: the report of what was read, marked in
   for (const auto& [sig, code, name] : {std::tuple{SIGINT, 130, "SIGINT"}, std::tuple{SIGTERM, 143, "SIGTERM"}}) {
     INFO(name);
     PipedRun run({"analyze", "-j2", "-"});
-    run.write_all(bytes.substr(0, bytes.size() * 2 / 3));  // the stream stays open: gcloud still writing
+    // The stream stays open (gcloud still writing). More than a pipe holds: this returns once
+    // gpudiag reads, so its handlers are in place before the signal.
+    run.write_all(bytes.substr(0, bytes.size() * 2 / 3));
     std::this_thread::sleep_for(std::chrono::milliseconds(800));
     kill(run.pid, sig);
     const int status = run.wait_status();
@@ -288,7 +290,8 @@ TEST_CASE("a second signal ends gpudiag at once, by the signal", "[cli]") {
   }
   REQUIRE(fcntl(out[1], F_SETFL, 0) == 0);  // gpudiag's writes block, as on a stalled reader
   PipedRun run({"analyze", "-"}, out[1]);
-  run.write_all(test::read_file("corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json").substr(0, 30000));
+  // More than a pipe holds: this returns once gpudiag reads, so its handlers are in place.
+  run.write_all(test::read_file("corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json").substr(0, 90000));
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   kill(run.pid, SIGINT);
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
