@@ -204,17 +204,16 @@ namespace {
 // said to be incomplete, and the run is not recorded (docs/formats.md, "Interrupts").
 void mark_interrupted(const RunOptions& o, Analysis& d) {
   const int signal = interrupt_signal().load();
-  if (signal == 0 || o.inputs.empty()) return;
-  const std::string code = code_name(DiagnosticCode::kInputInterrupted);
-  for (const auto& e : d.input_errors) {
-    if (e.code == code) return;
-  }
-  d.input_errors.push_back(Diagnostic{
-      .code = code,
-      .message =
-          fmt::format("interrupted by {} while the export was analysed", signal == SIGINT ? "SIGINT" : "SIGTERM"),
-      .file = o.inputs.back(),
-      .help = "the report covers what was analysed; run it again for the whole export"});
+  if (signal == 0 || d.inputs.empty()) return;
+  // The last input answers for it, unless it is already not read in full (then that says so).
+  InputSummary& last = d.inputs.back();
+  if (last.not_read_in_full) return;
+  last.not_read_in_full = Diagnostic{.code = code_name(DiagnosticCode::kInputInterrupted),
+                                     .message = fmt::format("interrupted by {} while the export was analysed",
+                                                            signal == SIGINT ? "SIGINT" : "SIGTERM"),
+                                     .file = o.inputs.back(),
+                                     .help = "the report covers what was analysed; run it again for the whole export"};
+  d.input_errors.push_back(*last.not_read_in_full);
 }
 
 bool check_job_files(const RunOptions& o, const Analysis& d) {
