@@ -172,7 +172,7 @@ TEST_CASE("a finding counts its workers exactly past the hits it keeps reference
   CHECK(oom->workers_total == 25'000);
 }
 
-TEST_CASE("hit references of every job held at once share one budget; past it hits are counted", "[badinput]") {
+TEST_CASE("hit references of every job held at once share one budget, and past it hits are counted", "[badinput]") {
   // 8 jobs, interleaved, of 18,000 OOM lines each: under kMaxRefs per job, 144,000 references in
   // all, more than RefBudget::kBytes holds (131,072).
   constexpr int kJobs = 8, kHitsPerJob = 18'000;
