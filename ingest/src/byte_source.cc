@@ -43,7 +43,7 @@ class FdSource final : public ByteSource {
     while (got < n) {  // big blocks: a pipe delivers in pieces, a file all at once
       const ssize_t r = ::read(fd_, out + got, n - got);
       if (r < 0) {
-        if (errno == EINTR && interrupt_ != nullptr && interrupt_->load() != 0) return got;  // the caller stops
+        if (errno == EINTR && interrupt_raised(interrupt_)) return got;  // the caller stops
         if (errno == EINTR) continue;
         return io_error(path_, fmt::format("read failed: {}", std::strerror(errno)));
       }
@@ -90,7 +90,7 @@ class GzipSource final : public ByteSource {
   Result<size_t> read(char* out, size_t n) override {
     if (error_) return take_error();
     size_t produced = 0;
-    while (produced < n && !done_ && !interrupted()) {
+    while (produced < n && !done_ && !interrupt_raised(interrupt_)) {
       if (auto problem = inflate_some(out + produced, n - produced, produced)) {
         error_ = std::move(problem);
         break;
@@ -127,7 +127,7 @@ class GzipSource final : public ByteSource {
       } else {
         auto got = inner_->read(in_.data(), in_.size());
         if (!got) return got.error();
-        if (*got == 0 && interrupted()) return std::nullopt;  // not the end: the caller stops
+        if (*got == 0 && interrupt_raised(interrupt_)) return std::nullopt;  // not the end: the caller stops
         if (*got == 0) {
           done_ = true;
           if (stream_ended_) return std::nullopt;
@@ -196,8 +196,6 @@ class GzipSource final : public ByteSource {
   bool done_ = false;
   std::optional<Diagnostic> error_;
   const std::atomic<int>* interrupt_;
-
-  bool interrupted() const { return interrupt_ != nullptr && interrupt_->load() != 0; }
 };
 
 }  // namespace

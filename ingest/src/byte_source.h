@@ -27,6 +27,9 @@ class ByteSource {
 // "the input changed while it was read …", for a file that shrank at `offset`.
 std::string input_changed_message(uint64_t offset, std::optional<uint64_t> size_when_opened);
 
+// Whether StreamOptions::interrupt (may be null) has been raised: reading stops there.
+inline bool interrupt_raised(const std::atomic<int>* flag) { return flag != nullptr && flag->load() != 0; }
+
 // Opens `path` ("-" = stdin). Detects gzip by its magic bytes and wraps the file in a decompressor.
 // A read blocked on a pipe returns what it has once `interrupt` is non-zero (the caller checks it:
 // such a short read is not the end of the input).

@@ -71,14 +71,12 @@ struct ExportReader::Impl {
   const std::atomic<int>* interrupt = nullptr;
   bool interrupted = false;  // stopped by `interrupt`: nothing after buf_offset is handed out
 
-  bool interrupt_pending() const { return interrupt != nullptr && interrupt->load() != 0; }
-
   // The bytes not yet handed out: the read buffer, or the mapped file from buf_offset on.
   const char* window() const { return mapped ? mapped->data() + buf_offset : buf.begin(); }
 
   // Makes `want` bytes available (or all that is left). A read error ends the input.
   void fill(size_t want) {
-    if (interrupt_pending()) {  // no read past the interrupt: a blocked pipe would block again
+    if (detail::interrupt_raised(interrupt)) {  // no read past the interrupt: a blocked pipe would block again
       interrupted = eof = true;
       return;
     }
@@ -114,7 +112,7 @@ struct ExportReader::Impl {
       }
       buf.size += *got;
       summary.bytes += *got;
-      if (interrupt_pending()) {  // a short read, not the end
+      if (detail::interrupt_raised(interrupt)) {  // a short read, not the end
         interrupted = eof = true;
         return;
       }
