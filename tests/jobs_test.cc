@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpudiag/analyzer.h"
+#include "gpudiag/formats.h"
 #include "gpudiag/report.h"
 #include "test_support.h"
 
@@ -145,6 +146,89 @@ TEST_CASE("past the max-jobs cap jobs are counted and not diagnosed and never dr
     std::string problems;
     for (const auto& p : d.inputs[0].problems) problems += p.message + "\n";
     CHECK_THAT(problems, Catch::Contains("the input is not grouped by job"));
+  }
+}
+
+TEST_CASE("every job of a many-job export is diagnosed once with its own entries", "[unit]") {
+  // Each entry its own job, more jobs in one batch than --max-jobs and more jobs than the old list of
+  // finished ids held: no job may be finished before its entries are in, nor come back as a new one.
+  constexpr int kJobs = 10'500;
+  std::string text;
+  for (int j = 0; j < kJobs; ++j) {
+    text += entry(fmt::format("2024-01-01T00:{:02}:{:02}Z", j / 60 % 60, j % 60), "worker",
+                  j % 7 == 0 ? std::string(kOom) : "Processing bundle", fmt::format("j-{:05}", j),
+                  j % 7 == 0 ? "ERROR" : "INFO");
+  }
+  AnalysisOptions options;
+  options.max_jobs = 2;
+  const Analysis d = analyze_jobs(text, options);
+  CHECK(d.not_diagnosed.empty());
+  CHECK(d.not_diagnosed_unlisted == 0);
+  std::vector<std::string> ids;
+  for (const auto& job : d.jobs) {
+    ids.push_back(job.job.id);
+    CHECK(job.job.entries == 1);
+  }
+  std::sort(ids.begin(), ids.end());
+  CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());  // no job listed twice
+  CHECK(d.jobs.size() + d.unlisted_jobs.jobs == kJobs);
+  CHECK(d.unlisted_jobs.entries == d.unlisted_jobs.jobs);
+}
+
+TEST_CASE("past the list's cap the report keeps the worst jobs and counts the rest by verdict and cause", "[unit]") {
+  // 1,200 jobs: every fifth fails with an OOM, the rest are healthy; kMaxListedJobs (1,000) are listed.
+  constexpr int kJobs = 1'200;
+  const auto job_entry = [](int j) {
+    return entry(fmt::format("2024-01-01T00:{:02}:{:02}Z", j / 60 % 60, j % 60), "worker",
+                 j % 5 == 0 ? std::string(kOom) : "Processing bundle", fmt::format("j-{:05}", j),
+                 j % 5 == 0 ? "ERROR" : "INFO");
+  };
+  std::string forward, backward;
+  for (int j = 0; j < kJobs; ++j) forward += job_entry(j);
+  for (int j = kJobs - 1; j >= 0; --j) backward += job_entry(j);
+  const Analysis d = analyze_jobs(forward);
+  REQUIRE(d.jobs.size() == kMaxListedJobs);
+  const UnlistedJobs& u = d.unlisted_jobs;
+  CHECK(u.jobs == kJobs - kMaxListedJobs);
+  CHECK(u.ok == u.jobs);  // the failed jobs are all listed: the least bad are the ones counted
+  CHECK(u.failed == 0);
+  CHECK(u.top_rules.empty());
+  size_t failed = 0;
+  for (const auto& job : d.jobs) failed += verdict_of(job) == Verdict::kFailed ? 1 : 0;
+  CHECK(failed == kJobs / 5);
+  CHECK(verdict_of(d.jobs.front()) == Verdict::kFailed);
+  CHECK(d.job.other_ids.size() == kMaxListedJobs - 1);
+
+  SECTION("the list does not depend on the order the jobs come in") {
+    const Analysis b = analyze_jobs(backward);
+    REQUIRE(b.jobs.size() == d.jobs.size());
+    for (size_t i = 0; i < d.jobs.size(); ++i) CHECK(b.jobs[i].job.id == d.jobs[i].job.id);
+    CHECK(b.unlisted_jobs.jobs == u.jobs);
+  }
+  SECTION("failed jobs past the list are counted by their top finding, and every format says so") {
+    std::string all_failed;
+    for (int j = 0; j < kJobs; ++j) {
+      all_failed += entry(fmt::format("2024-01-01T00:{:02}:{:02}Z", j / 60 % 60, j % 60), "worker", kOom,
+                          fmt::format("j-{:05}", j), "ERROR");
+    }
+    const Analysis f = analyze_jobs(all_failed);
+    CHECK(f.unlisted_jobs.failed == kJobs - kMaxListedJobs);
+    REQUIRE(f.unlisted_jobs.top_rules.count("gpu-out-of-memory") == 1);
+    CHECK(f.unlisted_jobs.top_rules.at("gpu-out-of-memory") == kJobs - kMaxListedJobs);
+    CHECK(f.unlisted_jobs.top_severity == Impact::kError);
+    const RankedReport r = rank(f);
+    RenderOptions o;
+    const auto& rules = test::builtin_pack().rules();
+    const std::string json = render(OutputFormat::kJson, r, rules, o);
+    const auto unlisted = json.find(R"("jobs_unlisted": {)");
+    REQUIRE(unlisted != std::string::npos);
+    CHECK_THAT(json.substr(unlisted, 200), Catch::Contains(R"("jobs": 200,)") && Catch::Contains(R"("failed": 200,)"));
+    for (auto format : {OutputFormat::kText, OutputFormat::kMarkdown, OutputFormat::kHtml, OutputFormat::kJunit,
+                        OutputFormat::kGithub}) {
+      INFO(static_cast<int>(format));
+      CHECK_THAT(render(format, r, rules, o), Catch::Contains("200 more jobs not listed"));
+    }
+    CHECK_THAT(render(OutputFormat::kSarif, r, rules, o), Catch::Contains(R"("jobsUnlisted": 200)"));
   }
 }
 

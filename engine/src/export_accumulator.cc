@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "gpudiag/stable_hash.h"
+
 namespace gpudiag::detail {
 
 ExportAccumulator::ExportAccumulator(const CompiledRulePack& p, std::vector<std::string> paths, size_t max)
@@ -11,11 +13,13 @@ JobAccumulator* ExportAccumulator::job(const std::string& id) {
   if (last_ != nullptr && last_->job_id == id) return last_;
   auto it = jobs.find(id);
   if (it == jobs.end()) {
-    if (!id.empty() && finished_ids_.count(id) > 0) return nullptr;  // came back after it was finished
+    if (!id.empty() && finished_ids_.count(stable_hash(id)) > 0) return nullptr;  // came back after it was finished
     // The unattributed entries always get an accumulator: they may be the export's only job's.
     if (jobs.size() >= max_jobs + (jobs.count("") ? 1 : 0) && !id.empty()) {
       if (!on_finish_early) return nullptr;
-      finish_least_recent();
+      // A job of the batch being merged is never finished before its entries are in: with more jobs
+      // in one batch than the cap, the cap is restored when the batch ends (add_batch).
+      finish_least_recent(batch_);
     }
     it = jobs.emplace(id, std::make_unique<JobAccumulator>(pack, input_paths, id)).first;
     it->second->errors.set_budget(&error_budget_);
@@ -34,24 +38,25 @@ void ExportAccumulator::finish_job(JobAccumulator& acc) {
   acc.finish();
 }
 
-void ExportAccumulator::finish_least_recent() {
+bool ExportAccumulator::finish_least_recent(uint64_t before) {
   auto oldest = jobs.end();
   for (auto it = jobs.begin(); it != jobs.end(); ++it) {
-    if (it->first.empty()) continue;  // the unattributed entries wait for the end
+    if (it->first.empty() || it->second->last_batch >= before) continue;  // "" waits for the end
     if (oldest == jobs.end() || it->second->last_batch < oldest->second->last_batch) oldest = it;
   }
-  if (oldest == jobs.end()) return;
+  if (oldest == jobs.end()) return false;
   finish_job(*oldest->second);
   ref_budget_.held -= std::min(ref_budget_.held, oldest->second->ref_bytes());  // its refs are freed below
   on_finish_early(*oldest->second);
-  if (finished_ids_.size() < kMaxListedUndiagnosed) finished_ids_.insert(oldest->first);
+  finished_ids_.insert(stable_hash(oldest->first));
   ++finished_early;
   if (last_ == oldest->second.get()) last_ = nullptr;
   jobs.erase(oldest);
+  return true;
 }
 
 void ExportAccumulator::count_elsewhere(const std::string& id, const JobSeen& what) {
-  auto& counted = finished_ids_.count(id) > 0 ? resumed : over_cap;
+  auto& counted = finished_ids_.count(stable_hash(id)) > 0 ? resumed : over_cap;
   auto it = counted.find(id);
   if (it == counted.end() && counted.size() < kMaxListedUndiagnosed) {
     it = counted.emplace(id, JobCount{id, what.job_name, 0}).first;
@@ -86,6 +91,10 @@ void ExportAccumulator::add_batch(ChunkObservations&& seen, const std::function<
       acc->add_seen(std::move(what));
     } else {
       count_elsewhere(id, what);
+    }
+  }
+  if (on_finish_early) {  // back to the cap, once the batch's entries are in their jobs
+    while (jobs.size() > max_jobs + (jobs.count("") ? 1 : 0) && finish_least_recent(batch_ + 1)) {
     }
   }
 }

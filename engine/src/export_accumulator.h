@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compiled_rule_pack.h"
@@ -63,10 +64,13 @@ class ExportAccumulator {
   JobAccumulator* job(const std::string& id);
   void finish_job(JobAccumulator& acc);
   void count_elsewhere(const std::string& id, const JobSeen& what);
-  void finish_least_recent();
+  // Finishes the job seen least recently before batch `before`; false when every job held is newer.
+  bool finish_least_recent(uint64_t before);
 
-  std::set<std::string, std::less<>> finished_ids_;  // finished early (bounded by kMaxListedUndiagnosed)
-  uint64_t batch_ = 0;                               // batches merged so far, for "seen least recently"
+  // The jobs finished early, as XXH3-64 of their ids (8 bytes a job, so that even a million jobs
+  // cannot come back as new ones).
+  std::unordered_set<uint64_t> finished_ids_;
+  uint64_t batch_ = 0;  // batches merged so far, for "seen least recently"
 
   ErrorBudget error_budget_;            // what every job's error groups hold at once
   RefBudget ref_budget_;                // what every job's hit references hold at once

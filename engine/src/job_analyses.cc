@@ -45,6 +45,27 @@ auto badness(const Analysis& job) {
   return std::make_tuple(-verdict, -static_cast<int>(top), first, job.job.id);
 }
 
+bool worse(const Analysis& a, const Analysis& b) { return badness(a) < badness(b); }
+
+// A job past the list: what the jobs table and the gate need of it.
+void count_unlisted(const Analysis& a, UnlistedJobs& unlisted) {
+  ++unlisted.jobs;
+  unlisted.entries += a.job.entries;
+  const Verdict verdict = verdict_of(a);
+  ++(verdict == Verdict::kFailed ? unlisted.failed : verdict == Verdict::kWarning ? unlisted.warning : unlisted.ok);
+  const Finding* top = nullptr;
+  for (const auto& f : a.findings) {
+    unlisted.top_severity = std::max(unlisted.top_severity, f.severity);
+    if (top == nullptr || f.severity > top->severity ||
+        (f.severity == top->severity && f.first_seen < top->first_seen)) {
+      top = &f;
+    }
+  }
+  for (const auto& g : a.unexplained) unlisted.top_severity = std::max(unlisted.top_severity, g.severity);
+  if (verdict != Verdict::kOk)
+    ++unlisted.top_rules[top != nullptr && top->severity > Impact::kInfo ? top->rule_id : ""];
+}
+
 // What is kept of one job among many: its identity, outcome and findings by name, count and time —
 // what a jobs table and a fleet view show — without evidence, descriptions, fixes or facts.
 void summarise(Analysis& a) {
@@ -100,7 +121,26 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
   } else if (!healthy) {
     ++full_results_;
   }
-  jobs_.push_back(std::move(a));
+  keep(std::move(a));
+}
+
+void JobAnalyses::keep(Analysis a) {
+  // jobs_ is a heap whose front is the least bad job held: past the cap, the better of that one and
+  // the new one is counted instead of listed, so the list ends as the worst kMaxListedJobs whatever
+  // order the jobs finished in.
+  if (jobs_.size() < kMaxListedJobs) {
+    jobs_.push_back(std::move(a));
+    std::push_heap(jobs_.begin(), jobs_.end(), worse);
+    return;
+  }
+  if (!worse(a, jobs_.front())) {
+    count_unlisted(a, unlisted_);
+    return;
+  }
+  std::pop_heap(jobs_.begin(), jobs_.end(), worse);
+  count_unlisted(jobs_.back(), unlisted_);
+  jobs_.back() = std::move(a);
+  std::push_heap(jobs_.begin(), jobs_.end(), worse);
 }
 
 void JobAnalyses::finish(ExportAccumulator& acc, Analysis& out) {
@@ -115,8 +155,8 @@ void JobAnalyses::finish(ExportAccumulator& acc, Analysis& out) {
       a.inputs.push_back(InputSummary{.path = in.path, .shape = in.shape, .gzip = in.gzip});
     }
   }
-  std::stable_sort(out.jobs.begin(), out.jobs.end(),
-                   [](const Analysis& a, const Analysis& b) { return badness(a) < badness(b); });
+  std::stable_sort(out.jobs.begin(), out.jobs.end(), worse);
+  out.unlisted_jobs = std::move(unlisted_);
   for (const auto& [id, c] : acc.over_cap) out.not_diagnosed.push_back(c);
   for (const auto& [id, c] : acc.resumed) out.not_diagnosed.push_back(c);
   out.not_diagnosed_unlisted = acc.over_cap_unlisted;

@@ -29,10 +29,13 @@ class JobAnalyses {
   void finish(ExportAccumulator& acc, Analysis& out);  // frees each job's state once analysed
 
  private:
+  void keep(Analysis job);  // into the list of the worst kMaxListedJobs, or counted
+
   const CompiledRulePack& pack_;
   const FrameFilter& frameworks_;
   const JobSelection select_;
-  std::vector<Analysis> jobs_;
+  std::vector<Analysis> jobs_;  // a heap by badness, the least bad in front (keep())
+  UnlistedJobs unlisted_;
   std::vector<JobCount> not_selected_;
   uint64_t not_selected_unlisted_ = 0;
   size_t full_results_ = 0;

@@ -69,10 +69,12 @@ class MappedFile {
   size_t size_;
   size_t readable_;
   std::mutex mutex_;
-  static constexpr size_t kDropAtOnce = size_t{256} << 10;  // see release()
-  std::map<size_t, size_t> released_;                       // begin → end, above the watermark
-  size_t watermark_ = 0;                                    // everything below is released
-  size_t dropped_ = 0;                                      // pages below this were handed back
+  // See release(); well under a chunk (ReadLimits::chunk_bytes), so that a streamed piece of one
+  // oversized entry is dropped whole.
+  static constexpr size_t kDropAtOnce = size_t{64} << 10;
+  std::map<size_t, size_t> released_;  // begin → end, above the watermark
+  size_t watermark_ = 0;               // everything below is released
+  size_t dropped_ = 0;                 // pages below this were handed back
   MappingGuard guard_;
 };
 

@@ -11,6 +11,7 @@
 #include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/report.h"
 #include "gpudiag/yaml_tree.h"
+#include "job_views.h"
 
 namespace gpudiag {
 namespace {
@@ -273,6 +274,7 @@ bool trips_gate(const RankedReport& report, Impact threshold) {
   // Several jobs: the gate trips when any job in scope trips (the top-level findings are the worst
   // job's, which is one of them).
   if (report.jobs.size() > 1) {
+    if (detail::unlisted_jobs_trip(report, threshold)) return true;
     return std::any_of(report.jobs.begin(), report.jobs.end(),
                        [&](const RankedReport& job) { return trips_gate(job, threshold); });
   }

@@ -155,6 +155,9 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       out += fmt::format("gpudiag: {} without a finding worth annotating (ok)\n",
                          detail::plural(healthy, "other job", "other jobs"));
     }
+    if (const std::string line = detail::unlisted_jobs_line(report); !line.empty()) {
+      out += fmt::format("gpudiag: {}\n", terminal_safe(line));
+    }
   } else {
     annotate(report, "");
   }

@@ -593,6 +593,9 @@ void jobs_table(std::string& out, const RankedReport& report) {
     out += fmt::format(R"(<p class="small muted">… and {} (the JSON report lists them).</p>)",
                        plural(report.jobs.size() - kJobRows, "more job", "more jobs"));
   }
+  if (const std::string line = detail::unlisted_jobs_line(report); !line.empty()) {
+    out += fmt::format(R"(<p class="small muted">{}.</p>)", esc(line));
+  }
   if (!d.not_diagnosed.empty()) {
     out += fmt::format(R"(<p class="small muted">{} not diagnosed (over --max-jobs).</p>)",
                        plural(d.not_diagnosed.size(), "job", "jobs"));

@@ -18,6 +18,13 @@ bool shown_in_full(const RankedReport& job);
 // The jobs shown in full, by index into top.jobs, worst first; always at least the first (worst).
 std::vector<size_t> full_jobs(const RankedReport& top);
 
+// Jobs diagnosed past the report's list (Analysis::unlisted_jobs, the least bad ones), in one line:
+// "24,000 more jobs not listed (23,990 failed, 10 ok; GPU ran out of memory × 23,990): …"; "" when none.
+std::string unlisted_jobs_line(const RankedReport& top);
+// Whether the unlisted jobs trip a gate at `threshold`: a finding or error group of theirs is at or
+// above it (no baseline can accept what is not listed).
+bool unlisted_jobs_trip(const RankedReport& top, Impact threshold);
+
 // "job NAME (ID)", "job ID" or "job (no id)", raw text.
 std::string job_label(const JobInfo& job);
 // The key a job is recorded under: the run history's pipeline when the report has one, else the

@@ -419,6 +419,18 @@ std::string render_json(const RankedReport& report, const RenderOptions& o) {
   w.key("jobs").begin_array();
   for (const auto& job : report.jobs) write_job(w, job, o);
   w.end_array();
+  // Past the list's cap (kMaxListedJobs), the least bad jobs are counted; present only then.
+  if (const UnlistedJobs& u = d.unlisted_jobs; u.jobs > 0) {
+    w.key("jobs_unlisted").begin_object();
+    w.field("jobs", u.jobs).field("entries", u.entries);
+    w.field("failed", u.failed).field("warning", u.warning).field("ok", u.ok);
+    w.field("top_severity", impact_name(u.top_severity));
+    w.key("top_rules").begin_array();
+    for (const auto& [rule_id, jobs] : u.top_rules)
+      w.begin_object().field("rule_id", rule_id).field("jobs", jobs).end_object();
+    w.end_array();
+    w.end_object();
+  }
   write_job_counts(w, "not_diagnosed", d.not_diagnosed);
   write_job_counts(w, "not_selected", d.not_selected);
   // Past the lists' cap (10,000 jobs each) only entries are summed; present only then.

@@ -284,6 +284,7 @@ std::string summary_suite(const RankedReport& top, const std::vector<size_t>& fu
   }
   if (rest > 0)
     listed_out += fmt::format("… and {} (the JSON report lists them)\n", plural(rest, "more job", "more jobs"));
+  if (const std::string line = detail::unlisted_jobs_line(top); !line.empty()) listed_out += line + "\n";
   if (!all.not_diagnosed.empty()) {
     listed_out += fmt::format("{} not diagnosed (over --max-jobs)\n", plural(all.not_diagnosed.size(), "job", "jobs"));
   }
@@ -324,7 +325,9 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
     out += suite(report.jobs[i], report, rules, o, id == 0, id);
     ++id;
   }
-  if (full.size() < report.jobs.size()) out += summary_suite(report, full, id);
+  if (full.size() < report.jobs.size() || report.diagnosis->unlisted_jobs.jobs > 0) {
+    out += summary_suite(report, full, id);
+  }
   return out + "</testsuites>\n";
 }
 

@@ -297,6 +297,9 @@ std::string jobs_table(const RankedReport& report) {
     out += fmt::format("… and {} (the JSON report lists them).\n\n",
                        plural(report.jobs.size() - kJobRows, "more job", "more jobs"));
   }
+  if (const std::string line = detail::unlisted_jobs_line(report); !line.empty()) {
+    out += fmt::format("{}.\n\n", markdown_prose(line));
+  }
   if (!d.not_diagnosed.empty()) {
     out += fmt::format("{} not diagnosed (over --max-jobs).\n\n", plural(d.not_diagnosed.size(), "job", "jobs"));
   }

@@ -7,6 +7,7 @@
 
 #include "gpudiag/doc_language.h"
 #include "gpudiag/utf8.h"
+#include "job_views.h"
 #include "text_layout.h"
 
 namespace gpudiag::detail {
@@ -269,6 +270,9 @@ std::string gate_line(const RankedReport& report, const RenderOptions& options) 
   }
   for (const auto& u : report.unexplained) {  // errors no rule explains count like findings
     if (counts_for_gate(u, threshold)) failing.push_back(fmt::format("{} U{}", kUnexplainedRuleId, u.rank));
+  }
+  if (several_jobs(report) && unlisted_jobs_trip(report, threshold)) {  // no baseline accepts them
+    failing.emplace_back("the jobs not listed");
   }
   const std::string suppressed =
       report.baseline && report.baseline->suppressed > 0

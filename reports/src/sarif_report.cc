@@ -527,6 +527,10 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
       w.end_object();
     }
     w.end_array();
+    if (all.unlisted_jobs.jobs > 0) {  // past the report's list: counted (docs/formats.md, Several jobs)
+      w.field("jobsUnlisted", all.unlisted_jobs.jobs)
+          .field("jobsUnlistedNote", detail::unlisted_jobs_line(export_report));
+    }
     if (!all.not_diagnosed.empty()) w.field("jobsNotDiagnosed", static_cast<uint64_t>(all.not_diagnosed.size()));
     if (!all.not_selected.empty()) w.field("jobsNotSelected", static_cast<uint64_t>(all.not_selected.size()));
   }

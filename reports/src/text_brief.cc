@@ -136,6 +136,10 @@ Block jobs_block(const RankedReport& report, size_t width, const TextPaint& pain
   if (not_ok > kShownJobs) b.lines.push_back(fmt::format("  … and {} more not ok", not_ok - kShownJobs));
   const Analysis& d = *report.diagnosis;
   const bool undiagnosed = !d.not_diagnosed.empty() || d.not_diagnosed_unlisted > 0;
+  if (const uint64_t unlisted = d.unlisted_jobs.jobs; unlisted > 0) {
+    b.lines.push_back(fmt::format("  … and {} not listed (--format json counts them by cause)",
+                                  plural(unlisted, "more job", "more jobs")));
+  }
   if (healthy > 0 || undiagnosed) {
     b.lines.push_back(
         fmt::format("  {} healthy{}", healthy, undiagnosed ? "; more jobs not diagnosed (over --max-jobs)" : ""));

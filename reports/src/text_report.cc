@@ -11,6 +11,7 @@
 
 #include "gpudiag/report.h"
 #include "gpudiag/utf8.h"
+#include "job_views.h"
 #include "report_text.h"
 #include "text_brief.h"
 #include "text_layout.h"
@@ -383,7 +384,10 @@ std::string job_label(const JobInfo& job) {
 void render_jobs(std::string& out, const RankedReport& report, Out& w) {
   const Analysis& d = *report.diagnosis;
   const Style& st = w.st;
-  out += fmt::format("\n{}\n", st.bold(fmt::format("Jobs ({}), worst first", report.jobs.size())));
+  const uint64_t unlisted = d.unlisted_jobs.jobs;
+  out += fmt::format("\n{}\n", st.bold(unlisted == 0 ? fmt::format("Jobs ({}), worst first", report.jobs.size())
+                                                     : fmt::format("Jobs ({} of {}), worst first", report.jobs.size(),
+                                                                   report.jobs.size() + unlisted)));
   size_t name_width = 4;
   for (const auto& job : report.jobs) name_width = std::max(name_width, job.diagnosis->job.name.size());
   name_width = std::min<size_t>(name_width, 40);
@@ -403,6 +407,9 @@ void render_jobs(std::string& out, const RankedReport& report, Out& w) {
         fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", st.bold(verdict), w.safe(crop_middle(info.name, 40)),
                     name_width, info.id.empty() ? "(no job id)" : w.safe(info.id), job_outcome_name(info.outcome),
                     plural(info.entries, "entry", "entries"), w.safe(cause));
+  }
+  if (const std::string line = detail::unlisted_jobs_line(report); !line.empty()) {
+    out += fmt::format("  … {}\n", w.safe(line));
   }
   for (const auto& c : d.not_diagnosed) {
     out += fmt::format("  {:<8} {:<{}}  {:<40}  {:<9}  {:>12}  {}\n", "-", w.safe(crop_middle(c.name, 40)), name_width,

@@ -207,6 +207,21 @@ struct JobCount {
   uint64_t entries = 0;
 };
 
+// The jobs diagnosed past the report's list (kMaxListedJobs), the least bad ones: counted, not listed.
+struct UnlistedJobs {
+  uint64_t jobs = 0;
+  uint64_t entries = 0;
+  uint64_t failed = 0;
+  uint64_t warning = 0;
+  uint64_t ok = 0;
+  // The highest severity among their findings and error groups: a gate at or below it trips, as no
+  // baseline can accept what is not listed.
+  Impact top_severity = Impact::kInfo;
+  // Each failed or warning job's most severe finding (the earliest at that severity) → how many jobs;
+  // "" for a job no rule explains.
+  std::map<std::string, uint64_t> top_rules;
+};
+
 // The analysis of an export. Its job fields (job … worker_counts) describe one job: the export's
 // only job, or with several the worst one (by verdict, then top severity, then first failure time);
 // `jobs` holds every job diagnosed, the worst first, each an Analysis of its own (its `jobs` empty).
@@ -241,6 +256,7 @@ struct Analysis {
   std::vector<JobCount> not_selected;   // outside --job-id / --job-name
   uint64_t not_diagnosed_unlisted = 0;  // entries of further jobs past the list's own cap
   uint64_t not_selected_unlisted = 0;   // entries of not-selected jobs past the list's own cap
+  UnlistedJobs unlisted_jobs;           // diagnosed past kMaxListedJobs: counted
 };
 
 // A job's verdict: failed when a finding is an error or worse, or when the job itself failed

@@ -33,6 +33,9 @@ struct JobSelection {
 // Full state is kept for this many jobs at most (docs/performance.md, "Memory caps"); later ones
 // are counted (Analysis::not_diagnosed).
 inline constexpr size_t kDefaultMaxJobs = 256;
+// The report lists this many jobs at most, the worst ones; the rest are counted by verdict and cause
+// (Analysis::unlisted_jobs), so that a report of 100,000 jobs costs what one of 1,000 does.
+inline constexpr size_t kMaxListedJobs = 1000;
 
 struct AnalysisOptions {
   unsigned threads = 0;  // 0: the cores available

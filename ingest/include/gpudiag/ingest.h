@@ -112,8 +112,11 @@ struct ReadLimits {
   uint64_t max_entry_bytes = 4ull << 20;
   uint64_t max_gzip_ratio = 1000;                 // decompressed / compressed, after the first 64 MiB
   uint64_t max_decompressed_bytes = 64ull << 30;  // per input
-  uint32_t chunk_bytes = 1u << 20;                // target chunk size
-  bool no_mmap = false;                           // read regular files instead of mapping them
+  // Target chunk size. Up to 2 × threads chunks are in flight, each with its entries' observations
+  // (on inputs where every entry matches, more than the input): 1 MiB chunks peaked at 80 MiB with
+  // -j2 on 1.5 M workers, 256 KiB at 61 MiB, and no slower (bench/RESULTS-memory.md).
+  uint32_t chunk_bytes = 1u << 18;
+  bool no_mmap = false;  // read regular files instead of mapping them
 };
 
 // Which long text of an oversized entry a window shows.
