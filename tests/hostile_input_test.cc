@@ -24,19 +24,7 @@
 using namespace gpudiag;
 namespace fs = std::filesystem;
 
-// The sanitizer build (tools/sanitize) runs the [badinput] cases too, where peak RSS includes
-// ASan's shadow memory.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using test::kSanitized;  // peak RSS there includes ASan's shadow memory
 
 namespace {
 

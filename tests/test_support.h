@@ -9,6 +9,20 @@
 
 namespace gpudiag::test {
 
+// Whether this is the sanitizer build (tools/sanitize): peak RSS there includes ASan's shadow memory,
+// and the tests that repeat one code path over many inputs sample them (the Release build runs all).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // The repository root (tests run from there, so reports show repo-relative paths).
 std::string source_dir();
 // The team's shared folder (reference pages, Loghub sets): $GPUDIAG_SHARED, else ../shared beside
