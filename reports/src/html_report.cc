@@ -573,7 +573,7 @@ void jobs_table(std::string& out, const RankedReport& report) {
   out += fmt::format(R"(<section id="jobs"><h2>Jobs ({})</h2><table class="jobs"><thead><tr><th>Job id</th>)"
                      "<th>Name</th><th>Outcome</th><th>Verdict</th><th>Top "
                      "cause</th><th>Entries</th><th>Console</th></tr></thead><tbody>",
-                     report.jobs.size());
+                     detail::jobs_count(report));
   for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
     const RankedReport& job = report.jobs[i];
     const JobInfo& j = job.diagnosis->job;

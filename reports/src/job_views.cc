@@ -47,6 +47,12 @@ std::string unlisted_jobs_line(const RankedReport& top) {
                      fmt::join(verdicts, ", "), named.empty() ? "" : "; ", fmt::join(named, ", "), top.jobs.size());
 }
 
+std::string jobs_count(const RankedReport& top) {
+  const uint64_t unlisted = top.diagnosis->unlisted_jobs.jobs;
+  return unlisted == 0 ? fmt::format("{}", top.jobs.size())
+                       : fmt::format("{} of {}", top.jobs.size(), top.jobs.size() + unlisted);
+}
+
 bool unlisted_jobs_trip(const RankedReport& top, Impact threshold) {
   const UnlistedJobs& u = top.diagnosis->unlisted_jobs;
   return u.jobs > 0 && u.top_severity >= threshold;

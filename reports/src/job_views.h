@@ -21,6 +21,8 @@ std::vector<size_t> full_jobs(const RankedReport& top);
 // Jobs diagnosed past the report's list (Analysis::unlisted_jobs, the least bad ones), in one line:
 // "24,000 more jobs not listed (23,990 failed, 10 ok; GPU ran out of memory × 23,990): …"; "" when none.
 std::string unlisted_jobs_line(const RankedReport& top);
+// "N", or "N of TOTAL" when jobs are past the list: a jobs table's count.
+std::string jobs_count(const RankedReport& top);
 // Whether the unlisted jobs trip a gate at `threshold`: a finding or error group of theirs is at or
 // above it (no baseline can accept what is not listed).
 bool unlisted_jobs_trip(const RankedReport& top, Impact threshold);

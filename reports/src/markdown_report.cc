@@ -283,7 +283,7 @@ std::string jobs_table(const RankedReport& report) {
   std::string out = fmt::format(
       "### Jobs ({})\n\n| Job | Name | Outcome | Verdict | Top cause | Entries |\n"
       "|---|---|---|---|---|---:|\n",
-      report.jobs.size());
+      detail::jobs_count(report));
   for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
     const RankedReport& job = report.jobs[i];
     const JobInfo& j = job.diagnosis->job;

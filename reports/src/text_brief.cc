@@ -200,7 +200,9 @@ std::string render_text_brief(const RankedReport& report, const RenderOptions& o
   {
     const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", d.job.id);
     const std::string what =
-        several_jobs(report) ? fmt::format("{} jobs; the worst: {}", report.jobs.size(), job) : job;
+        several_jobs(report)
+            ? fmt::format("{} jobs; the worst: {}", report.jobs.size() + report.diagnosis->unlisted_jobs.jobs, job)
+            : job;
     const std::string name = d.job.name.empty() ? "" : fmt::format(" ({})", d.job.name);
     const std::string rest = top.legend.safe(what + name);  // no "gpudiag VERSION —": the room is the job's
     const std::string shown = crop_columns(rest, width);

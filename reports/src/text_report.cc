@@ -384,10 +384,7 @@ std::string job_label(const JobInfo& job) {
 void render_jobs(std::string& out, const RankedReport& report, Out& w) {
   const Analysis& d = *report.diagnosis;
   const Style& st = w.st;
-  const uint64_t unlisted = d.unlisted_jobs.jobs;
-  out += fmt::format("\n{}\n", st.bold(unlisted == 0 ? fmt::format("Jobs ({}), worst first", report.jobs.size())
-                                                     : fmt::format("Jobs ({} of {}), worst first", report.jobs.size(),
-                                                                   report.jobs.size() + unlisted)));
+  out += fmt::format("\n{}\n", st.bold(fmt::format("Jobs ({}), worst first", detail::jobs_count(report))));
   size_t name_width = 4;
   for (const auto& job : report.jobs) name_width = std::max(name_width, job.diagnosis->job.name.size());
   name_width = std::min<size_t>(name_width, 40);
@@ -460,8 +457,9 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (!d.job.project.empty()) where += fmt::format(", project {}", w.safe(d.job.project));
   const std::string tool = st.bold(fmt::format("gpudiag{} — ", o.deterministic ? "" : " " + o.version));
   if (several) {  // the worst job is named first: it is what the reader came for
-    out +=
-        w.status(fmt::format("{}{} jobs; the worst: job {}{}", tool, report.jobs.size(), w.safe(d.job.id), where), "");
+    out += w.status(fmt::format("{}{} jobs; the worst: job {}{}", tool, report.jobs.size() + d.unlisted_jobs.jobs,
+                                w.safe(d.job.id), where),
+                    "");
   } else if (d.preflight) {
     out += w.status(fmt::format("{}preflight of a job's launch options", tool), "");
   } else {
@@ -492,6 +490,9 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
   if (several) {
     std::map<Verdict, size_t> by_verdict;
     for (const auto& job : report.jobs) ++by_verdict[job.verdict];
+    by_verdict[Verdict::kFailed] += d.unlisted_jobs.failed;  // the jobs past the list count too
+    by_verdict[Verdict::kWarning] += d.unlisted_jobs.warning;
+    by_verdict[Verdict::kOk] += d.unlisted_jobs.ok;
     std::vector<std::string> counts;
     for (const Verdict v : {Verdict::kFailed, Verdict::kWarning, Verdict::kOk}) {
       if (by_verdict[v] > 0) counts.push_back(fmt::format("{} {}", by_verdict[v], verdict_name(v)));
