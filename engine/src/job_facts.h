@@ -28,7 +28,7 @@ struct FactSource {
 };
 
 struct FactValue {
-  static constexpr size_t kMaxSightings = 5;
+  static constexpr size_t kMaxSightings = kFactSightings;
   std::string value;
   FactSource source;  // the winning one
   int priority = kLogLinePriority;

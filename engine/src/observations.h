@@ -23,6 +23,9 @@ inline constexpr size_t kEvidenceTextBytes = 32u << 10;
 inline constexpr size_t kContextTextBytes = 4u << 10;
 inline constexpr size_t kCaptureBytes = 1u << 10;
 inline constexpr size_t kObservedTextBytes = 64u << 10;
+// A fact keeps its first sources: a chunk keeps the first few hits of each fact extractor, per job,
+// and counts the others (FactValue::sightings).
+inline constexpr size_t kFactSightings = 5;
 
 // One record satisfying one signal.
 struct Hit {

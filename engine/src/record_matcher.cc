@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "fact_test_runner.h"
-#include "job_facts.h"
 
 namespace gpudiag::detail {
 
@@ -116,7 +115,6 @@ std::shared_ptr<const LongTextFindings> LongTextMatcher::finish_entry() { return
 
 RecordMatcher::RecordMatcher(const CompiledRulePack& pack)
     : pack_(pack),
-      errors_(pack),
       pattern_stamp_(pack.patterns.size(), 0),
       lazy_stamp_(pack.patterns.size(), 0),
       lazy_value_(pack.patterns.size(), 0),
@@ -289,23 +287,23 @@ MatchedLine RecordMatcher::matched_line(const Signal& s, const LogRecord& r) {
   return {};
 }
 
-bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out) {
+bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, JobSeen& job, ChunkObservations& out) {
   if (s.role == SignalRole::kObserver) {
     const FactExtractorSpec& x = pack_.extractors[s.extractor];
     if (!x.phase.empty() || !x.worker_count.empty()) return true;  // each is a point on the timeline
     // Facts keep the strongest, then the first value, and list their first sources: a chunk keeps
     // the first few hits and counts the others.
-    int64_t& kept = first_hit_.try_emplace(uint64_t{job_->ordinal} << 32 | static_cast<uint32_t>(si), 0).first->second;
-    if (static_cast<size_t>(kept) < FactValue::kMaxSightings) {
+    int64_t& kept = first_hit_.try_emplace(uint64_t{job.ordinal} << 32 | static_cast<uint32_t>(si), 0).first->second;
+    if (static_cast<size_t>(kept) < kFactSightings) {
       ++kept;
       return true;
     }
-    ++job_->extractor_overflow[si];
+    ++job.extractor_overflow[si];
     return false;
   }
   if (s.role != SignalRole::kAbsentStart) return true;
   // An absence starts at its earliest entry, so a chunk needs one hit of its start: the earliest.
-  int64_t& kept = first_hit_.try_emplace(uint64_t{job_->ordinal} << 32 | static_cast<uint32_t>(si), -1).first->second;
+  int64_t& kept = first_hit_.try_emplace(uint64_t{job.ordinal} << 32 | static_cast<uint32_t>(si), -1).first->second;
   if (kept < 0) {
     kept = static_cast<int64_t>(out.hits.size());
     return true;
@@ -315,119 +313,6 @@ bool RecordMatcher::wanted(int si, const Signal& s, const LogRecord& r, ChunkObs
   old.signal = -1;  // superseded: dropped when the chunk is merged
   kept = static_cast<int64_t>(out.hits.size());
   return true;
-}
-
-void RecordMatcher::start_chunk() {
-  errors_.start_batch();
-  first_hit_.clear();
-  job_ = nullptr;
-  job_id_ = {};
-  recent_jobs_ = {};
-  job_caches_.clear();
-  caches_ = nullptr;
-  last_worker_.clear();
-  last_sdk_worker_.clear();
-}
-
-namespace {
-
-// A map's value for `key`, added as `initial` when missing.
-template <typename Map>
-typename Map::mapped_type& lookup(Map& map, std::string_view key, const typename Map::mapped_type& initial) {
-  auto it = map.find(key);
-  if (it == map.end()) it = map.emplace(std::string(key), initial).first;
-  return it->second;
-}
-
-}  // namespace
-
-JobSeen& RecordMatcher::job_of(const LogRecord& r, ChunkObservations& out) {
-  if (job_ != nullptr && r.job_id == job_id_) return *job_;
-  auto recent = std::find_if(recent_jobs_.begin(), recent_jobs_.end(),
-                             [&](const RecentJob& j) { return j.seen != nullptr && j.id == r.job_id; });
-  if (recent == recent_jobs_.end()) {
-    auto it = out.jobs.find(r.job_id);
-    if (it == out.jobs.end()) {
-      it = out.jobs.emplace(std::string(r.job_id), JobSeen{}).first;
-      it->second.ordinal = static_cast<uint32_t>(out.jobs.size() - 1);
-    }
-    recent = recent_jobs_.end() - 1;  // the one seen longest ago makes room
-    *recent = RecentJob{it->first, &it->second};
-  }
-  const RecentJob found = *recent;
-  std::move_backward(recent_jobs_.begin(), recent, recent + 1);
-  recent_jobs_.front() = found;
-  job_ = found.seen;
-  job_id_ = found.id;
-  caches_ = nullptr;
-  if (job_->ordinal < kCachedJobs) {
-    if (job_caches_.size() <= job_->ordinal) job_caches_.resize(job_->ordinal + 1);
-    caches_ = &job_caches_[job_->ordinal];
-  }
-  last_worker_.clear();
-  last_sdk_worker_.clear();
-  return *job_;
-}
-
-void RecordMatcher::note_record(const LogRecord& r, ChunkObservations& out) {
-  JobSeen& job = job_of(r, out);
-  ++job.entries;
-  if (r.timestamp != kNoTime) {
-    if (job.earliest == kNoTime || r.timestamp < job.earliest) job.earliest = r.timestamp;
-    if (job.latest == kNoTime || r.timestamp > job.latest) job.latest = r.timestamp;
-  }
-  if (!r.log.empty()) {
-    Timestamp& first =
-        caches_ != nullptr ? caches_->logs.get(job.logs, r.log, kNoTime) : lookup(job.logs, r.log, kNoTime);
-    if (r.timestamp != kNoTime && (first == kNoTime || r.timestamp < first)) first = r.timestamp;
-  }
-  // An entry's SDK process is noted once per run of entries from the same worker and process.
-  if (!r.worker.empty() && (r.worker != last_worker_ || r.sdk_worker != last_sdk_worker_)) {
-    auto& sdk = (caches_ != nullptr ? caches_->workers.get(job.workers, r.worker) : lookup(job.workers, r.worker, {}))
-                    .sdk_workers;
-    last_worker_ = r.worker;
-    last_sdk_worker_ = r.sdk_worker;
-    if (!r.sdk_worker.empty() && sdk.find(r.sdk_worker) == sdk.end()) sdk.emplace(r.sdk_worker);
-  }
-  if (job.job_name.empty() && !r.job_name.empty()) job.job_name = r.job_name;
-  if (job.project.empty() && !r.project.empty()) job.project = r.project;
-  if (job.region.empty() && !r.region.empty()) job.region = r.region;
-}
-
-void RecordMatcher::note_summary(const JobSummary& s, ChunkObservations& out) {
-  LogRecord r;
-  r.job_id = s.job_id;
-  JobSeen& job = job_of(r, out);
-  job.source.add(s);
-  job.workers_floor = std::max(job.workers_floor, s.workers_total);
-  const auto widen = [](Timestamp& earliest, Timestamp& latest, Timestamp first, Timestamp last) {
-    if (first != kNoTime && (earliest == kNoTime || first < earliest)) earliest = first;
-    if (last != kNoTime && (latest == kNoTime || last > latest)) latest = last;
-  };
-  widen(job.earliest, job.latest, s.first, s.last);
-  for (const auto& log : s.logs) {
-    Timestamp& first = lookup(job.logs, log.log, kNoTime);
-    if (log.first != kNoTime && (first == kNoTime || log.first < first)) first = log.first;
-  }
-  for (const auto& worker : s.workers) {
-    auto& sdk = lookup(job.workers, worker.worker, {}).sdk_workers;
-    for (const auto& name : worker.sdk_workers) sdk.emplace(name);
-  }
-  for (const auto& [extractor, entries] : s.fact_entries) {
-    for (size_t si = 0; si < pack_.signals.size(); ++si) {
-      const Signal& signal = pack_.signals[si];
-      if (signal.role == SignalRole::kObserver && pack_.extractors[signal.extractor].id == extractor) {
-        job.extractor_source[static_cast<int>(si)] += entries;
-      }
-    }
-  }
-  if (job.job_name.empty()) job.job_name = s.job_name;
-  if (job.project.empty()) job.project = s.project;
-  if (job.region.empty()) job.region = s.region;
-  // The cached logs and workers point at the maps just changed: look them up again.
-  job_ = nullptr;
-  last_worker_.clear();
-  last_sdk_worker_.clear();
 }
 
 uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
@@ -445,7 +330,7 @@ uint32_t RecordMatcher::quiet_shapes(const LogRecord& r) {
   return quiet_;
 }
 
-void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
+void RecordMatcher::match(const LogRecord& r, size_t entry_index, JobSeen& job, ChunkObservations& out) {
   if (++stamp_ == 0) {  // wrapped: reset the stamps
     quiet_stamp_ = 0;
     std::fill(pattern_stamp_.begin(), pattern_stamp_.end(), 0);
@@ -453,7 +338,6 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     std::fill(signal_stamp_.begin(), signal_stamp_.end(), 0);
     stamp_ = 1;
   }
-  note_record(r, out);
   candidates_.clear();
   const auto collect = [&] {
     for (int i : set_hits_) {
@@ -505,12 +389,12 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     if (s.role == SignalRole::kEvidence && (claimed_by_.empty() || claimed_by_.back() != s.rule)) {
       claimed_by_.push_back(s.rule);
     }
-    if (!wanted(si, s, r, out)) continue;
+    if (!wanted(si, s, r, job, out)) continue;
     Hit hit;
     hit.signal = si;
     hit.entry_index = entry_index;
     hit.at = r.timestamp;
-    hit.job = job_->ordinal;
+    hit.job = job.ordinal;
     hit.worker = std::string(r.worker);
     hit.sdk_worker = std::string(r.sdk_worker);
     hit.where = r.where;
@@ -533,26 +417,6 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, ChunkObservati
     }
     out.hits.push_back(std::move(hit));
   }
-#ifndef GPUDIAG_WITHOUT_UNEXPLAINED  // the benchmark's baseline (CMake option): no candidate is taken
-  if (ErrorCandidates::may_be_candidate(r)) note_error(r, entry_index, out);
-#endif
-}
-
-void RecordMatcher::note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out) {
-  const ErrorCandidates::Screened screened = errors_.screen(r);
-  if (!screened.candidate) return;
-  ErrorCandidates::LineVerdict* line = screened.line;  // a remembered text remembers its quiet shapes
-  if (line == nullptr || line->quiet_severity != r.severity) {
-    const uint32_t quiet = quiet_shapes(r);
-    if (line != nullptr) {
-      line->quiet_severity = r.severity;
-      line->quiet = quiet;
-    }
-    if (quiet != 0) return;
-  } else if (line->quiet != 0) {
-    return;
-  }
-  errors_.take(screened, r, job_->ordinal, entry_index, claimed_by_, out);
 }
 
 }  // namespace gpudiag::detail

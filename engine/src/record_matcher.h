@@ -1,15 +1,14 @@
 // Matches one record against every signal of a RulePack: one RE2::Set pass per text field, then only
-// the candidate signals are evaluated. One RecordMatcher per thread. Internal to engine.
+// the candidate signals are evaluated. It only matches: the job tallies (job_tally.h) and the
+// unexplained-errors screen are stages of their own that the pipeline calls beside it
+// (record_pipeline.h). One RecordMatcher per thread. Internal to engine.
 #pragma once
 
-#include <array>
 #include <unordered_map>
 #include <vector>
 
 #include "compiled_rule_pack.h"
-#include "error_candidates.h"
 #include "gpudiag/ingest.h"
-#include "name_lookup_cache.h"
 #include "observations.h"
 
 namespace gpudiag::detail {
@@ -58,10 +57,15 @@ class RecordMatcher {
   void set_long_text(const LongTextMatches* matches) { long_text_ = matches; }
 
   // Call before the first record of each chunk (with a fresh or cleared ChunkObservations).
-  void start_chunk();
+  void start_chunk() { first_hit_.clear(); }
 
-  // Notes the record in `out` (time span, logs, workers) and appends a Hit per signal it satisfies.
-  void match(const LogRecord& record, size_t entry_index, ChunkObservations& out);
+  // Appends to `out` a Hit per signal the record satisfies; `job` is the record's (JobTally::note).
+  void match(const LogRecord& record, size_t entry_index, JobSeen& job, ChunkObservations& out);
+
+  // Of the record match() was given last: the rules that took it as evidence (kept or not) …
+  const std::vector<int>& claimed_by() const { return claimed_by_; }
+  // … and the policy's quiet shapes it has, one bit each (computed once per record).
+  uint32_t quiet_shapes(const LogRecord& r);
 
  private:
   // Runs the set over one field's text, stamping the patterns written for that field (or for text).
@@ -76,22 +80,9 @@ class RecordMatcher {
   std::string decode_text(const Signal& s, const LogRecord& r, std::string_view group);
   MatchedLine matched_line(const Signal& s, const LogRecord& r);
   // Whether a hit of signal `si` is worth keeping, given the hits already kept in this chunk.
-  bool wanted(int si, const Signal& s, const LogRecord& r, ChunkObservations& out);
-  void note_record(const LogRecord& r, ChunkObservations& out);
-  JobSeen& job_of(const LogRecord& r, ChunkObservations& out);
-
- public:
-  // A summary row of `gpudiag sql`'s result: the job's aggregates over every entry of the source.
-  void note_summary(const JobSummary& summary, ChunkObservations& out);
-
- private:
-  // The policy's quiet shapes the record has, one bit each (computed once per record).
-  uint32_t quiet_shapes(const LogRecord& r);
-  // An entry no rule claimed, or a claimed error whose copies elsewhere are then explained too.
-  void note_error(const LogRecord& r, size_t entry_index, ChunkObservations& out);
+  bool wanted(int si, const Signal& s, const LogRecord& r, JobSeen& job, ChunkObservations& out);
 
   const CompiledRulePack& pack_;
-  ErrorCandidates errors_;
   const LongTextMatches* long_text_ = nullptr;
   std::vector<int> set_hits_;
   std::vector<uint32_t> pattern_stamp_;  // == stamp_: matched by a set for this record
@@ -106,27 +97,6 @@ class RecordMatcher {
   uint32_t stamp_ = 0;
   uint32_t quiet_stamp_ = 0;  // == stamp_: quiet_ is this record's
   uint32_t quiet_ = 0;
-  // The current record's job in the chunk (entries come in runs of one job), and caches into its
-  // maps (reset by start_chunk and when the job changes).
-  // Each of the chunk's first kCachedJobs jobs has caches of its own, so that interleaved jobs (a
-  // sink shard) do not empty each other's; later ones look their names up in the maps.
-  struct JobCaches {
-    NameLookupCache<decltype(JobSeen::logs)> logs;
-    NameLookupCache<decltype(JobSeen::workers)> workers;
-  };
-  static constexpr size_t kCachedJobs = 32;
-  JobSeen* job_ = nullptr;
-  std::string_view job_id_;  // the current job's key in the chunk's map (stable: a std::map node)
-  // The chunk's jobs seen last, the latest first: interleaved jobs (a sink shard, about three
-  // running at any time) change job on most entries, and a map lookup by id costs several compares.
-  struct RecentJob {
-    std::string_view id;  // the map's key
-    JobSeen* seen = nullptr;
-  };
-  std::array<RecentJob, 4> recent_jobs_{};
-  std::vector<JobCaches> job_caches_;
-  JobCaches* caches_ = nullptr;
-  std::string last_worker_, last_sdk_worker_;  // the last entry's (copies: records do not outlive match())
 };
 
 // The field a condition tests, as text ("" when the record has none).
