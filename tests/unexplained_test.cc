@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "error_groups.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
 #include "test_support.h"
-#include "unexplained_key.h"
+#include "unexplained/error_groups.h"
+#include "unexplained/unexplained_key.h"
 
 using namespace gpudiag;
 

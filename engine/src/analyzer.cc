@@ -13,11 +13,9 @@
 #include <malloc.h>
 #endif
 
-#include "evaluator.h"
-#include "export_accumulator.h"
-#include "fact_catalog.h"
 #include "gpudiag/diagnostic_codes.h"
-#include "job_analyses.h"
+#include "judge/judge.h"
+#include "pack/pack.h"
 #include "record_pipeline.h"
 
 namespace gpudiag {

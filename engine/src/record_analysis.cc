@@ -1,8 +1,6 @@
 // RecordAnalysis: the same matching and reasoning as analyze(), for records handed over one by one.
-#include "evaluator.h"
-#include "export_accumulator.h"
 #include "gpudiag/analyzer.h"
-#include "job_analyses.h"
+#include "judge/judge.h"
 #include "record_pipeline.h"
 
 namespace gpudiag {

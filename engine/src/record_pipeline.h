@@ -8,11 +8,9 @@
 //   for (…) pipeline.record(record, entry_index, observations);
 #pragma once
 
-#include "compiled_rule_pack.h"
-#include "job_tally.h"
-#include "observations.h"
-#include "record_matcher.h"
-#include "unexplained_stage.h"
+#include "match/match.h"
+#include "pack/pack.h"
+#include "unexplained/unexplained.h"
 
 namespace gpudiag::detail {
 
