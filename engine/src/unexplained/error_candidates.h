@@ -163,7 +163,7 @@ class ErrorCandidates {
   std::unique_ptr<AtomFinder> benign_atoms_;  // the literals benign_filter_ needs, found in one pass
   bool benign_unfiltered_ = false;            // some pattern has no atom: FirstMatch runs it on every line
   std::string lowered_;                       // scratch: the line lowercased
-  std::vector<int> found_, passed_;           // scratch: the atoms found, the patterns they let through
+  std::vector<int> found_;                    // scratch: the atoms found
   std::vector<RememberedLine> lines_;         // kRememberedLines slots, in sets of two
   std::vector<uint8_t> newer_way_;            // per set: the way read last
   uint64_t batch_ = 1;                        // start_batch()'s count (LineVerdict::kept_batch 0: none)

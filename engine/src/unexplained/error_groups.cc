@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error_text.h"
+#include "group_key.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -239,13 +240,13 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
   // A cut copy (the job message's flattened traceback, cut before its exception) joins the whole
   // copy of the same user frame.
   for (auto& g : groups_) {
-    if (g.shown.key.rfind("g1|cut|", 0) != 0 || g.shown.count == 0) continue;
-    const std::string frame = g.shown.key.substr(7);
+    if (g.shown.count == 0) continue;
+    const auto cut = GroupKey::parse(g.shown.key);
+    if (!cut || cut->kind != GroupKey::Kind::kCut) continue;
     for (auto& whole : groups_) {
-      const std::string& k = whole.shown.key;
-      if (&whole == &g || k.rfind("g1|exc|", 0) != 0 || whole.shown.count == 0) continue;
-      const size_t bar = k.find('|', 7);
-      if (bar == std::string::npos || k.compare(bar + 1, frame.size() + 1, frame + "|") != 0) continue;
+      if (&whole == &g || whole.shown.count == 0) continue;
+      const auto key = GroupKey::parse(whole.shown.key);
+      if (!key || key->kind != GroupKey::Kind::kException || key->frame != cut->frame) continue;
       whole.shown.count += g.shown.count;
       for (const auto& [log, at] : g.logs) note_log(whole.logs, log, at.first, at.second);
       whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());

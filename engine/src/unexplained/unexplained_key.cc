@@ -74,7 +74,7 @@ std::string_view first_nonblank_line(std::string_view text) {
 }
 
 std::string line_group_key(std::string_view line_template) {
-  return fmt::format("g1|line|{}", line_template.substr(0, kTemplateBytes));
+  return GroupKey{.kind = GroupKey::Kind::kLine, .text = std::string(line_template.substr(0, kTemplateBytes))}.str();
 }
 
 std::string group_fingerprint(std::string_view key) {
@@ -106,16 +106,17 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
     c.message_template.reserve(parsed.exception_type.size() + 2 + masked.size());  // at most
     c.message_template = parsed.exception_type;
     if (!masked.empty()) append_first_tokens(c.message_template.append(": "), masked, 64);
-    c.key.reserve(8 + parsed.exception_type.size() + (f ? f->file.size() + f->function.size() + 1 : 1) + 1 +
-                  masked.size());
-    c.key.assign("g1|exc|").append(parsed.exception_type).append("|");
-    append_frame_part(c.key, f);
-    append_first_tokens(c.key.append("|"), masked, kMessageTokens);
+    GroupKey key{.kind = GroupKey::Kind::kException, .type = parsed.exception_type};
+    append_frame_part(key.frame, f);
+    append_first_tokens(key.text, masked, kMessageTokens);
+    c.key = key.str();
     c.exception_type = std::move(parsed.exception_type);
     c.exception_line = parsed.exception_line;
     c.matched_line = std::move(parsed.exception_line);
   } else if (!parsed.language.empty() && parsed.truncated) {  // a traceback cut before its exception line
-    append_frame_part(c.key.assign("g1|cut|"), f);
+    GroupKey key{.kind = GroupKey::Kind::kCut};
+    append_frame_part(key.frame, f);
+    c.key = key.str();
   } else {
     // A plain line: the template miner groups it (error_groups.h); the key follows from its template.
     std::string_view body = first_nonblank_line(parsed.body);

@@ -1,12 +1,5 @@
-// The grouping key of unexplained errors, version g1 (docs/unexplained.md, "Grouping"). Run
-// histories store its fingerprint, so what it holds is a contract: a change is a new version.
-//
-//   exception: "g1|exc|" TYPE "|" USER_FILE_BASENAME ":" USER_FUNCTION "|" first 8 tokens of the masked message
-//   cut copy:  "g1|cut|" USER_FILE_BASENAME ":" USER_FUNCTION    (a traceback cut before its exception)
-//   line:      "g1|line|" TEMPLATE                               (the template miner's, `<*>` for variables)
-//   fingerprint = "unexplained-error/" + 16 lowercase hex digits of XXH3-64 (seed 0) of the key
-//
-// The user frame's line number is left out: it moves with every edit of the file, the failure does not.
+// How an error's reading becomes its group (docs/unexplained.md, "Grouping"): the key (group_key.h,
+// where it is spelled, with its version) and the fields shown for the group, from the parsed text.
 #pragma once
 
 #include <string>
@@ -14,6 +7,7 @@
 
 #include "error_text.h"
 #include "gpudiag/rule_pack.h"
+#include "group_key.h"
 #include "match/match.h"
 
 namespace gpudiag::detail {

@@ -6,9 +6,8 @@ UnexplainedStage::UnexplainedStage(const CompiledRulePack& pack) : errors_(pack)
 
 void UnexplainedStage::start_chunk() { errors_.start_batch(); }
 
-void UnexplainedStage::note(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher,
+void UnexplainedStage::take(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher,
                             ChunkObservations& out) {
-  if (!ErrorCandidates::may_be_candidate(r)) return;
   const ErrorCandidates::Screened screened = errors_.screen(r);
   if (!screened.candidate) return;
   ErrorCandidates::LineVerdict* line = screened.line;  // a remembered text remembers its quiet shapes

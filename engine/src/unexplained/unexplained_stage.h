@@ -18,10 +18,15 @@ class UnexplainedStage {
 
   // Call before the first record of each chunk.
   void start_chunk();
-  // The record `matcher` has just matched, of the job with ordinal `job` in `out`.
-  void note(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher, ChunkObservations& out);
+  // The record `matcher` has just matched, of the job with ordinal `job` in `out`. Most records are
+  // none the screen could take (ErrorCandidates::may_be_candidate), answered inline.
+  void note(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher, ChunkObservations& out) {
+    if (ErrorCandidates::may_be_candidate(r)) take(r, entry_index, job, matcher, out);
+  }
 
  private:
+  void take(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher, ChunkObservations& out);
+
   ErrorCandidates errors_;
 };
 

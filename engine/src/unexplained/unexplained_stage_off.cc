@@ -8,6 +8,6 @@ UnexplainedStage::UnexplainedStage(const CompiledRulePack& pack) : errors_(pack)
 
 void UnexplainedStage::start_chunk() {}
 
-void UnexplainedStage::note(const LogRecord&, size_t, uint32_t, RecordMatcher&, ChunkObservations&) {}
+void UnexplainedStage::take(const LogRecord&, size_t, uint32_t, RecordMatcher&, ChunkObservations&) {}
 
 }  // namespace gpudiag::detail
