@@ -8,15 +8,15 @@
 #include <string_view>
 #include <utility>
 
-#include "compiled_rule_pack.h"
+#include "facts/job_facts.h"
 #include "gpudiag/analyzer.h"
 #include "gpudiag/ingest.h"
 #include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_pack.h"
 #include "gpudiag/utf8.h"
-#include "job_facts.h"
 #include "json_string.h"
+#include "pack/compiled_rule_pack.h"
 
 namespace gpudiag::fuzz {
 namespace {

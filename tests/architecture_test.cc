@@ -1,6 +1,8 @@
 // docs/architecture.md is checked against the tree: every folder, public header and handed-on type its
 // table names exists (the type declared in that header), every public header in the tree is in the
-// table, and no library reaches into another one's src/.
+// table, no library reaches into another one's src/, and engine's stage folders include each other
+// only through their doors, one way.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <regex>
@@ -54,6 +56,20 @@ bool declares(const std::string& header_text, const std::string& type) {
   return std::regex_search(header_text, declaration);
 }
 
+// The rows of the table under "## Inside engine": `engine/src/FOLDER/` | …, lowest stage first.
+std::vector<std::string> engine_stages(const std::string& doc) {
+  std::vector<std::string> stages;
+  std::istringstream in(doc);
+  bool in_section = false;
+  const std::regex row(R"(^\| `engine/src/([a-z_]+)/` \|)");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Inside engine";
+    std::smatch m;
+    if (in_section && std::regex_search(line, m, row)) stages.push_back(m[1]);
+  }
+  return stages;
+}
+
 }  // namespace
 
 TEST_CASE("docs/architecture.md names folders, public headers and types that exist", "[unit][docs]") {
@@ -99,6 +115,38 @@ TEST_CASE("no library includes another one's src/", "[unit][docs]") {
     for (std::sregex_iterator it(cmake.begin(), cmake.end(), other_src), end; it != end; ++it) {
       INFO((*it)[0]);
       CHECK((*it)[1] == folder);
+    }
+  }
+}
+
+TEST_CASE("engine's stage folders include each other through their doors, and one way", "[unit][docs]") {
+  const std::string root = gpudiag::test::source_dir();
+  const auto stages = engine_stages(gpudiag::test::read_file(root + "/docs/architecture.md"));
+  REQUIRE(stages.size() >= 5);
+  const auto rank = [&](const std::string& folder) {
+    return static_cast<int>(std::find(stages.begin(), stages.end(), folder) - stages.begin());
+  };
+  const std::string src = root + "/engine/src";
+  // Every folder of engine/src is a stage of the table.
+  for (const auto& entry : fs::directory_iterator(src)) {
+    if (!entry.is_directory()) continue;
+    INFO("engine/src/" << entry.path().filename().string() << "/ is not in docs/architecture.md");
+    CHECK(rank(entry.path().filename().string()) < static_cast<int>(stages.size()));
+  }
+  const std::regex include(R"re(#include "([a-z_]+)/([a-z_]+)\.h")re");
+  for (const auto& entry : fs::recursive_directory_iterator(src)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string relative = fs::relative(entry.path(), src).string();
+    const size_t slash = relative.find('/');
+    // A file at the top of engine/src (the pipeline, the public API) stands above every stage.
+    const int mine = slash == std::string::npos ? static_cast<int>(stages.size()) : rank(relative.substr(0, slash));
+    const std::string text = gpudiag::test::read_file(entry.path().string());
+    for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+      const std::string folder = (*it)[1], header = (*it)[2];
+      if (rank(folder) == static_cast<int>(stages.size())) continue;  // not a stage (gpudiag/…)
+      INFO(relative << " includes " << (*it)[0]);
+      CHECK(header == folder);     // only the stage's door
+      CHECK(rank(folder) < mine);  // and only a stage below its own
     }
   }
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "error_candidates.h"
+#include "unexplained/error_candidates.h"
 
 using namespace gpudiag;
 

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "facts/job_facts.h"
 #include "gpudiag/report.h"
-#include "job_facts.h"
 #include "test_support.h"
 
 using namespace gpudiag;

@@ -1,16 +1,16 @@
-// ErrorCandidates (engine/src/error_candidates.h): a matching thread remembers what it read of each
+// ErrorCandidates (engine/src/unexplained/error_candidates.h): a matching thread remembers what it read of each
 // short ERROR text, and a remembered answer must be the one a fresh reading gives — whether the
 // entry is a candidate at all, and every field of the candidate, the entry's own step included.
 // Real texts; each names its source.
-#include "error_candidates.h"
+#include "unexplained/error_candidates.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "compiled_rule_pack.h"
-#include "error_groups.h"
+#include "pack/compiled_rule_pack.h"
 #include "test_support.h"
+#include "unexplained/error_groups.h"
 
 using namespace gpudiag;
 

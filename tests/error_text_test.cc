@@ -1,6 +1,6 @@
 // The error-text parser over real error texts (tests/fixtures/error_text/, each file's first line
 // names its source): the cause's type and message, the user frame, the step, whether it was cut.
-#include "error_text.h"
+#include "unexplained/error_text.h"
 
 #include <re2/re2.h>
 
@@ -9,9 +9,9 @@
 #include <chrono>
 #include <random>
 
-#include "error_unwrap.h"
 #include "test_support.h"
-#include "unexplained_key.h"
+#include "unexplained/error_unwrap.h"
+#include "unexplained/unexplained_key.h"
 
 using namespace gpudiag;
 using detail::ParsedError;

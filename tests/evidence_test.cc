@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "evidence_excerpt.h"
-#include "evidence_merge.h"
+#include "evidence/evidence_excerpt.h"
+#include "evidence/evidence_merge.h"
 #include "gpudiag/report.h"
 #include "report_text.h"
 #include "test_support.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compiled_rule_pack.h"
+#include "pack/compiled_rule_pack.h"
 #include "test_support.h"
 
 using namespace gpudiag;

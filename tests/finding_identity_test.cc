@@ -1,6 +1,6 @@
 // Finding identities: the masks that keep per-run parts out of fingerprints, and the identity's
 // exact form (docs/json-schema.md, "Fingerprints"), which other tools recompute.
-#include "finding_identity.h"
+#include "judge/finding_identity.h"
 
 #include <fmt/format.h>
 

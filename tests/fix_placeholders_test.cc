@@ -2,10 +2,10 @@
 // the generic `action` otherwise; the loader rejects unknown placeholders and filters with file:line.
 #include <catch2/catch.hpp>
 
-#include "evaluator.h"
+#include "facts/job_facts.h"
 #include "gpudiag/rule_pack.h"
-#include "job_facts.h"
-#include "placeholders.h"
+#include "judge/evaluator.h"
+#include "pack/placeholders.h"
 #include "test_support.h"
 
 using namespace gpudiag;

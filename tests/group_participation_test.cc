@@ -1,6 +1,6 @@
-// some_group_takes_part (engine/src/group_participation.h): whether a fact extractor's groups take
+// some_group_takes_part (engine/src/pack/group_participation.h): whether a fact extractor's groups take
 // part in every match, which decides whether `gpudiag sql` may return only a job's first entry of it.
-#include "group_participation.h"
+#include "pack/group_participation.h"
 
 #include <catch2/catch.hpp>
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "evidence/trace_lines.h"
 #include "test_support.h"
-#include "trace_lines.h"
 
 using namespace gpudiag;
 using detail::PyFrameParts;

@@ -6,7 +6,7 @@
 
 #include "gpudiag/analyzer.h"
 #include "gpudiag/rule_pack.h"
-#include "rule_keys.h"
+#include "pack/rule_keys.h"
 #include "test_support.h"
 
 using namespace gpudiag;

@@ -8,11 +8,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "error_groups.h"
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
 #include "test_support.h"
-#include "unexplained_key.h"
+#include "unexplained/error_groups.h"
+#include "unexplained/group_key.h"
+#include "unexplained/unexplained_key.h"
 
 using namespace gpudiag;
 
@@ -143,7 +144,9 @@ TEST_CASE("error groups stay within the export's budget of kept text and say wha
     c.at = r.timestamp;
     c.log = "worker";
     auto reading = std::make_shared<CandidateReading>();
-    reading->key = "g1|exc|RuntimeError|-|" + std::to_string(i);
+    reading->key =
+        GroupKey{.kind = GroupKey::Kind::kException, .type = "RuntimeError", .frame = "-", .text = std::to_string(i)}
+            .str();
     reading->exception_type = "RuntimeError";
     reading->exception_line = text;
     c.reading = std::move(reading);
@@ -222,4 +225,27 @@ TEST_CASE("a plain message's exception line is read by hand as its pattern reads
     }
   }
   CHECK(compared > 1000);
+}
+
+TEST_CASE("a group key is written and read in one place, with its version", "[unit]") {
+  using gpudiag::detail::GroupKey;
+  using Kind = GroupKey::Kind;
+  const GroupKey exception{
+      .kind = Kind::kException, .type = "ValueError", .frame = "main.py:run", .text = "bad <*> x|y"};
+  CHECK(exception.str() == "g1|exc|ValueError|main.py:run|bad <*> x|y");
+  CHECK(GroupKey{.kind = Kind::kCut, .frame = "main.py:run"}.str() == "g1|cut|main.py:run");
+  CHECK(GroupKey{.kind = Kind::kLine, .text = "disk <*> full"}.str() == "g1|line|disk <*> full");
+  for (const GroupKey& key :
+       {exception, GroupKey{.kind = Kind::kException, .type = "E", .frame = "-", .text = "a: b|c"},
+        GroupKey{.kind = Kind::kCut, .frame = "-"}, GroupKey{.kind = Kind::kLine, .text = "x|y"}}) {
+    INFO(key.str());
+    const auto read = GroupKey::parse(key.str());
+    REQUIRE(read);
+    CHECK(read->str() == key.str());
+    CHECK(read->kind == key.kind);
+    CHECK(read->frame == key.frame);
+  }
+  CHECK_FALSE(GroupKey::parse("g2|cut|main.py:run"));  // another version is not read as this one
+  CHECK_FALSE(GroupKey::parse("g1|what|x"));
+  CHECK_FALSE(GroupKey::parse("g1|exc|NoFrame"));
 }

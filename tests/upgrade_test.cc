@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <map>
 
-#include "finding_identity.h"
 #include "gpudiag/history.h"
 #include "gpudiag/stable_hash.h"
 #include "json_support.h"
+#include "judge/finding_identity.h"
 #include "test_support.h"
 
 using namespace gpudiag;

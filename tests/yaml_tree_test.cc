@@ -9,7 +9,7 @@
 
 #include "gpudiag/baseline.h"
 #include "gpudiag/rule_pack.h"
-#include "rule_tree.h"
+#include "pack/rule_tree.h"
 #include "test_support.h"
 
 using namespace gpudiag;

@@ -15,7 +15,7 @@
 
 #include "gpudiag/analyzer.h"
 #include "gpudiag/rule_pack.h"
-#include "rule_tree.h"
+#include "pack/rule_tree.h"
 
 namespace {
 

@@ -13,12 +13,10 @@
 #include <malloc.h>
 #endif
 
-#include "evaluator.h"
-#include "export_accumulator.h"
-#include "fact_catalog.h"
 #include "gpudiag/diagnostic_codes.h"
-#include "job_analyses.h"
-#include "record_matcher.h"
+#include "judge/judge.h"
+#include "pack/pack.h"
+#include "record_pipeline.h"
 
 namespace gpudiag {
 namespace {
@@ -26,7 +24,7 @@ namespace {
 using detail::ChunkObservations;
 using detail::ExportAccumulator;
 using detail::LongTextMatcher;
-using detail::RecordMatcher;
+using detail::RecordPipeline;
 
 // What matching made of one batch, on its way to the merge.
 struct MatchedBatch : BatchOutput {
@@ -36,20 +34,20 @@ struct MatchedBatch : BatchOutput {
 // Matches the records of batch after batch on one worker thread of the record stream.
 class MatchingSink : public RecordSink {
  public:
-  explicit MatchingSink(const detail::CompiledRulePack& pack) : matcher_(pack) { matcher_.start_chunk(); }
+  explicit MatchingSink(const detail::CompiledRulePack& pack) : pipeline_(pack) { pipeline_.start_chunk(); }
 
   void record(const LogRecord& r, size_t entry, const LongTextFindings* long_text) override {
-    matcher_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(long_text));
-    matcher_.match(r, entry, out_->seen);
+    pipeline_.set_long_text(dynamic_cast<const detail::LongTextMatches*>(long_text));
+    pipeline_.record(r, entry, out_->seen);
   }
 
-  void summary(const JobSummary& summary, size_t) override { matcher_.note_summary(summary, out_->seen); }
+  void summary(const JobSummary& summary, size_t) override { pipeline_.summary(summary, out_->seen); }
 
   std::unique_ptr<BatchOutput> end_batch(Neighbours& neighbours) override {
-    matcher_.set_long_text(nullptr);
+    pipeline_.set_long_text(nullptr);
     keep_possible_evidence(out_->seen.hits);
     add_context(neighbours, out_->seen.hits);
-    matcher_.start_chunk();
+    pipeline_.start_chunk();
     return std::exchange(out_, std::make_unique<MatchedBatch>());
   }
 
@@ -98,7 +96,7 @@ class MatchingSink : public RecordSink {
     }
   }
 
-  RecordMatcher matcher_;
+  RecordPipeline pipeline_;
   std::unique_ptr<MatchedBatch> out_ = std::make_unique<MatchedBatch>();
 };
 

@@ -7,11 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "compiled_rule_pack.h"
-#include "error_candidates.h"
-#include "fact_extractor.h"
-#include "group_participation.h"
-#include "job_facts.h"
+#include "facts/facts.h"
+#include "pack/pack.h"
+#include "unexplained/unexplained.h"
 
 namespace gpudiag {
 namespace {

@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <set>
 
-#include "compiled_rule_pack.h"
-#include "export_accumulator.h"
-#include "job_analyses.h"
-#include "launch_facts.h"
-#include "service_defaults.h"
+#include "facts/facts.h"
+#include "judge/judge.h"
+#include "pack/pack.h"
 
 namespace gpudiag {
 namespace {

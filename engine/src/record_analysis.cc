@@ -1,9 +1,7 @@
 // RecordAnalysis: the same matching and reasoning as analyze(), for records handed over one by one.
-#include "evaluator.h"
-#include "export_accumulator.h"
 #include "gpudiag/analyzer.h"
-#include "job_analyses.h"
-#include "record_matcher.h"
+#include "judge/judge.h"
+#include "record_pipeline.h"
 
 namespace gpudiag {
 
@@ -12,11 +10,11 @@ struct RecordAnalysis::Impl {
 
   Impl(const RulePack& pack, std::vector<std::string> names, JobSelection s)
       : accumulator(detail::compiled(pack), names, kDefaultMaxJobs),
-        matcher(detail::compiled(pack)),
+        pipeline(detail::compiled(pack)),
         summaries(names.size()),
         select(std::move(s)) {
     for (size_t i = 0; i < names.size(); ++i) summaries[i].path = names[i];
-    matcher.start_chunk();
+    pipeline.start_chunk();
   }
 
   // Merges the batch as the record stream's merge step would (hits carry their own input and
@@ -25,12 +23,12 @@ struct RecordAnalysis::Impl {
     if (batch_size == 0) return;
     accumulator.add_batch(std::move(seen), [](size_t) { return false; });
     seen = detail::ChunkObservations{};
-    matcher.start_chunk();
+    pipeline.start_chunk();
     batch_size = 0;
   }
 
   detail::ExportAccumulator accumulator;
-  detail::RecordMatcher matcher;
+  detail::RecordPipeline pipeline;
   detail::ChunkObservations seen;
   std::vector<InputSummary> summaries;
   JobSelection select;
@@ -50,7 +48,7 @@ Status RecordAnalysis::load_job_file(const std::string& path) {
 }
 
 void RecordAnalysis::add(const LogRecord& record) {
-  impl_->matcher.match(record, impl_->batch_size++, impl_->seen);
+  impl_->pipeline.record(record, impl_->batch_size++, impl_->seen);
   if (record.where.input < impl_->summaries.size()) {
     auto& s = impl_->summaries[record.where.input];
     ++s.entries;

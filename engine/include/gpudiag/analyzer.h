@@ -13,6 +13,7 @@
 
 #include "gpudiag/analysis.h"
 #include "gpudiag/ingest.h"
+#include "gpudiag/job_file.h"
 #include "gpudiag/rule_pack.h"
 
 namespace gpudiag {
@@ -51,28 +52,9 @@ struct AnalysisOptions {
 };
 
 // Reads every input (unreadable ones are listed in Analysis::input_errors, the rest are still
-// analysed). Fails only for a bad job file (read_job_descriptions says why, with its place).
+// analysed). Fails only for a bad job file (read_job_descriptions, gpudiag/job_file.h, says why, with its place).
 Result<Analysis> analyze(const RulePack& pack, const std::vector<std::string>& inputs,
                          const AnalysisOptions& options = {});
-
-// One job a --job file describes. `gcloud dataflow jobs describe JOB --full --format=json` prints one
-// JSON object; `gcloud dataflow jobs list --format=json` an array of them (each element a job).
-struct JobDescription {
-  std::string file;
-  uint64_t line = 0;    // where its object starts, 1-based
-  uint64_t column = 0;  // 1-based, in bytes
-  std::string id;
-  std::string name;
-  std::string project;        // projectId
-  std::string region;         // location
-  std::string current_state;  // currentState ("JOB_STATE_DONE", "JOB_STATE_FAILED" …), "" when not given
-  bool in_list = false;       // an element of an array (`jobs list`), not the file's one job
-};
-
-// The jobs a --job file describes, or why it cannot be used: malformed JSON, or a shape that is not
-// a job (each with file:line:column and how to get a good file).
-Result<std::vector<JobDescription>> read_job_descriptions(const std::string& path);
-Result<std::vector<JobDescription>> parse_job_descriptions(std::string_view text, const std::string& path);
 
 // Of the jobs the --job files describe (in order), the one whose facts analyze() applies: the one
 // job a `jobs describe` file gives when exactly one file does (a list beside it is only checked), or

@@ -73,7 +73,7 @@ struct SelectedCondition {
   std::string counted;
 };
 
-// engine/src/error_candidates.cc's screen(), as data: an entry can be a candidate only if
+// engine/src/unexplained/error_candidates.cc's screen(), as data: an entry can be a candidate only if
 //  (a) its severity is at least `min_severity`, the first line of its message matches no
 //      `benign_errors` pattern, and its message does not start with a `demoting_prefixes` pattern
 //      (a glog/absl or Python logging prefix below ERROR) unless it holds a traceback; or

@@ -1,0 +1,110 @@
+// CompiledRulePack: rules compiled for one-pass matching, what RuleCompiler produces and the record
+// matcher, the job accumulator and the dump read. Internal to engine: a RulePack holds one, and
+// `compiled(pack)` reaches it.
+//
+// Every record condition in the pack — a rule's `match`, `weak`, `after.match`, `absent.match`,
+// `absent.after`, and each fact extractor's `match` (rules/facts/) — becomes a Signal. Regexes over
+// the message and the exception go into one RE2::Set per field; a record only evaluates the signals
+// whose trigger patterns the set reported (plus the few with no regex at all).
+#pragma once
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evidence/evidence.h"
+#include "fact_catalog.h"
+#include "fact_extractor.h"
+#include "gpudiag/rule_pack.h"
+#include "rule_spec.h"
+
+namespace gpudiag::detail {
+
+struct Pattern {
+  Field field = Field::kText;
+  std::string label_key;
+  std::string regex;
+  std::shared_ptr<const RE2> re;
+  bool has_captures = false;
+  // In the RE2::Set, answered by the one pass over the record's message and exception. Every
+  // message, exception or text pattern is, refiners (under `not`, or beside a more selective
+  // trigger) included: the set's DFA costs about the same per byte however many patterns it holds,
+  // while trying a refiner on its own rescans the text for every candidate record (measured with
+  // bench/'s four-times pack: 9 % of the run went to refiners of frequent absence markers). Only a
+  // pattern that matches an empty text stays out, tried on its own: the set never runs on an empty
+  // message. Patterns on other fields (log, logger, labels) are always tried on their own.
+  bool in_set = false;
+  bool from_rules = false;  // written in a rule (not only by a fact extractor)
+};
+
+// A condition flattened into nodes; node 0 is the root.
+struct CompiledCondition {
+  struct NodeC {
+    ConditionSpec::Kind kind;
+    Field field;
+    std::string label_key;
+    int pattern = -1;                // kRegex
+    std::vector<std::string> names;  // kOneOf
+    Severity min_severity = Severity::kDefault;
+    std::vector<int> children;
+    std::vector<FactTest> capture_tests;  // kCaptureTest
+  };
+  std::vector<NodeC> nodes;
+};
+
+enum class SignalRole : uint8_t { kEvidence, kWeak, kAfter, kAbsentMarker, kAbsentStart, kObserver };
+
+struct Signal {
+  CompiledCondition condition;
+  SignalRole role = SignalRole::kEvidence;
+  int rule = -1;                      // index into CompiledRulePack::rules (-1 for extractors)
+  int extractor = -1;                 // kObserver: index into CompiledRulePack::extractors
+  std::vector<int> capture_patterns;  // patterns with named groups (evidence signals)
+};
+
+struct CompiledRule {
+  RuleSpec spec;
+  int match_signal = -1;
+  int weak_signal = -1;
+  int after_signal = -1;
+  int absent_signal = -1;
+  int absent_after_signal = -1;
+};
+
+inline bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
+
+struct CompiledRulePack {
+  std::vector<RuleInfo> infos;      // every rule, sorted by id (disabled ones too)
+  std::vector<CompiledRule> rules;  // enabled rules, sorted by id
+  std::vector<Pattern> patterns;
+  std::vector<Signal> signals;
+  // One set for the message and the exception fields: it runs over each; a pattern written for one
+  // field ignores what it finds in the other. (One set compiles once and shares its DFA cache.)
+  std::unique_ptr<RE2::Set> text_set;
+  std::vector<int> set_patterns;  // set index → pattern index
+  std::vector<std::vector<int>> signals_by_pattern;
+  std::vector<int> always_signals;            // signals without a trigger pattern
+  std::vector<FactExtractorSpec> extractors;  // sorted by id
+  FactCatalog catalog;
+  PackPolicy policy;
+  // The policy's quiet shapes: each one's message pattern (-1: the shape tests no message), a
+  // pattern of `patterns` and so answered by the set's one pass over the message, and per enabled
+  // rule the bit of each shape that does not silence it (its `except`).
+  std::vector<int> quiet_patterns;
+  std::vector<uint32_t> quiet_exempt;
+  // The policy's framework frames and wrappers, compiled once for every job's evaluation (compiling
+  // them per job cost ~1 M instructions a job).
+  std::unique_ptr<const FrameFilter> frameworks;
+  Wrappers wrappers;
+  std::string hash;
+
+  int rule_index(std::string_view id) const;
+};
+
+// The compiled form of a loaded pack.
+const CompiledRulePack& compiled(const RulePack& pack);
+
+}  // namespace gpudiag::detail

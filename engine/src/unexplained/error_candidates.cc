@@ -1,0 +1,453 @@
+#include "error_candidates.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "error_text.h"
+#include "evidence/evidence.h"
+#include "gpudiag/patterns.h"
+#include "gpudiag/stable_hash.h"
+#include "sampled_words_hash.h"
+#include "unexplained_key.h"
+
+namespace gpudiag::detail {
+namespace {
+
+// What is kept of a candidate entry (its exemplar) and of a fragment's line.
+constexpr size_t kCandidateTextBytes = 16u << 10;
+constexpr size_t kFragmentBytes = 2u << 10;
+// The texts remembered per matching thread, and the longest one remembered: under 1 MiB with what
+// is read from them. A power of two (sets of two ways): a new text replaces the older of its set's
+// two (a real export's chatter comes back soon, while lines that carry their own timestamp never
+// repeat).
+constexpr size_t kRememberedLines = 256;
+static_assert((kRememberedLines & (kRememberedLines - 1)) == 0);
+constexpr size_t kRememberedLineBytes = 512;
+// benign_first_line's table (direct-mapped) and the parsed exceptions whose readings are kept.
+constexpr size_t kRememberedFirstLines = 64;
+static_assert((kRememberedFirstLines & (kRememberedFirstLines - 1)) == 0);
+constexpr size_t kRememberedReadings = 8;
+
+// Whether two parses of exceptions give the same reading: the fields set_group_fields reads of one
+// (not its body, the text's first line, which only a plain line's reading reads).
+bool same_exception(const ParsedError& a, const ParsedError& b) {
+  return a.exception_type == b.exception_type && a.message == b.message && a.exception_line == b.exception_line &&
+         a.step == b.step && a.truncated == b.truncated && a.user_frame == b.user_frame;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string_view trim_left(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+Severity glog_letter(char c) { return value_named(kGlogLevels, std::string_view(&c, 1)).value_or(Severity::kCritical); }
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
+
+// Whether `s` at `at` has `shape`, where 'd' stands for a digit: eight bytes a step (the shape is
+// asked of every ERROR entry). A byte XOR its shape byte ('0' for a digit) is 0–9 for a digit and
+// 0 for the literal; adding 0x76 (a digit) or 0x7F (a literal) to it sets its high bit exactly
+// when it is more, and never carries into the next byte (it is below 0x80, or its high bit is
+// already set, which fails it either way).
+template <size_t N>
+struct Shape {
+  static constexpr size_t kSize = N - 1;
+  static constexpr size_t kWords = (kSize + 7) / 8;
+  uint64_t want[kWords]{}, add[kWords]{};
+  size_t at[kWords]{};  // where each word starts: the last one ends with the shape
+  constexpr explicit Shape(const char (&shape)[N]) {
+    static_assert(kSize >= 8);
+    for (size_t w = 0; w < kWords; ++w) {
+      at[w] = w + 1 < kWords ? 8 * w : kSize - 8;
+      for (size_t k = 0; k < 8; ++k) {
+        const char c = shape[at[w] + k];
+        want[w] |= uint64_t{static_cast<unsigned char>(c == 'd' ? '0' : c)} << (8 * k);
+        add[w] |= uint64_t{c == 'd' ? 0x76u : 0x7Fu} << (8 * k);
+      }
+    }
+  }
+};
+
+template <size_t N>
+[[gnu::always_inline]] inline bool has_shape(std::string_view s, size_t at, const Shape<N>& shape) {
+  if (s.size() < at + Shape<N>::kSize) return false;
+  uint64_t bad = 0;
+  for (size_t w = 0; w < Shape<N>::kWords; ++w) {
+    uint64_t x;
+    std::memcpy(&x, s.data() + at + shape.at[w], 8);  // little-endian: byte k is bits 8k..8k+7
+    const uint64_t y = x ^ shape.want[w];
+    bad |= (y + shape.add[w]) | y;
+  }
+  return (bad & 0x8080808080808080ull) == 0;
+}
+static_assert(std::endian::native == std::endian::little, "has_shape reads words little-endian");
+
+constexpr Shape kTensorFlowStamp("dddd-dd-dd dd:dd:dd");  // 2024-05-12 10:01:02
+constexpr Shape kGlogStamp("dddd dd:dd:dd");              // 0512 10:01:02
+
+// The first byte from `p` on that is ']' or one of RE2's \s (all below '!'), or h.size(). Sixteen
+// bytes a step (SSE2; eight elsewhere): a file word is some 50 bytes of path. `high` gathers the
+// high bits of the bytes read (some past the answer too): zero says they are all ASCII.
+size_t next_bracket_or_space(std::string_view h, size_t p, uint64_t& high) {
+#if defined(__SSE2__)
+  const __m128i bracket = _mm_set1_epi8(']'), blank = _mm_set1_epi8(' ');
+  for (; p + 16 <= h.size(); p += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data() + p));
+    high |= static_cast<unsigned>(_mm_movemask_epi8(x));
+    // A byte at most ' ' (unsigned) or equal to ']': the byte loop reads from the first of them.
+    const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, blank), x), _mm_cmpeq_epi8(x, bracket));
+    if (const unsigned found = static_cast<unsigned>(_mm_movemask_epi8(stop)); found != 0) {
+      p += static_cast<size_t>(std::countr_zero(found));
+      break;
+    }
+  }
+#else
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  for (; p + 8 <= h.size(); p += 8) {
+    uint64_t x;
+    std::memcpy(&x, h.data() + p, 8);
+    high |= x & kHigh;
+    const uint64_t bracket = x ^ (kOnes * ']');
+    // A byte below '!' or equal to ']' sets its high bit here (a borrow may set more above it,
+    // never below: the byte loop reads from the first).
+    if ((((x - kOnes * '!') & ~x) | ((bracket - kOnes) & ~bracket)) & kHigh) break;
+  }
+#endif
+  for (; p < h.size() && h[p] != ']' && !is_regex_space(h[p]); ++p) high |= static_cast<unsigned char>(h[p]) & 0x80u;
+  return p;
+}
+
+// The glog/absl letter of a line, read as RE2 reads kGlog (below); 0: none; '?': ask RE2 (the
+// file name holds bytes past ASCII). By hand because it runs on every ERROR entry and RE2 costs
+// some 1,500 instructions a call there.
+char glog_letter_of(std::string_view h) {
+  size_t i = 0;
+  if (!h.empty() && is_digit(h[0])) {  // then only the timestamp can come first: a digit is no letter
+    if (!has_shape(h, 0, kTensorFlowStamp)) return 0;
+    i = 19;
+    if (i < h.size() && h[i] == '.') {
+      size_t j = i + 1;
+      while (j < h.size() && is_digit(h[j])) ++j;
+      if (j > i + 1) i = j;
+    }
+    if (h.substr(i, 2) != ": ") return 0;
+    i += 2;
+  }
+  if (i >= h.size() || (h[i] != 'I' && h[i] != 'W' && h[i] != 'E' && h[i] != 'F')) return 0;  // no memchr call
+  const char letter = h[i++];
+  if (i < h.size() && is_digit(h[i]) && has_shape(h, i, kGlogStamp)) return letter;  // most have a blank there
+  // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then a word holding, after its first byte, a source file's
+  // extension, a colon, digits and ']'. One pass to each ']' of the word, read backwards from there
+  // (the word is some 50 bytes of path, read thrice when the dots were looked for first).
+  size_t w = i;
+  while (w < h.size() && is_regex_space(h[w])) ++w;
+  if (w == i) return 0;
+  uint64_t high = 0;  // of the bytes read from w on: past ASCII, the word before the dot is asked again
+  for (size_t p = w;; ++p) {
+    p = next_bracket_or_space(h, p, high);
+    if (p >= h.size() || h[p] != ']') return 0;
+    size_t colon = p;
+    while (colon > w && is_digit(h[colon - 1])) --colon;
+    if (colon == p || colon == w || h[--colon] != ':') continue;
+    for (std::string_view ext : {"cc", "h", "py"}) {
+      if (colon < w + 2 + ext.size()) continue;  // a byte of the word, the dot, the extension
+      const size_t dot = colon - ext.size() - 1;
+      if (h[dot] != '.' || h.substr(dot + 1, ext.size()) != ext) continue;
+      // The word before the dot is what RE2 reads as UTF-8: past ASCII, ask it ('?').
+      return high == 0 || is_ascii(h.substr(w, dot - w)) ? letter : '?';
+    }
+  }
+}
+
+// Python logging's level word of `LEVEL:name:…`, read as RE2 reads kPython (below); empty: none.
+std::string_view python_level_of(std::string_view h) {
+  for (const auto& row : kPythonLevels) {
+    const std::string_view level = row.name;
+    // The first byte first: the words start with different letters, and most lines with none.
+    if (h.size() <= level.size() || h[0] != level[0] || h[level.size()] != ':' || h.substr(0, level.size()) != level) {
+      continue;
+    }
+    size_t i = level.size() + 1;
+    while (i < h.size() && (is_digit(h[i]) || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= 'a' && h[i] <= 'z') ||
+                            h[i] == '_' || h[i] == '.' || h[i] == '-')) {
+      ++i;
+    }
+    return i < h.size() && h[i] == ':' ? level : std::string_view{};
+  }
+  return {};
+}
+
+}  // namespace
+
+Severity effective_severity(const LogRecord& r) {
+  if (r.severity < Severity::kError) return r.severity;
+  // glog/absl: "E0512 10:01:02.345678  1234 file.cc:12] …"; TensorFlow's C++ logging before absl:
+  // "2024-05-12 10:01:02.345678: W tensorflow/core/…"; Python's logging.basicConfig default
+  // "WARNING:absl:…" (tensorflow/core/platform/default/logging.cc; absl/log/internal/log_format.cc;
+  // Python's logging BASIC_FORMAT). The patterns say what is read; it is read by hand (the same
+  // answer: tests/effective_severity_test.cc), RE2 asked only where UTF-8 could make a difference.
+  static const RE2 kGlog(std::string(kGlogHead) + "([IWEF])" + std::string(kGlogTail));
+  // kPython, read by python_level_of: ^(a kPythonLevels word)kPythonLevelTail
+  const std::string_view head = r.message.substr(0, 256);
+  char letter = glog_letter_of(head);
+  std::string_view level;
+  if (letter == '?') {
+    re2::StringPiece found;
+    letter = RE2::PartialMatch(head, kGlog, &found) ? found[0] : 0;
+  }
+  if (letter == 0) level = python_level_of(head);  // ASCII only: read as RE2 reads it
+  if (letter != 0) return glog_letter(letter);
+  if (auto s = value_named(kPythonLevels, level); s && *s < Severity::kError) return *s;
+  return r.severity;
+}
+
+bool is_traceback_fragment(std::string_view line) {
+  for (std::string_view start : kFragmentStarts) {
+    if (!starts_with(line, start)) continue;
+    // A frame line whose indentation the logger dropped (the Flex Template launcher's entries).
+    if (start == "File \"") {
+      PyFrameParts parts;
+      return read_python_frame(line, parts) != PyFrameRead::kNo;
+    }
+    return true;
+  }
+  const std::string_view body = trim_left(line);
+  if (body.size() < line.size()) {  // indented: a frame, its source line, `at …`, `... N more`
+    return !body.empty();
+  }
+  // An exception line: a dotted name ending in Error/Exception/… then ":" or the end.
+  return is_exception_line(line);
+}
+
+bool is_exception_line(std::string_view line) {
+  // kExceptionLine read by hand (RE2 cost ~900 instructions a call here, on every unindented INFO
+  // line of the launcher's and the job messages' logs): its name, then ':' or the end of the text.
+  const size_t name = exception_name_length(line, /*dollar=*/true, /*warning=*/true);
+  return name > 0 && (name == line.size() || line[name] == ':');
+}
+
+ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
+    : frameworks_(*pack.frameworks),
+      lines_(kRememberedLines),
+      newer_way_(kRememberedLines / 2, 1),
+      first_lines_(kRememberedFirstLines),
+      parsed_readings_(kRememberedReadings) {
+  if (pack.policy.benign_errors.empty()) return;
+  auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
+  bool added = true;
+  for (const auto& p : pack.policy.benign_errors) {
+    int id = 0;
+    added = added && filter->Add(p, RE2::Quiet, &id) == RE2::NoError;
+  }
+  if (added) {
+    std::vector<std::string> atoms;
+    filter->Compile(&atoms);
+    benign_atoms_ = std::make_unique<AtomFinder>(std::move(atoms));
+    // The patterns FirstMatch runs whatever atoms were found (those it could take none from).
+    std::vector<int> always;
+    filter->AllPotentials({}, &always);
+    benign_unfiltered_ = !always.empty();
+    benign_filter_ = std::move(filter);
+    return;
+  }
+  std::string alternation;  // a pattern RE2 takes only within the alternation: that alone
+  for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
+  benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
+}
+
+// The length and six words of the text: its first 32 bytes (where chatter lines differ: a
+// timestamp, an id) and its last 16 (how the message ends). XXH3 of 56 sampled bytes cost more than
+// the look-up it serves (every ERROR entry asks one); the table compares whole texts, so two that
+// share those bytes only share a set. Never stored: no stable algorithm is needed.
+uint64_t ErrorCandidates::text_hash(std::string_view s) {
+  if (s.size() < 32) return stable_hash(s);
+  const size_t end = s.size();
+  return detail::sampled_words_hash(s, std::array<size_t, 6>{0, 8, 16, 24, end - 16, end - 8});
+}
+
+ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
+  if (!r.exception.empty() || r.message.size() > kRememberedLineBytes) return nullptr;
+  const uint64_t h = text_hash(r.message);
+  const size_t set = h & (kRememberedLines / 2 - 1);
+  RememberedLine* ways = &lines_[2 * set];
+  for (uint8_t way = 0; way < 2; ++way) {
+    RememberedLine& line = ways[way];
+    if (line.used && line.hash == h && line.text == r.message) {
+      newer_way_[set] = way;
+      return &line.verdict;
+    }
+  }
+  const uint8_t way = newer_way_[set] ^ 1;  // the one read longer ago makes room
+  RememberedLine& line = ways[way];
+  newer_way_[set] = way;
+  line.used = true;
+  line.hash = h;
+  line.text.assign(r.message);
+  line.verdict = LineVerdict{};
+  return &line.verdict;
+}
+
+// Inlined into screen(): every record asks it.
+[[gnu::always_inline]] inline bool ErrorCandidates::holds_traceback(const LogRecord& r) {
+  // Every record asks this. A traceback has lines (a one-line header alone is a docker fragment,
+  // which is logged at ERROR and taken as an error): the search for its header only in texts that
+  // have a line break.
+  const auto holds = [](std::string_view text, std::string_view unescaped) {
+    if (!has_line_break(text, unescaped)) return false;
+    return text.find(kTracebackMarkers[0]) != std::string_view::npos ||
+           text.find(kTracebackMarkers[1]) != std::string_view::npos;
+  };
+  return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
+}
+
+bool ErrorCandidates::benign_first_line(const LogRecord& r) {
+  const std::string_view line = r.message.substr(0, r.message.find('\n'));
+  if (line.size() > kRememberedLineBytes) return benign(r);
+  RememberedFirstLine& slot = first_lines_[text_hash(line) & (kRememberedFirstLines - 1)];
+  if (!slot.used || slot.line != line) {
+    slot.line.assign(line);
+    slot.used = true;
+    slot.benign = benign(r);
+  }
+  return slot.benign;
+}
+
+bool ErrorCandidates::benign(const LogRecord& r) {
+  const std::string_view line = r.message.substr(0, r.message.find('\n'));
+  if (benign_) return RE2::PartialMatch(line, *benign_);
+  if (!benign_filter_) return false;
+  // FilteredRE2's atoms are matched on the lowercased text; ASCII lowercasing is that lowering only
+  // for ASCII text, so a line past ASCII asks every pattern.
+  if (!is_ascii(line)) return benign_filter_->SlowFirstMatch(line) >= 0;
+  lowered_.assign(line);
+  for (char& c : lowered_) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  benign_atoms_->find(lowered_, found_);
+  // Only the patterns whose literals the line holds are run, each on its own (a small DFA each).
+  // A line that holds none of them (most lines) spares FirstMatch's look-up of the patterns the
+  // atoms let through (about 1,000 instructions a call, 40 MB healthy bench export).
+  if (found_.empty() && !benign_unfiltered_) return false;
+  return benign_filter_->FirstMatch(line, found_) >= 0;
+}
+
+// Inlined into screen(): every record below ERROR asks it, and few come from these logs.
+[[gnu::always_inline]] inline bool ErrorCandidates::below_error_fragment(const LogRecord& r) {
+  // Only the logs that print a program's output one entry a line below ERROR: the Flex Template
+  // launcher's (python-docs-samples#4891: every line of the launcher container is an INFO entry)
+  // and the job messages. A worker's INFO lines are its own logging, never a split traceback.
+  return (r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1]) && below_error_line_fragment(r);
+}
+
+ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
+  Screened s;
+  if (r.severity >= Severity::kError) {
+    // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
+    // lines) carry their own timestamp, so remembering them would only fill the memo.
+    if (may_demote(r.message) && effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
+    s.line = verdict_of(r);
+    if (s.line != nullptr) {
+      if (s.line->benign < 0) s.line->benign = benign(r);
+      s.candidate = s.line->benign == 0;
+      return s;
+    }
+  } else if (!holds_traceback(r)) {
+    s.below_error = s.candidate = below_error_fragment(r);
+    return s;
+  }
+  s.candidate = !benign_first_line(r);
+  return s;
+}
+
+bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
+  if (!r.exception.empty() || r.message.find('\n') != std::string_view::npos) return false;
+  return is_traceback_fragment(r.message);
+}
+
+std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogRecord& r, bool below_error) {
+  auto c = std::make_shared<CandidateReading>();
+  const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
+  if (below_error || (one_line && is_traceback_fragment(r.message))) {
+    c->fragment = true;
+    c->text = crop_text(r.message, kFragmentBytes);
+    return c;
+  }
+  // The message itself when it is all the text (most are): a copy only to join or crop.
+  std::string copy;
+  std::string_view text = r.message;
+  if (!r.exception.empty()) {
+    copy = std::string(r.message);
+    if (!copy.empty()) copy += '\n';
+    copy += r.exception;
+    text = copy;
+  }
+  if (text.size() > kCandidateTextBytes) {
+    copy = crop_text(text, kCandidateTextBytes);
+    text = copy;
+  }
+  ParsedError parsed = parse_error_text(text, frameworks_, /*full=*/false, &frames_);
+  if (parsed.exception_type.empty()) {  // a plain line's reading reads `text` too: not shared
+    set_group_fields(std::move(parsed), text, r.step, *c);
+    return c;
+  }
+  for (const ParsedReading& known : parsed_readings_) {
+    if (known.reading && known.step_field == r.step && same_exception(known.parsed, parsed)) return known.reading;
+  }
+  ParsedReading& slot = parsed_readings_[next_parsed_reading_++ % kRememberedReadings];
+  slot.parsed = parsed;
+  slot.step_field.assign(r.step);
+  set_group_fields(std::move(parsed), text, r.step, *c);
+  slot.reading = c;
+  return c;
+}
+
+void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, size_t entry_index,
+                           const std::vector<int>& claimed_by, ChunkObservations& out) {
+  ErrorCandidate c;
+  c.entry_index = entry_index;
+  c.at = r.timestamp;
+  c.job = job;
+  c.worker = std::string(r.worker);
+  c.log = std::string(r.log);
+  c.where = r.where;
+  c.claimed_by = claimed_by;
+  c.below_error = s.below_error;
+  if (LineVerdict* v = s.line) {
+    // A remembered text's reading is shared, not copied: only the entry's own fields are its own.
+    if (!v->reading || v->step_field != r.step) {
+      v->reading = read_text(r, c.below_error);
+      v->step_field = std::string(r.step);
+      v->kept_batch = 0;
+    }
+    c.reading = v->reading;
+    // One reading is one group of its job, whose exemplar is its earliest copy (error_groups.h): a
+    // copy of this batch and job no earlier than one whose record is kept can never be it, so its
+    // record is not copied (green runs repeat their chatter thousands of times). A fragment's
+    // record may still stand for the traceback it is reassembled into: kept.
+    if (!c.reading->fragment) {
+      c.record_left_out = v->kept_batch == batch_ && v->kept_job == job && r.timestamp >= v->kept_at;
+      if (!c.record_left_out) {
+        v->kept_batch = batch_;
+        v->kept_job = job;
+        v->kept_at = r.timestamp;
+      }
+    }
+  } else {
+    c.reading = read_text(r, c.below_error);
+  }
+  if (!c.record_left_out)
+    c.record = std::make_unique<KeptRecord>(r, c.reading->fragment ? kFragmentBytes : kCandidateTextBytes);
+  out.errors.push_back(std::move(c));
+}
+
+}  // namespace gpudiag::detail

@@ -1,0 +1,190 @@
+// Error candidates: the entries no rule claimed that may still say why a job failed — an entry at
+// ERROR or above (read through glog/absl and Python logging prefixes, which stderr carries at ERROR
+// whatever their level), a Python traceback or a Java `Caused by:` chain at any severity, a
+// job-message error. Taken on the matching thread, after the record's signals, and parsed there
+// (error_text.h) so that grouping in input order is cheap. Internal to engine.
+#pragma once
+
+#include <re2/filtered_re2.h>
+#include <re2/re2.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atom_finder.h"
+#include "error_text.h"
+#include "evidence/evidence.h"
+#include "gpudiag/enum_names.h"
+#include "gpudiag/log_record.h"
+#include "gpudiag/severity.h"
+#include "match/match.h"
+#include "pack/pack.h"
+
+namespace gpudiag::detail {
+
+// What screen() reads, as data: pack_selection() hands the same strings to `gpudiag sql`.
+// A glog/absl or TensorFlow prefix: kGlogHead, the level letter, kGlogTail.
+inline constexpr std::string_view kGlogHead = R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?)";
+inline constexpr std::string_view kGlogTail = R"((?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))";
+// The level letters of such prefixes (glog_letter): those below ERROR demote an ERROR entry.
+inline constexpr std::array<EnumName<Severity>, 4> kGlogLevels{
+    {{Severity::kInfo, "I"}, {Severity::kWarning, "W"}, {Severity::kError, "E"}, {Severity::kCritical, "F"}}};
+// Python logging's `LEVEL:name:` (read by hand as the level's word, then this pattern).
+inline constexpr std::array<EnumName<Severity>, 5> kPythonLevels{{{Severity::kDebug, "DEBUG"},
+                                                                  {Severity::kInfo, "INFO"},
+                                                                  {Severity::kWarning, "WARNING"},
+                                                                  {Severity::kError, "ERROR"},
+                                                                  {Severity::kCritical, "CRITICAL"}}};
+inline constexpr std::string_view kPythonLevelTail = R"(:[\w.\-]*:)";
+// A traceback inside one entry's text (with a line break: a one-line header is a fragment).
+inline constexpr std::array<std::string_view, 2> kTracebackMarkers = {"Traceback (most recent call last)",
+                                                                      "\nCaused by: "};
+// The logs that print a program's output one entry a line below ERROR (below_error_fragment).
+inline constexpr std::array<std::string_view, 2> kFragmentLogs = {"launcher", "job-message"};
+// A one-line piece of a traceback starts so (is_traceback_fragment), or is indented, or is an
+// exception line (kExceptionLine).
+inline constexpr std::array<std::string_view, 6> kFragmentStarts = {
+    "Traceback (most recent call last)",        "File \"",     "During handling of the above exception",
+    "The above exception was the direct cause", "Caused by: ", "Exception in thread "};
+inline constexpr std::string_view kExceptionLine =
+    R"(^[A-Za-z_][\w.$]*(?:Error|Exception|Exit|Interrupt|Fault|Warning|Failure)(?::|$))";
+
+// The severity that picks candidates: the entry's own, except that a line of stderr logged at ERROR
+// says its real level in its prefix ("I0512 10:01:02.345 …", "2024-05-12 10:01:02.345: W tensorflow/…",
+// "WARNING:absl:…"). Used only here: rules' severity filters read the entry's own severity.
+Severity effective_severity(const LogRecord& r);
+
+// Whether effective_severity can put an entry logged at ERROR below ERROR: only a prefix that names
+// a lower level can, and every such prefix starts with a digit (TensorFlow's timestamp), `I`, `W`
+// (glog/absl's letters, Python's INFO and WARNING) or `D` (Python's DEBUG). Most ERROR chatter
+// starts otherwise (kubelet's `"…"`, `Error …`, absl's `E0000 …`), and is spared the reading.
+inline bool may_demote(std::string_view message) {
+  if (message.empty()) return false;
+  const char c = message.front();
+  return (c >= '0' && c <= '9') || c == 'I' || c == 'W' || c == 'D';
+}
+
+// Whether one line, logged alone, is a piece of a traceback (its header, a frame, a source line
+// under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
+bool is_traceback_fragment(std::string_view line);
+// Whether `line` matches kExceptionLine (read by hand; the same answer: tests/error_candidates_test.cc).
+bool is_exception_line(std::string_view line);
+
+// One per matching thread: it remembers the short texts it has read (below), so it is not shared.
+class ErrorCandidates {
+ public:
+  explicit ErrorCandidates(const CompiledRulePack& pack);
+
+  // What was found of a short text (the message of an entry at ERROR by its effective severity or
+  // holding a traceback, at most 512 bytes, without an exception): green runs log the same chatter thousands of times
+  // (kubelet's and the guest agent's lines, TensorFlow's plugin registrations), so each text is read once. Keyed by the
+  // whole text, so an answer is the one reading it again would give.
+  struct LineVerdict {
+    int8_t benign = -1;                               // benign_errors name it: -1 not asked yet, 0 no, 1 yes
+    std::shared_ptr<const CandidateReading> reading;  // what take() reads from the text, shared
+    std::string step_field;                           // the entry's own step `reading` was read with
+    // The matcher's quiet shapes of the text at `quiet_severity` (they read only those two).
+    std::optional<Severity> quiet_severity;
+    uint32_t quiet = 0;
+    // The earliest copy of the text whose record was kept in this batch, for this job: a later one
+    // of the same batch can never be its group's exemplar (take()).
+    uint64_t kept_batch = 0;
+    uint32_t kept_job = 0;
+    Timestamp kept_at = kNoTime;
+  };
+  struct Screened {
+    bool candidate = false;
+    // A one-line piece of a traceback logged below ERROR (the Flex Template launcher prints the
+    // program's traceback one entry a line at INFO): held as a fragment that becomes a candidate
+    // only when its lines reassemble into a whole traceback (error_groups.h).
+    bool below_error = false;
+    LineVerdict* line = nullptr;  // the record's remembered text, if it is one (valid until take)
+  };
+  // Whether screen() can find the record a candidate at all: at ERROR or above, a text with a line
+  // break (a traceback), or a log that prints a program's output one entry a line. Inline: every
+  // record asks it, and most worker and docker lines below ERROR are none of these.
+  static bool may_be_candidate(const LogRecord& r) {
+    return r.severity >= Severity::kError || has_line_break(r.message, r.unescaped_message) ||
+           has_line_break(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1];
+  }
+  // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
+  // effective severity or one holding a traceback, whose first line benign_errors do not name
+  // (most ERROR chatter of green runs is benign, and one RE2 is cheaper than the quiet shapes).
+  Screened screen(const LogRecord& r);
+  // Takes a screened candidate, after its signals were evaluated (`claimed_by`: the rules that took
+  // it as evidence) and known not to be quiet (help text, DEBUG chatter … are never candidates).
+  // `job`: the entry's JobSeen::ordinal in `out`.
+  void take(const Screened& s, const LogRecord& r, uint32_t job, size_t entry_index, const std::vector<int>& claimed_by,
+            ChunkObservations& out);
+  // A new batch begins (its job ordinals start again).
+  void start_batch() { ++batch_; }
+
+ private:
+  // A remembered text: two ways a set, the one read longer ago replaced (a direct-mapped table of
+  // a dozen chatter lines would often put two in one slot, and each would evict the other).
+  struct RememberedLine {
+    uint64_t hash = 0;
+    std::string text;
+    bool used = false;
+    LineVerdict verdict;
+  };
+  static uint64_t text_hash(std::string_view s);
+  // The verdict of an error's text, null when it is not a short text without an exception.
+  LineVerdict* verdict_of(const LogRecord& r);
+  bool benign(const LogRecord& r);
+  // benign() of a text the memo above does not hold (a traceback's entry, a long text), remembered
+  // by its first line, which is all benign() reads: a worker's tracebacks come with the same few
+  // messages ("Logging handler created.", "SDK Harness waiting for in-flight requests to complete").
+  bool benign_first_line(const LogRecord& r);
+  // Whether `text` holds a line break: none in a text the reader read without escapes (`unescaped`
+  // is its note), else one memchr.
+  static bool has_line_break(std::string_view text, std::string_view unescaped) {
+    return !LogRecord::known_unescaped(text, unescaped) && text.find('\n') != std::string_view::npos;
+  }
+  static bool holds_traceback(const LogRecord& r);
+  // A one-line traceback piece logged below ERROR in a log that prints tracebacks so (Screened).
+  static bool below_error_fragment(const LogRecord& r);
+  static bool below_error_line_fragment(const LogRecord& r);  // its line, once its log is one of those
+  // What follows from the entry's text alone (its key, template, exception …); `below_error`: it is
+  // taken as a fragment (Screened).
+  std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, bool below_error);
+
+  const FrameFilter& frameworks_;
+  // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line
+  // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
+  // unanchored alternation built most of its DFA anew for them. Null: none.
+  std::unique_ptr<re2::FilteredRE2> benign_filter_;
+  std::unique_ptr<RE2> benign_;               // only if a pattern compiles within the alternation alone
+  std::unique_ptr<AtomFinder> benign_atoms_;  // the literals benign_filter_ needs, found in one pass
+  bool benign_unfiltered_ = false;            // some pattern has no atom: FirstMatch runs it on every line
+  std::string lowered_;                       // scratch: the line lowercased
+  std::vector<int> found_;                    // scratch: the atoms found
+  std::vector<RememberedLine> lines_;         // kRememberedLines slots, in sets of two
+  std::vector<uint8_t> newer_way_;            // per set: the way read last
+  uint64_t batch_ = 1;                        // start_batch()'s count (LineVerdict::kept_batch 0: none)
+  PythonFrameMemo frames_;  // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
+  // benign_first_line's answers: a first line each (kRememberedFirstLines, one way).
+  struct RememberedFirstLine {
+    std::string line;
+    bool used = false;
+    bool benign = false;
+  };
+  std::vector<RememberedFirstLine> first_lines_;
+  // The readings of the exceptions read last, with what their parse said (the fields
+  // set_group_fields reads) and the entry's step: a text that parses the same shares the reading.
+  // Retried tracebacks differ in the order of their frames, not in what they say.
+  struct ParsedReading {
+    ParsedError parsed;
+    std::string step_field;
+    std::shared_ptr<const CandidateReading> reading;
+  };
+  std::vector<ParsedReading> parsed_readings_;
+  size_t next_parsed_reading_ = 0;
+};
+
+}  // namespace gpudiag::detail

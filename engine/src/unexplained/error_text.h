@@ -1,0 +1,107 @@
+// One error entry's text as structured fields: the exception that caused it, its message, the
+// frames of its traceback and the innermost frame of the user's own code, Beam's step, whether the
+// text was cut. Dataflow's wrappers come off first (error_unwrap.h). The group key of an
+// unexplained error (issue 15) is built from these fields. Internal to engine.
+//
+//   const FrameFilter frameworks(pack.policy.framework_frames);
+//   const ParsedError e = parse_error_text(record.message, frameworks);
+//   if (e.user_frame) show(e.exception_type, e.user_frame->file, e.user_frame->line);
+//
+// Which exception of a chain is the cause (the Python rules follow the language reference,
+// "Exception context", docs.python.org/3/library/exceptions.html: a traceback prints the chain
+// oldest first and "the final line of the traceback always shows the last exception that was
+// raised"):
+// - `The above exception was the direct cause of the following exception:` (`raise B from A`):
+//   the writer declared A the cause, so the cause is A — walking back through every explicit link.
+// - `During handling of the above exception, another exception occurred:` (A was being handled
+//   when B was raised): A was caught on purpose, so the failure is B — unless B is Beam's re-raise
+//   of A (`_reraise_augmented`: the same type, or a RuntimeError naming A's type, with
+//   ` [while running 'STEP']` added), which is A again, with the step.
+// - A cut chain (the job-message copy): the last complete exception is the cause unless the cut
+//   one was raised while handling it and it holds no user frame (then the cut one is the failure,
+//   of unknown type, with its frames); a user error is what Beam re-raises, and a traceback that
+//   follows with no separator is a repeat.
+// - Java: the last top-level `Caused by:` (Throwable.printStackTrace prints the root cause last),
+//   and inside its message the innermost `Type: message` (a Throwable built from a cause takes
+//   the cause's toString() as its message: `RuntimeException: UserCodeException: java.lang.X: m`).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "evidence/evidence.h"
+
+namespace gpudiag::detail {
+
+struct ErrorFrame {
+  std::string file;  // Python: the path as printed; Java: the file in the parentheses ("Fn.java")
+  uint64_t line = 0;
+  std::string function;  // Python: the name after `in`; Java: the qualified method (pkg.Cls.m)
+  bool framework = false;
+
+  bool operator==(const ErrorFrame&) const = default;
+};
+
+// What parse_error_text keeps: the innermost frames of the cause (a 10 k-frame recursion keeps
+// its last ones), and the first bytes of a message line and of the body.
+inline constexpr size_t kMaxErrorFrames = 64;
+inline constexpr size_t kMaxErrorLine = 4096;
+inline constexpr size_t kMaxErrorBody = 64 * 1024;
+
+struct ParsedError {
+  std::string language;                  // "python", "java", "" (a plain line)
+  std::string exception_type;            // innermost cause: "ValueError", "java.lang.IllegalStateException"
+  std::string message;                   // its message: the first line, raw, without Beam's step suffix
+  std::string exception_line;            // the raw line as printed ("ValueError: Input contains NaN …")
+  std::vector<ErrorFrame> frames;        // the cause's frames, outermost first
+  std::optional<ErrorFrame> user_frame;  // innermost frame not in a framework
+  std::string step;                      // Beam's ` [while running 'STEP']` (the innermost one), "" if none
+  bool truncated = false;                // the text was cut (a flattened job-message copy often is)
+  std::string body;  // the text after unwrapping, without the step suffix (what a template miner sees)
+};
+
+// Python frame lines read across texts: a matching thread's tracebacks share most of their frames
+// (Beam's runner and worker frames, the same DoFn), and each reading costs the framework filter's
+// RE2. What a line reads as depends only on the line and the filter, so a memo serves one filter.
+// Bounded: emptied before a text when it holds more than kMaxBytes (a text's own lines are added
+// whatever their size; the frames of the text being read point into it).
+class PythonFrameMemo {
+ public:
+  static constexpr size_t kMaxBytes = 128u << 10;
+  size_t bytes() const { return bytes_; }
+
+ private:
+  friend class PythonFrames;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const;
+  };
+  // What a frame line reads as: its frame, and whether it holds nothing reflow_traceback acts on
+  // (no ':', no '(', no second `File `), which the one-pass reading of a plain traceback asks.
+  struct FrameLine {
+    std::optional<ErrorFrame> frame;
+    bool plain = false;
+  };
+  std::unordered_map<std::string, FrameLine, Hash, std::equal_to<>> seen_;
+  size_t bytes_ = 0;  // the lines' bytes, the frames' strings and a node's overhead each
+};
+
+// Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
+// the text's size. `full` false keeps only what an error candidate reads: `frames` empty (the user
+// frame is still read) and `body` its first line (copying every frame and the whole text of every
+// traceback cost more). `memo` (optional): the frame lines read before, with the same `frameworks`.
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true,
+                             PythonFrameMemo* memo = nullptr);
+
+// parse_error_text without its one-pass reading of a plain Python traceback (one exception, a frame
+// a line, nothing to reflow: what the logging module and Beam print), which gives what this general
+// reading gives: for tests, which compare the two. `plain_would_take`: whether parse_error_text
+// reads `text` in that one pass.
+ParsedError parse_error_text_generally(std::string_view text, const FrameFilter& frameworks, bool full = true,
+                                       PythonFrameMemo* memo = nullptr, bool* plain_would_take = nullptr);
+
+}  // namespace gpudiag::detail
