@@ -15,17 +15,17 @@ struct AnalyzeOptions {
 };
 
 int run_analyze(const AnalyzeOptions& o) {
-  auto analysis = run_analysis(o.run);
-  if (!analysis) return kExitError;
-  RankedReport report = rank(analysis->diagnosis);
+  auto analysed = run_analysis(o.run);
+  if (!analysed) return kExitError;
+  RankedReport report = rank(analysed->analysis);
   const OutputFormat format = o.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
   const auto write_report = [&]() -> std::string {
     const RenderOptions options = o.run.render_options(format, isatty(STDOUT_FILENO));
-    if (write_stdout(render(format, report, analysis->pack.rules(), options))) return "";
+    if (write_stdout(render(format, report, analysed->pack.rules(), options))) return "";
     return "cannot write to stdout: " + flush_stdout();
   };
-  if (!record_history(o.run, *analysis, report, write_report)) return kExitError;
-  return exit_code(o.run, *analysis, report);
+  if (!record_history(o.run, *analysed, report, write_report)) return kExitError;
+  return exit_code(o.run, *analysed, report);
 }
 
 }  // namespace

@@ -34,20 +34,20 @@ bool exists(const std::string& path) {
 // The analysis, ranked; nullopt (after saying why) when it cannot stand for the job: an input not
 // read, or — unless --allow-empty — an export without a Dataflow job.
 std::optional<std::pair<AnalysedRun, RankedReport>> analysed(const RunOptions& o) {
-  auto analysis = run_analysis(o);
-  if (!analysis) return std::nullopt;
-  for (const auto& e : analysis->diagnosis.input_errors) print_input_error(e);
-  if (!analysis->diagnosis.input_errors.empty()) {
+  auto analysed = run_analysis(o);
+  if (!analysed) return std::nullopt;
+  for (const auto& e : analysed->analysis.input_errors) print_input_error(e);
+  if (!analysed->analysis.input_errors.empty()) {
     std::cerr << "gpudiag: an input was not read whole; no baseline was written\n";
     return std::nullopt;
   }
-  RankedReport report = rank(analysis->diagnosis);
+  RankedReport report = rank(analysed->analysis);
   if (report.verdict == Verdict::kEmpty && !o.allow_empty) {
     std::cerr << "gpudiag: " << terminal_safe(report.verdict_line) << "; no baseline was written\n"
               << "  help: --allow-empty writes one that accepts nothing\n";
     return std::nullopt;
   }
-  return std::make_pair(std::move(*analysis), std::move(report));
+  return std::make_pair(std::move(*analysed), std::move(report));
 }
 
 bool write(const std::string& path, std::string text) {

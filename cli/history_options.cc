@@ -54,23 +54,23 @@ void redact_history_view(RankedReport& report, const RedactionTerms& terms) {
 
 }  // namespace
 
-bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& report, const OutputStep& write_outputs) {
+bool record_history(const RunOptions& o, AnalysedRun& analysed, RankedReport& report, const OutputStep& write_outputs) {
   const auto write = [&] {
-    if (analysis.redaction) redact_history_view(report, *analysis.redaction);
+    if (analysed.redaction) redact_history_view(report, *analysed.redaction);
     const std::string problem = write_outputs();
     if (!problem.empty()) std::cerr << "gpudiag: " << terminal_safe(problem) << '\n';
     return problem.empty();
   };
-  if (!analysis.store) return write();
-  const Analysis& d = analysis.diagnosis;
+  if (!analysed.store) return write();
+  const Analysis& d = analysed.analysis;
   if (!d.input_errors.empty()) {  // a partial run would make its missing findings look fixed
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: an input could not be read\n",
-                             terminal_safe(analysis.store->path()));
+                             terminal_safe(analysed.store->path()));
     return write();  // exit_code() still says 2
   }
   if (report.verdict == Verdict::kEmpty) {  // no job to record it under, and nothing to compare later runs with
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: the export holds no entry of a Dataflow job\n",
-                             terminal_safe(analysis.store->path()));
+                             terminal_safe(analysed.store->path()));
     return write();
   }
   // One run per job, each under its own pipeline: --pipeline names one, so it needs one job in scope.
@@ -83,12 +83,12 @@ bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& re
   }
   std::vector<std::pair<const RankedReport*, std::string>> runs;
   if (report.jobs.size() > 1) {
-    for (const RankedReport& job : report.jobs) runs.emplace_back(&job, pipeline_key(job.diagnosis->job.name));
+    for (const RankedReport& job : report.jobs) runs.emplace_back(&job, pipeline_key(job.analysis->job.name));
   } else {
     runs.emplace_back(&report, o.history.pipeline.empty() ? pipeline_key(d.job.name) : o.history.pipeline);
   }
   bool written = true;
-  auto recorded = analysis.store->record_runs(runs, [&](const std::vector<RecordedRun>& done) {
+  auto recorded = analysed.store->record_runs(runs, [&](const std::vector<RecordedRun>& done) {
     if (report.jobs.size() > 1) {
       for (size_t i = 0; i < done.size(); ++i) annotate(report.jobs[i], done[i], o.history.new_only);
       annotate(report, done.front(), o.history.new_only);  // the top level is the worst job, the first
@@ -102,7 +102,7 @@ bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& re
   });
   if (!recorded && written && interrupt_signal().load() != 0) {
     std::cerr << fmt::format("gpudiag: the run was not recorded in {}: interrupted\n",
-                             terminal_safe(analysis.store->path()));
+                             terminal_safe(analysed.store->path()));
     return true;  // the exit code is the signal's
   }
   if (!recorded) {

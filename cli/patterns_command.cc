@@ -91,9 +91,9 @@ struct SuggestOptions {
 
 // gpudiag patterns suggest FINGERPRINT PATH…: analyses the export and prints the group's rule stub.
 int run_suggest(const SuggestOptions& o) {
-  auto analysis = run_analysis(o.run);
-  if (!analysis) return kExitError;
-  const Analysis& d = analysis->diagnosis;
+  auto analysed = run_analysis(o.run);
+  if (!analysed) return kExitError;
+  const Analysis& d = analysed->analysis;
   std::vector<const Analysis*> jobs;
   for (const auto& j : d.jobs) jobs.push_back(&j);
   if (jobs.empty()) jobs.push_back(&d);

@@ -262,16 +262,15 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
       std::cerr << "\r\x1b[2K" << progress_line(p, total, tick++) << std::flush;
     };
   }
-  auto diagnosis = analyze(*pack, o.inputs, options);
+  auto analysis = analyze(*pack, o.inputs, options);
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
-  if (!diagnosis) {
-    print_problem(diagnosis.error());
+  if (!analysis) {
+    print_problem(analysis.error());
     return std::nullopt;
   }
   // No input could be read at all: no report, for none could tell the truth about the job.
-  if (!diagnosis->input_errors.empty() && diagnosis->input_errors.size() >= o.inputs.size() &&
-      diagnosis->entries == 0) {
-    for (const auto& e : diagnosis->input_errors) {
+  if (!analysis->input_errors.empty() && analysis->input_errors.size() >= o.inputs.size() && analysis->entries == 0) {
+    for (const auto& e : analysis->input_errors) {
       print_input_error(e);
       // The runner reads workflow commands on stderr too: the annotation without a report.
       if (o.github_errors) {
@@ -283,16 +282,16 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     std::cerr << "gpudiag: no input could be read; no report was written\n";
     return std::nullopt;
   }
-  mark_interrupted(o, *diagnosis);
-  if (!check_job_files(o, *diagnosis)) return std::nullopt;
-  if (!check_job_selection(JobSelection{o.job_ids, o.job_name}, *diagnosis)) return std::nullopt;
+  mark_interrupted(o, *analysis);
+  if (!check_job_files(o, *analysis)) return std::nullopt;
+  if (!check_job_selection(JobSelection{o.job_ids, o.job_name}, *analysis)) return std::nullopt;
   // After the analysis (the fingerprints are made from the raw text) and before ranking.
   std::optional<RedactionTerms> redaction;
   if (o.redact) {
-    redaction = redaction_terms(*diagnosis);
-    *diagnosis = redacted(*diagnosis, *redaction);
+    redaction = redaction_terms(*analysis);
+    *analysis = redacted(*analysis, *redaction);
   }
-  return AnalysedRun{std::move(*pack), std::move(*diagnosis), std::move(store), std::move(redaction)};
+  return AnalysedRun{std::move(*pack), std::move(*analysis), std::move(store), std::move(redaction)};
 }
 
 std::vector<ProtectedFile> read_files(const RunOptions& o) {
@@ -318,8 +317,8 @@ void print_input_error(const Diagnostic& d) {
 
 void print_problem(const Diagnostic& d) { std::cerr << terminal_safe_lines(render_with_source(d)); }
 
-int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedReport& report) {
-  const Analysis& d = analysis.diagnosis;
+int exit_code(const RunOptions& o, const AnalysedRun& analysed, const RankedReport& report) {
+  const Analysis& d = analysed.analysis;
   if (o.show_facts) {
     std::cerr << "Job facts:\n";
     for (const auto& f : d.facts) {
@@ -429,9 +428,9 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
   RunOptions with_plan = run;
   with_plan.github_errors = std::any_of(
       plan->begin(), plan->end(), [](const auto& p) { return p.first == "-" && p.second == OutputFormat::kGithub; });
-  auto analysis = run_analysis(with_plan);
-  if (!analysis) return kExitError;
-  RankedReport report = rank(analysis->diagnosis);
+  auto analysed = run_analysis(with_plan);
+  if (!analysed) return kExitError;
+  RankedReport report = rank(analysed->analysis);
   if (baseline) {
     report = apply_baseline(std::move(report), *baseline, today());
     std::cerr << baseline_refresh_note(*report.baseline);  // entries with v1 fingerprints (a note, not an error)
@@ -441,7 +440,7 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
     std::vector<std::string> wrote;
     for (const auto& [path, format] : *plan) {
       const bool terminal = path == "-" && isatty(STDOUT_FILENO);
-      std::string text = render(format, report, analysis->pack.rules(), run.render_options(format, terminal));
+      std::string text = render(format, report, analysed->pack.rules(), run.render_options(format, terminal));
       if (path != "-") wrote.push_back(wrote_line(path, text.size()));
       if (!writer.stage(path, std::move(text))) return writer.error();
     }
@@ -449,8 +448,8 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
     for (const auto& line : wrote) std::cerr << line;  // after the commit: only what is in place
     return "";
   };
-  if (!record_history(run, *analysis, report, write_outputs)) return kExitError;
-  return exit_code(run, *analysis, report);
+  if (!record_history(run, *analysed, report, write_outputs)) return kExitError;
+  return exit_code(run, *analysed, report);
 }
 
 }  // namespace

@@ -51,9 +51,9 @@ struct RunOptions {
 
 struct AnalysedRun {
   RulePack pack;
-  Analysis diagnosis;
+  Analysis analysis;
   std::optional<HistoryStore> store;  // --db, opened before the analysis
-  // --redact: what was masked in `diagnosis` (the export's project ids), to mask what the run
+  // --redact: what was masked in `analysis` (the export's project ids), to mask what the run
   // history adds to the report too (the last green run's facts).
   std::optional<RedactionTerms> redaction;
 };
@@ -69,7 +69,7 @@ using OutputStep = std::function<std::string()>;
 // Marks each finding of the report new or known from --db, if given, writes the outputs, and then
 // records the run — all or nothing: a run whose outputs failed is not recorded. False (after
 // printing why) when the outputs or the database could not be written: exit code 2.
-bool record_history(const RunOptions& o, AnalysedRun& analysis, RankedReport& report, const OutputStep& write_outputs);
+bool record_history(const RunOptions& o, AnalysedRun& analysed, RankedReport& report, const OutputStep& write_outputs);
 
 // The files the run reads (the inputs, the job file), and those plus the history database: the
 // files an output must never replace.
@@ -79,7 +79,7 @@ std::vector<ProtectedFile> protected_files(const RunOptions& o);
 // After the outputs are written: prints unreadable inputs (and --show-facts), and returns the exit
 // code: 2 for an unreadable input or, with a threshold and without --allow-empty, an export without
 // a Dataflow job; 1 when the gate trips; 0 otherwise.
-int exit_code(const RunOptions& o, const AnalysedRun& analysis, const RankedReport& report);
+int exit_code(const RunOptions& o, const AnalysedRun& analysed, const RankedReport& report);
 
 // Outputs of report and gate. An -o path's format comes from its extension; --format names the
 // format of stdout (`-o -`, or gate's default output) and of paths whose extension names none.

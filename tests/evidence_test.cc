@@ -7,8 +7,8 @@
 #include "evidence/evidence_excerpt.h"
 #include "evidence/evidence_merge.h"
 #include "gpudiag/report.h"
-#include "report_text.h"
 #include "test_support.h"
+#include "wording.h"
 
 using namespace gpudiag;
 

@@ -32,14 +32,14 @@ using namespace gpudiag;
 namespace {
 
 struct CaseRun {
-  Analysis diagnosis;
+  Analysis analysis;
   std::string text;
   std::string json;
 };
 
 CaseRun run_case(const std::string& dir, unsigned threads) {
   CaseRun run{test::analyze_case(dir, threads), "", ""};
-  const RankedReport report = rank(run.diagnosis);
+  const RankedReport report = rank(run.analysis);
   RenderOptions render;
   render.deterministic = true;
   run.text = render_text(report, render);
@@ -123,7 +123,7 @@ void check_fired_set(const Analysis& job, const YAML::Node& fire, const YAML::No
 }
 
 void check_labels(const CaseRun& run, const YAML::Node& labels) {
-  const Analysis& d = run.diagnosis;
+  const Analysis& d = run.analysis;
   for (const auto& item : labels["fire"]) check_fire_item(job_named(d, item["job"]), item);
   if (!labels["jobs"]) {
     check_fired_set(d, labels["fire"], labels["may_fire"], labels["inconclusive"]);
@@ -295,7 +295,7 @@ constexpr std::array<std::pair<OutputFormat, std::string_view>, 5> kFormatGolden
 
 void check_format_goldens(const std::string& dir, const CaseRun& run) {
   if (std::find(kFormatCases.begin(), kFormatCases.end(), dir) == kFormatCases.end()) return;
-  const RankedReport report = rank(run.diagnosis);
+  const RankedReport report = rank(run.analysis);
   RenderOptions render;
   render.deterministic = true;
   for (const auto& [format, name] : kFormatGoldens) {

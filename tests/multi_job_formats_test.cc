@@ -39,12 +39,12 @@ TEST_CASE("several jobs: every format names the failed jobs and keeps the health
     REQUIRE(report.jobs.size() > 1);
     std::vector<const JobInfo*> failed, healthy;
     for (const auto& job : report.jobs) {
-      (job.verdict == Verdict::kOk ? healthy : failed).push_back(&job.diagnosis->job);
+      (job.verdict == Verdict::kOk ? healthy : failed).push_back(&job.analysis->job);
     }
     REQUIRE(failed.size() == c.failed_jobs);
     REQUIRE(report.jobs.front().verdict == Verdict::kFailed);
     REQUIRE(!healthy.empty());
-    const JobInfo& worst = report.jobs.front().diagnosis->job;
+    const JobInfo& worst = report.jobs.front().analysis->job;
     const RenderOptions o{.deterministic = true};
     const auto& rules = test::builtin_pack().rules();
 

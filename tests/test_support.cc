@@ -74,9 +74,37 @@ std::string gzip(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// The folder of this test process's scratch folders, removed when the process ends: a suite run
+// left some 2,600 folders in /tmp, and every run more. Only by the process that made it (a forked
+// child that exits runs the same destructor), and kept with GPUDIAG_KEEP_TEST_FILES set, to look
+// at what a failing test wrote.
+class ScratchRoot {
+ public:
+  ScratchRoot()
+      : owner_(::getpid()), path_(std::filesystem::temp_directory_path() / fmt::format("gpudiag-test-{}", ::getpid())) {
+    std::filesystem::remove_all(path_);
+  }
+  ~ScratchRoot() {
+    const char* keep = std::getenv("GPUDIAG_KEEP_TEST_FILES");
+    if (::getpid() != owner_ || (keep != nullptr && *keep != '\0')) return;
+    std::error_code ignored;  // a destructor at exit: nothing to report to
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  pid_t owner_;
+  std::filesystem::path path_;
+};
+
+}  // namespace
+
 std::string temp_dir() {
+  static ScratchRoot root;
   static std::atomic<int> counter{0};  // tests call this from several threads (concurrent writers)
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("gpudiag-test-{}-{}", ::getpid(), ++counter);
+  const auto dir = root.path() / std::to_string(++counter);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

@@ -66,7 +66,8 @@ std::string log_entry_line(const std::string& time, const std::string& log, cons
 // `text` gzip-compressed (one member, as gzip(1) writes it).
 std::string gzip(const std::string& text);
 
-// A fresh temporary directory for one test.
+// A fresh temporary directory for one test, removed with the others when the test process ends
+// (GPUDIAG_KEEP_TEST_FILES=1 keeps them).
 std::string temp_dir();
 
 }  // namespace gpudiag::test

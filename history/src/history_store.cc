@@ -69,7 +69,7 @@ void enable_wal(const Database& db, int timeout_ms) {
 }
 
 int64_t insert_run(const Database& db, const RankedReport& report, const std::string& pipeline, int64_t replace_id) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   Statement s = db.prepare(replace_id != 0 ? R"sql(
     UPDATE run SET pipeline = ?1, job_id = ?2, job_name = ?3, project = ?4, region = ?5, start_time = ?6,
       end_time = ?7, verdict = ?8, summary = ?9, rule_pack = ?10, entries = ?11, recorded_at = ?12, outcome = ?13
@@ -87,7 +87,7 @@ int64_t insert_run(const Database& db, const RankedReport& report, const std::st
 }
 
 void insert_findings(const Database& db, const RankedReport& report, int64_t run_id) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   Statement finding = db.prepare(R"sql(
     INSERT INTO finding (run_id, rule_id, fingerprint, rank, title, family, severity, confidence, count,
       first_seen, last_seen, workers, caused_by, fingerprint_v1, identity, fingerprint_v2)
@@ -164,7 +164,7 @@ namespace {
 // One run of a pipeline, inside the caller's transaction: replaces an earlier recording of the same
 // job, then says what each finding's history is.
 RecordedRun record_one(const Database& db, const RankedReport& report, const std::string& pipeline) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   RecordedRun out;
   out.pipeline = pipeline;
   int64_t replace_id = 0;

@@ -17,7 +17,7 @@ constexpr int64_t kNoiseShareDenominator = 10;  // ≥ 1/10 of them
 }  // namespace
 
 void insert_unexplained_and_facts(const Database& db, const RankedReport& report, int64_t run_id) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   Statement group = db.prepare(R"sql(
     INSERT INTO unexplained (run_id, fingerprint, rank, severity, count, headline, template, first_seen,
                              stub_id, example, no_match)
@@ -141,7 +141,7 @@ std::optional<ChangesSinceGreen> changes_since_green(const Database& db, const R
   s.bind(1, green->id);
   while (s.step()) before.emplace_back(std::string(s.text(0)), std::string(s.text(1)));
   if (before.empty()) return std::nullopt;  // recorded before schema v6 (or it had no fact): nothing to compare
-  for (const JobFact& f : report.diagnosis->facts) after.emplace_back(f.name, f.value);
+  for (const JobFact& f : report.analysis->facts) after.emplace_back(f.name, f.value);
   return ChangesSinceGreen{.green = RunRef{.run = green->id, .job_id = green->job.id, .time = green->start},
                            .changes = fact_changes(before, after)};
 }

@@ -1,7 +1,7 @@
 // CI levels of findings (ci_levels.h).
 #include "ci_levels.h"
 
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag::detail {
 

@@ -15,7 +15,7 @@
 #include "ci_levels.h"
 #include "gpudiag/formats.h"
 #include "job_views.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -37,7 +37,7 @@ std::string annotation(std::string_view level, std::string_view file, uint64_t l
 }  // namespace
 
 std::string render_github(const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::string out = fmt::format("gpudiag: {}\n", terminal_safe(report.verdict_line));
   std::map<std::string_view, size_t> shown;
   std::vector<std::string> left_out;
@@ -87,7 +87,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       const std::string_view level = command(u.severity());
       if (shown[level] == kPerLevel) {
         left_out.push_back(who.empty() ? fmt::format("U{}", u.rank)
-                                       : fmt::format("U{} ({})", u.rank, job.diagnosis->job.id));
+                                       : fmt::format("U{} ({})", u.rank, job.analysis->job.id));
         continue;
       }
       ++shown[level];
@@ -100,7 +100,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       if (!u.symptoms.empty())
         message += fmt::format("\nExplains: {}", fmt::join(detail::unexplained_explains(job, u), ", "));
       const LogRecord& r = g.exemplar.entry.record();
-      out += annotation(level, detail::input_path(*job.diagnosis, r, o), r.where.line,
+      out += annotation(level, detail::input_path(*job.analysis, r, o), r.where.line,
                         fmt::format("gpudiag: {}", unexplained_headline(g)), message);
     }
   };
@@ -117,7 +117,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
       }
       const std::string_view level = detail::finding_ci_level(rf, "notice");  // symptoms: ci_levels.h
       if (shown[level] == kPerLevel) {
-        left_out.push_back(who.empty() ? f.rule_id : fmt::format("{} ({})", f.rule_id, job.diagnosis->job.id));
+        left_out.push_back(who.empty() ? f.rule_id : fmt::format("{} ({})", f.rule_id, job.analysis->job.id));
         continue;
       }
       ++shown[level];
@@ -148,7 +148,7 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
   if (detail::several_jobs(report)) {
     for (size_t i : detail::full_jobs(report)) {
       const RankedReport& job = report.jobs[i];
-      annotate(job, detail::job_label(job.diagnosis->job) + ": ");
+      annotate(job, detail::job_label(job.analysis->job) + ": ");
     }
     size_t healthy = report.jobs.size() - detail::full_jobs(report).size();
     if (healthy > 0) {

@@ -18,7 +18,7 @@
 #include "gpudiag/formats.h"
 #include "html_timeline.h"
 #include "job_views.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -143,7 +143,7 @@ std::string job_links(const Analysis& d) {
 }
 
 void header(std::string& out, const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   out += R"(<header><p class="kicker">gpudiag post-mortem</p>)";
   out +=
       fmt::format("<h1>{}</h1>", esc(d.job.name.empty() ? (d.job.id.empty() ? "Unknown job" : d.job.id) : d.job.name));
@@ -424,7 +424,7 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
   }
   if (rf.depth == 0) {
     out += fmt::format("<p>{}</p>", esc(f.description));
-    evidence(out, *report.diagnosis, f, o);
+    evidence(out, *report.analysis, f, o);
     if (!rf.fixes.empty()) {
       out += R"(<p class="small"><strong>Fixes for this finding, best first:</strong></p><ol class="small doc">)";
       for (const auto& fix : rf.fixes) {
@@ -435,7 +435,7 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     }
   } else if (!f.evidence.empty()) {
     const LogRecord& r = f.evidence.front().entry.record();
-    out += fmt::format(R"(<p class="small">{} {}</p>)", location_html(*report.diagnosis, r, o),
+    out += fmt::format(R"(<p class="small">{} {}</p>)", location_html(*report.analysis, r, o),
                        esc(detail::matched_excerpt(f.evidence.front(), kContextBytes)));
   }
   // Symptoms fold inside their cause.
@@ -512,7 +512,7 @@ void fixes(std::string& out, const RankedReport& report, const RenderOptions& o,
 }
 
 void skipped(std::string& out, const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   out += R"(<section id="skipped"><h2>Inconclusive and skipped</h2>)";
   if (d.inconclusive.empty()) {
     out += R"(<p class="muted">Every check could be decided from this export.</p>)";
@@ -569,14 +569,14 @@ constexpr size_t kJobRows = 200;  // rows of the jobs table; the JSON report lis
 // With several jobs: the jobs table (worst first), each row linking to the job's section when it
 // has one; healthy jobs are only their row.
 void jobs_table(std::string& out, const RankedReport& report) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   out += fmt::format(R"(<section id="jobs"><h2>Jobs ({})</h2><table class="jobs"><thead><tr><th>Job id</th>)"
                      "<th>Name</th><th>Outcome</th><th>Verdict</th><th>Top "
                      "cause</th><th>Entries</th><th>Console</th></tr></thead><tbody>",
                      detail::jobs_count(report));
   for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
     const RankedReport& job = report.jobs[i];
-    const JobInfo& j = job.diagnosis->job;
+    const JobInfo& j = job.analysis->job;
     const std::string id = "<code>" + esc(j.id.empty() ? "(no id)" : j.id) + "</code>";
     const std::string cause = detail::top_cause(job);
     out += fmt::format(
@@ -586,7 +586,7 @@ void jobs_table(std::string& out, const RankedReport& report) {
         : detail::shown_in_full(job) ? fmt::format(R"(<a href="#j{}-job">{}</a>)", i + 1, id)
                                      : id,
         esc(j.name), job_outcome_name(j.outcome), verdict_name(job.verdict), cause.empty() ? "—" : esc(cause),
-        j.entries, job_links(*job.diagnosis));
+        j.entries, job_links(*job.analysis));
   }
   out += "</tbody></table>";
   if (report.jobs.size() > kJobRows) {
@@ -649,7 +649,7 @@ void unexplained_group(std::string& out, const RankedReport& report, const Ranke
                        esc(detail::novelty_note(u.novelty)));
   }
   out += R"(<p class="small muted">The earliest entry, as logged:</p>)";
-  evidence_entry(out, *report.diagnosis, g.exemplar, fmt::format("{}", fmt::join(g.also_in, ", ")), o, true);
+  evidence_entry(out, *report.analysis, g.exemplar, fmt::format("{}", fmt::join(g.also_in, ", ")), o, true);
   if (!u.symptoms.empty()) {
     out += R"(<p class="small"><strong>Explains:</strong></p><ul class="small">)";
     for (size_t i : u.symptoms) {
@@ -666,7 +666,7 @@ void unexplained_group(std::string& out, const RankedReport& report, const Ranke
 // likely cause first. "" when there are none.
 void unexplained(std::string& out, const RankedReport& report, const RenderOptions& o, std::string_view prefix = "") {
   if (report.unexplained.empty()) return;
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   out += fmt::format(
       R"(<section id="{}unexplained"><h2>Errors no rule explains ({}{})</h2>)", prefix, report.unexplained.size(),
       d.unexplained_groups_total > report.unexplained.size() ? fmt::format(" of {}", d.unexplained_groups_total) : "");
@@ -683,11 +683,11 @@ void unexplained(std::string& out, const RankedReport& report, const RenderOptio
 // Another job whose verdict is not ok, in full: its verdict, timeline, findings and fixes.
 void job_section(std::string& out, const RankedReport& job, size_t number, const RenderOptions& o) {
   const std::string prefix = fmt::format("j{}-", number);
-  const JobInfo& j = job.diagnosis->job;
+  const JobInfo& j = job.analysis->job;
   out += fmt::format(R"(<section class="job" id="{}job"><h2>{}</h2>)", prefix, esc(detail::job_label(j)));
-  const std::string links = job_links(*job.diagnosis);
+  const std::string links = job_links(*job.analysis);
   out += fmt::format(R"(<dl class="meta"><dt>Outcome</dt><dd>{}</dd><dt>Time span</dt><dd>{}</dd>{}</dl>)",
-                     job_outcome_name(j.outcome), esc(time_span(job.diagnosis->start, job.diagnosis->end)),
+                     job_outcome_name(j.outcome), esc(time_span(job.analysis->start, job.analysis->end)),
                      links.empty() ? "" : "<dt>Console</dt><dd>" + links + "</dd>");
   out += fmt::format(R"(<div class="verdict {}">{})", verdict_name(job.verdict), esc(job.verdict_line));
   if (!job.fixes.empty() && !job.fixes.front().demoted) {
@@ -714,7 +714,7 @@ tr.job-warning td:nth-child(4){color:var(--warning);font-weight:600}
 }  // namespace
 
 std::string render_html(const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::string out = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">

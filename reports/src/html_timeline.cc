@@ -9,7 +9,7 @@
 #include <array>
 
 #include "gpudiag/formats.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -80,7 +80,7 @@ std::string_view state_after(std::string_view phase, std::string_view state) {
 }
 
 void phase_band(std::string& out, const RankedReport& report, const Scale& sc) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   out += fmt::format(R"(<text class="lane-label" x="8" y="{}">Job phases</text>)", kBandY + 17);
   std::vector<std::pair<Timestamp, std::string_view>> changes{{sc.t0, "submitted"}};
   for (const auto& p : d.phases) {
@@ -226,7 +226,7 @@ std::string phase_label(std::string_view phase) {
 }
 
 std::vector<StoryEvent> story_events(const RankedReport& report) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::vector<StoryEvent> events;
   std::string_view previous;
   for (const auto& p : d.phases) {
@@ -272,7 +272,7 @@ std::vector<StoryEvent> story_events(const RankedReport& report) {
 }
 
 std::string timeline_svg(const RankedReport& report, std::string_view prefix) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   if (d.start == kNoTime) return "";
   Scale sc{d.start, std::max(d.end, d.start + 60 * kSecond)};
   const size_t lanes = report.findings.size() + std::min(report.unexplained.size(), kTimelineGroups);

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag::detail {
 
@@ -19,7 +19,7 @@ std::vector<size_t> full_jobs(const RankedReport& top) {
 }
 
 std::string unlisted_jobs_line(const RankedReport& top) {
-  const UnlistedJobs& u = top.diagnosis->unlisted_jobs;
+  const UnlistedJobs& u = top.analysis->unlisted_jobs;
   if (u.jobs == 0) return "";
   std::vector<std::string> verdicts;
   if (u.failed > 0) verdicts.push_back(fmt::format("{} failed", u.failed));
@@ -48,13 +48,13 @@ std::string unlisted_jobs_line(const RankedReport& top) {
 }
 
 std::string jobs_count(const RankedReport& top) {
-  const uint64_t unlisted = top.diagnosis->unlisted_jobs.jobs;
+  const uint64_t unlisted = top.analysis->unlisted_jobs.jobs;
   return unlisted == 0 ? fmt::format("{}", top.jobs.size())
                        : fmt::format("{} of {}", top.jobs.size(), top.jobs.size() + unlisted);
 }
 
 bool unlisted_jobs_trip(const RankedReport& top, Impact threshold) {
-  const UnlistedJobs& u = top.diagnosis->unlisted_jobs;
+  const UnlistedJobs& u = top.analysis->unlisted_jobs;
   return u.jobs > 0 && u.top_severity >= threshold;
 }
 
@@ -65,8 +65,8 @@ std::string job_label(const JobInfo& job) {
 
 std::string pipeline_key(const RankedReport& job, const RankedReport& top) {
   if (job.history && !job.history->pipeline.empty()) return job.history->pipeline;
-  const JobInfo& info = job.diagnosis->job;
-  if (top.history && !top.history->pipeline.empty() && top.diagnosis->job.id == info.id) return top.history->pipeline;
+  const JobInfo& info = job.analysis->job;
+  if (top.history && !top.history->pipeline.empty() && top.analysis->job.id == info.id) return top.history->pipeline;
   return info.name.empty() ? info.id : info.name;
 }
 

@@ -6,7 +6,7 @@
 #include "gpudiag/doc_language.h"
 #include "gpudiag/json_writer.h"
 #include "gpudiag/report.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -74,7 +74,7 @@ void write_baseline(JsonWriter& w, const BaselineReview& b, const RenderOptions&
 }
 
 void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
-  const Analysis& d = *r.diagnosis;
+  const Analysis& d = *r.analysis;
   w.key("findings").begin_array();
   for (const auto& rf : r.findings) {
     const Finding& f = *rf.finding;
@@ -149,7 +149,7 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
 
 // The errors no rule explains (docs/json-schema.md, "unexplained"), the most likely cause first.
 void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
-  const Analysis& d = *r.diagnosis;
+  const Analysis& d = *r.analysis;
   w.key("unexplained").begin_array();
   for (const auto& u : r.unexplained) {
     const UnexplainedGroup& g = *u.group;
@@ -223,7 +223,7 @@ void write_fixes(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
 }
 
 void write_inconclusive(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
-  const Analysis& d = *r.diagnosis;
+  const Analysis& d = *r.analysis;
   w.key("inconclusive").begin_array();
   for (const auto& i : d.inconclusive) {
     w.begin_object();
@@ -234,7 +234,7 @@ void write_inconclusive(JsonWriter& w, const RankedReport& r, const RenderOption
 }
 
 void write_facts(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
-  const Analysis& d = *r.diagnosis;
+  const Analysis& d = *r.analysis;
   w.key("facts").begin_array();
   for (const auto& f : d.facts) {
     w.begin_object();
@@ -286,7 +286,7 @@ void write_run_history(JsonWriter& w, const ReportHistory& h) {
 
 // One job of several (gpudiag.report/v1 `jobs[]`): what the top level says of the worst one.
 void write_job(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
-  const Analysis& d = *r.diagnosis;
+  const Analysis& d = *r.analysis;
   w.begin_object();
   w.field("id", d.job.id).field("name", d.job.name).field("project", d.job.project).field("region", d.job.region);
   w.field("outcome", job_outcome_name(d.job.outcome));
@@ -318,7 +318,7 @@ void write_job_counts(JsonWriter& w, std::string_view key, const std::vector<Job
 }  // namespace
 
 std::string render_json(const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   JsonWriter w;
   // The report's likely size at most (a job's full report is tens of KiB): the buffer never doubles
   // past it, which held 16 MiB at once for a 13 MiB report of 5,000 jobs (docs/performance.md).

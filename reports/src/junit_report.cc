@@ -14,7 +14,7 @@
 
 #include "gpudiag/formats.h"
 #include "job_views.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -26,7 +26,7 @@ constexpr size_t kLineBytes = 500;
 std::string attr(std::string_view s) { return xml_escape(s, true); }
 
 std::string failure_body(const RankedReport& report, const RankedFinding& rf, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Finding& f = *rf.finding;
   std::string body = fmt::format("{} ({}), {} severity, confidence {:.0f}%\n", f.title, f.rule_id,
                                  impact_name(f.severity), f.confidence * 100);
@@ -66,7 +66,7 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
 
 // An error no rule explains, for a failing (or skipped) testcase's body.
 std::string group_body(const RankedReport& report, const RankedUnexplained& u, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const UnexplainedGroup& g = *u.group;
   std::string body = fmt::format("U{} {} ({}), {} severity: no rule in the pack knows this error\n", u.rank,
                                  unexplained_headline(g), g.fingerprint, impact_name(u.severity()));
@@ -121,7 +121,7 @@ std::string group_cases(const RankedReport& report, Impact threshold, const Rend
 // The "input" testcase (docs/formats.md, Input problems): an error when an input could not be read,
 // a failure when the gate refuses an empty export or when entries were skipped or cropped, else a pass.
 std::string input_case(const RankedReport& report, const RenderOptions& o, size_t& failures, size_t& errors) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::string body;
   for (const auto& e : d.input_errors) {
     body += fmt::format("{}: input not read: {}\n", display_path(e.file, o.deterministic), e.message);
@@ -162,7 +162,7 @@ std::string input_case(const RankedReport& report, const RenderOptions& o, size_
 // the export's, in the first suite only. `suite_id`: the suite's position in a <testsuites>.
 std::string suite(const RankedReport& report, const RankedReport& top, const std::vector<RuleInfo>& rules,
                   const RenderOptions& o, bool first, std::optional<size_t> suite_id) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Impact threshold = o.fail_on.value_or(Impact::kError);
   std::map<std::string_view, const RankedFinding*> fired;
   for (const auto& rf : report.findings) fired.emplace(rf.finding->rule_id, &rf);
@@ -210,7 +210,7 @@ std::string suite(const RankedReport& report, const RankedReport& top, const std
   }
   if (o.fail_on) out_text += fmt::format("gate: {}\n", detail::gate_line(report, o));
   std::string err_text;
-  const Analysis& all = *top.diagnosis;
+  const Analysis& all = *top.analysis;
   if (first) {
     for (const auto& e : all.input_errors)
       err_text += fmt::format("{}: error: {}\n", display_path(e.file, o.deterministic), e.message);
@@ -266,13 +266,13 @@ std::string suite(const RankedReport& report, const RankedReport& top, const std
 constexpr size_t kListedJobs = 100;
 
 std::string summary_suite(const RankedReport& top, const std::vector<size_t>& full, size_t suite_id) {
-  const Analysis& all = *top.diagnosis;
+  const Analysis& all = *top.analysis;
   std::string cases, listed_out;
   size_t tests = 0, rest = 0;
   for (size_t i = 0; i < top.jobs.size(); ++i) {
     if (std::find(full.begin(), full.end(), i) != full.end()) continue;
     const RankedReport& job = top.jobs[i];
-    const JobInfo& info = job.diagnosis->job;
+    const JobInfo& info = job.analysis->job;
     if (tests == kListedJobs) {
       ++rest;
       continue;
@@ -294,7 +294,7 @@ std::string summary_suite(const RankedReport& top, const std::vector<size_t>& fu
   }
   Timestamp start = kNoTime;  // the earliest entry of the jobs it sums up
   for (size_t i = 0; i < top.jobs.size(); ++i) {
-    const Timestamp t = top.jobs[i].diagnosis->start;
+    const Timestamp t = top.jobs[i].analysis->start;
     if (std::find(full.begin(), full.end(), i) == full.end() && t != kNoTime && (start == kNoTime || t < start))
       start = t;
   }
@@ -325,7 +325,7 @@ std::string render_junit(const RankedReport& report, const std::vector<RuleInfo>
     out += suite(report.jobs[i], report, rules, o, id == 0, id);
     ++id;
   }
-  if (full.size() < report.jobs.size() || report.diagnosis->unlisted_jobs.jobs > 0) {
+  if (full.size() < report.jobs.size() || report.analysis->unlisted_jobs.jobs > 0) {
     out += summary_suite(report, full, id);
   }
   return out + "</testsuites>\n";

@@ -6,7 +6,7 @@
 
 #include "gpudiag/formats.h"
 #include "job_views.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -120,7 +120,7 @@ constexpr size_t kListedWorkers = 5;
 
 // One error no rule explains: headline, counts, workers, time, the raw exemplar and what it explains.
 std::string unexplained_group(const RankedReport& report, const RankedUnexplained& u, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const UnexplainedGroup& g = *u.group;
   std::string out =
       fmt::format("#### U{}. {} {} — {}{}\n\n", u.rank, severity_icon(u.severity()), upper(impact_name(u.severity())),
@@ -180,7 +180,7 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
 // a several-job report's other jobs go without.
 std::string unexplained_section(const RankedReport& report, const RenderOptions& o, bool heading) {
   if (report.unexplained.empty()) return "";
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   if (!detail::unexplained_first(report) && report.verdict == Verdict::kOk) {
     return fmt::format("{} that no rule explains, none before a failure (the JSON report lists them).\n\n",
                        plural(d.unexplained_groups_total, "Error group", "Error groups"));
@@ -279,14 +279,14 @@ constexpr size_t kJobRows = 50;  // rows of the jobs table; the JSON report list
 
 // With several jobs: one row per job, worst first (id, name, outcome, verdict, top cause, entries).
 std::string jobs_table(const RankedReport& report) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::string out = fmt::format(
       "### Jobs ({})\n\n| Job | Name | Outcome | Verdict | Top cause | Entries |\n"
       "|---|---|---|---|---|---:|\n",
       detail::jobs_count(report));
   for (size_t i = 0; i < report.jobs.size() && i < kJobRows; ++i) {
     const RankedReport& job = report.jobs[i];
-    const JobInfo& j = job.diagnosis->job;
+    const JobInfo& j = job.analysis->job;
     const std::string cause = detail::top_cause(job);
     out += fmt::format("| {} | {} | {} | {} {} | {} | {} |\n", j.id.empty() ? "—" : markdown_code_span(j.id),
                        markdown_escape(j.name), job_outcome_name(j.outcome), verdict_icon(job.verdict),
@@ -312,7 +312,7 @@ std::string jobs_table(const RankedReport& report) {
 // Another job shown in full (not the worst, whose findings lead the summary): its root causes and
 // their best fixes; evidence stays in the HTML and JSON reports.
 std::string job_section(const RankedReport& job, const RenderOptions& o) {
-  std::string out = fmt::format("### {} {}: {}\n\n", verdict_icon(job.verdict), job_span(job.diagnosis->job),
+  std::string out = fmt::format("### {} {}: {}\n\n", verdict_icon(job.verdict), job_span(job.analysis->job),
                                 markdown_prose(job.verdict_line));
   const bool groups_first = detail::unexplained_first(job);
   if (groups_first) out += unexplained_section(job, o, false);
@@ -327,7 +327,7 @@ std::string job_section(const RankedReport& job, const RenderOptions& o) {
 }  // namespace
 
 std::string render_markdown(const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const std::string_view icon = verdict_icon(report.verdict);
   std::string head = fmt::format("## {} gpudiag: {}\n\n", icon, markdown_prose(report.verdict_line));
   std::string job = d.job.id.empty() ? "job unknown" : "job " + markdown_code_span(d.job.id);

@@ -137,7 +137,7 @@ bool holds_dataflow_job(const Analysis& d) {
 }
 
 std::string gate_refusal(const RankedReport& report, bool allow_empty) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   if (!d.input_errors.empty()) {
     return unread_note(d);
   }
@@ -223,7 +223,7 @@ void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
 // `whole` is the export's Analysis, whose inputs a job's verdict answers for too: no job of a cut
 // export is "ok".
 void set_verdict(RankedReport& report, const Analysis& whole) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const size_t notes = d.inconclusive.size();
   const std::string inconclusive =
       notes == 0 ? "" : fmt::format(" ({} check{} inconclusive)", notes, notes == 1 ? "" : "s");
@@ -273,7 +273,7 @@ void set_verdict(RankedReport& report, const Analysis& whole) {
 
 RankedReport rank_within(const Analysis& d, const Analysis& whole) {
   RankedReport report;
-  report.diagnosis = &d;
+  report.analysis = &d;
   const size_t n = d.findings.size();
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = i;
@@ -386,7 +386,7 @@ void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bo
                         [](const RankedUnexplained& u) { return !u.folded(); });
   for (size_t i = 0; i < report.unexplained.size(); ++i) report.unexplained[i].rank = static_cast<int>(i) + 1;
   fold_under_unexplained(report);
-  set_verdict(report, *report.diagnosis);
+  set_verdict(report, *report.analysis);
 }
 
 }  // namespace gpudiag

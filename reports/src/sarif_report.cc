@@ -22,7 +22,7 @@
 #include "gpudiag/formats.h"
 #include "gpudiag/json_writer.h"
 #include "job_views.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -221,7 +221,7 @@ void unexplained_rule_descriptor(JsonWriter& w) {
 // the group's fingerprint (stable across runs: the grouping key leaves line numbers out).
 void unexplained_result(JsonWriter& w, const RankedReport& report, const RankedUnexplained& u,
                         std::optional<size_t> rule_index, const SarifPaths& paths, std::string_view who) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const UnexplainedGroup& g = *u.group;
   w.begin_object();
   w.field("ruleId", kUnexplainedRuleId);
@@ -318,7 +318,7 @@ void fingerprints(JsonWriter& w, std::string_view fingerprint, std::string_view 
 
 void result(JsonWriter& w, const RankedReport& report, const RankedFinding& rf,
             const std::map<std::string_view, size_t>& index, const SarifPaths& paths, std::string_view who) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Finding& f = *rf.finding;
   w.begin_object();
   w.field("ruleId", f.rule_id);
@@ -447,7 +447,7 @@ void invocation(JsonWriter& w, const Analysis& d, const SarifPaths& paths, bool 
 void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_report,
          const std::vector<RuleInfo>& rules, const std::map<std::string_view, size_t>& index, const RenderOptions& o,
          const SarifPaths& paths, bool first) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const bool several = detail::several_jobs(export_report);
   const std::string who = several ? detail::job_label(d.job) + ": " : "";
   w.begin_object();
@@ -470,7 +470,7 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   } else if (!d.job.name.empty()) {
     w.key("automationDetails").begin_object().field("id", fmt::format("gpudiag/{}/", d.job.name)).end_object();
   }
-  invocation(w, *export_report.diagnosis, paths, first);
+  invocation(w, *export_report.analysis, paths, first);
   w.key("artifacts").begin_array();
   for (const auto& in : d.inputs) {
     w.begin_object();
@@ -513,14 +513,14 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   if (several && first) {
     // The jobs without a run of their own (their verdict is ok): one summary, so that the document
     // stays bounded whatever the export holds.
-    const Analysis& all = *export_report.diagnosis;
+    const Analysis& all = *export_report.analysis;
     w.field("jobsTotal", static_cast<uint64_t>(export_report.jobs.size()));
     w.key("otherJobs").begin_array();
     const auto full = detail::full_jobs(export_report);
     for (size_t i = 0; i < export_report.jobs.size(); ++i) {
       if (std::find(full.begin(), full.end(), i) != full.end()) continue;
       const RankedReport& job = export_report.jobs[i];
-      const JobInfo& info = job.diagnosis->job;
+      const JobInfo& info = job.analysis->job;
       w.begin_object();
       w.field("id", info.id).field("name", info.name).field("outcome", job_outcome_name(info.outcome));
       w.field("verdict", verdict_name(job.verdict)).field("entries", info.entries);
@@ -546,8 +546,8 @@ std::string render_sarif(const RankedReport& report, const std::vector<RuleInfo>
 
   // Every path a run can name, so that each run's originalUriBaseIds lists every base.
   SarifPaths paths(o.deterministic, o.working_directory);
-  for (const auto& in : report.diagnosis->inputs) paths.add(in.path);
-  for (const auto& e : report.diagnosis->input_errors) paths.add(e.file);
+  for (const auto& in : report.analysis->inputs) paths.add(in.path);
+  for (const auto& e : report.analysis->input_errors) paths.add(e.file);
   JsonWriter w;
   w.begin_object();
   w.field("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");

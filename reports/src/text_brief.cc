@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "job_views.h"
-#include "report_text.h"
 #include "text_layout.h"
+#include "wording.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -73,7 +73,7 @@ std::string cause_line(std::string_view label, Impact severity, const std::strin
 // are no symptom of another; each with the line of its first evidence entry.
 std::vector<Block> cause_blocks(const RankedReport& report, const RenderOptions& o, size_t width,
                                 const TextPaint& paint) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   std::vector<Block> blocks;
   if (unexplained_first(report)) {
     for (const auto& u : report.unexplained) {
@@ -126,7 +126,7 @@ Block jobs_block(const RankedReport& report, size_t width, const TextPaint& pain
     const std::string verdict = upper(verdict_name(job.verdict));
     const std::string cause = top_cause(job);
     // The name alone (the id is in the full report), so the line has room for the cause.
-    const JobInfo& info = job.diagnosis->job;
+    const JobInfo& info = job.analysis->job;
     const std::string name = !info.name.empty() ? info.name : !info.id.empty() ? info.id : "(no job id)";
     const std::string rest = b.legend.safe(fmt::format("{}{}", name, cause.empty() ? "" : fmt::format(": {}", cause)));
     const std::string shown = crop_columns(rest, width > verdict.size() + 3 ? width - verdict.size() - 3 : 0);
@@ -134,7 +134,7 @@ Block jobs_block(const RankedReport& report, size_t width, const TextPaint& pain
     b.lines.push_back(fmt::format("  {} {}", paint.bold(verdict), shown));
   }
   if (not_ok > kShownJobs) b.lines.push_back(fmt::format("  … and {} more not ok", not_ok - kShownJobs));
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const bool undiagnosed = !d.not_diagnosed.empty() || d.not_diagnosed_unlisted > 0;
   if (const uint64_t unlisted = d.unlisted_jobs.jobs; unlisted > 0) {
     b.lines.push_back(fmt::format("  … and {} not listed (--format json counts them by cause)",
@@ -195,13 +195,13 @@ std::string render_text_verdict(const RankedReport& report, const RenderOptions&
 
 std::string render_text_brief(const RankedReport& report, const RenderOptions& o, const TextPaint& paint) {
   const size_t width = std::clamp<size_t>(o.width, 40, kBriefColumns);
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   Block top;
   {
     const std::string job = d.job.id.empty() ? "job unknown" : fmt::format("job {}", d.job.id);
     const std::string what =
         several_jobs(report)
-            ? fmt::format("{} jobs; the worst: {}", report.jobs.size() + report.diagnosis->unlisted_jobs.jobs, job)
+            ? fmt::format("{} jobs; the worst: {}", report.jobs.size() + report.analysis->unlisted_jobs.jobs, job)
             : job;
     const std::string name = d.job.name.empty() ? "" : fmt::format(" ({})", d.job.name);
     const std::string rest = top.legend.safe(what + name);  // no "gpudiag VERSION —": the room is the job's

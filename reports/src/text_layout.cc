@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "gpudiag/utf8.h"
-#include "report_text.h"
+#include "wording.h"
 
 namespace gpudiag::detail {
 namespace {

@@ -12,9 +12,9 @@
 #include "gpudiag/report.h"
 #include "gpudiag/utf8.h"
 #include "job_views.h"
-#include "report_text.h"
 #include "text_brief.h"
 #include "text_layout.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -110,7 +110,7 @@ std::vector<std::string> render_excerpt(std::string& out, const Evidence& e, con
 }
 
 void render_finding(std::string& out, const RankedReport& report, const RankedFinding& rf, Out& w) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const RenderOptions& o = w.o;
   const Style& st = w.st;
   const Finding& f = *rf.finding;
@@ -203,7 +203,7 @@ void render_changes_since_green(std::string& out, const RankedReport& report, Ou
 // The errors no rule explains (docs/unexplained.md) at or above --min-severity: U1, U2 … with the
 // raw exemplar.
 void render_unexplained(std::string& out, const RankedReport& report, Out& w) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Style& st = w.st;
   std::vector<const RankedUnexplained*> groups;
   for (const auto& u : report.unexplained) {
@@ -270,7 +270,7 @@ std::string hidden_note(const RankedReport& report, const RenderOptions& o) {
 
 // One job's findings, fixes and inconclusive checks.
 void render_job_body(std::string& out, const RankedReport& report, Out& w) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const RenderOptions& o = w.o;
   const Style& st = w.st;
   if (const std::string hidden = hidden_note(report, o); !hidden.empty()) {
@@ -382,14 +382,14 @@ std::string job_label(const JobInfo& job) {
 
 // Several jobs: one line per job, worst first, then the jobs that are not ok in full.
 void render_jobs(std::string& out, const RankedReport& report, Out& w) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Style& st = w.st;
   out += fmt::format("\n{}\n", st.bold(fmt::format("Jobs ({}), worst first", detail::jobs_count(report))));
   size_t name_width = 4;
-  for (const auto& job : report.jobs) name_width = std::max(name_width, job.diagnosis->job.name.size());
+  for (const auto& job : report.jobs) name_width = std::max(name_width, job.analysis->job.name.size());
   name_width = std::min<size_t>(name_width, 40);
   for (const auto& job : report.jobs) {
-    const JobInfo& info = job.diagnosis->job;
+    const JobInfo& info = job.analysis->job;
     std::string verdict{verdict_name(job.verdict)};
     for (char& c : verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     std::string cause;
@@ -424,7 +424,7 @@ void render_jobs(std::string& out, const RankedReport& report, Out& w) {
   }
   for (const auto& job : report.jobs) {
     if (job.verdict == Verdict::kOk) continue;
-    const Analysis& jd = *job.diagnosis;
+    const Analysis& jd = *job.analysis;
     std::string where;
     if (!jd.job.region.empty()) where += fmt::format(" in {}", w.safe(jd.job.region));
     out += fmt::format("\n{}\n", st.bold(fmt::format("━━ {}{}", job_label(jd.job), where)));
@@ -444,7 +444,7 @@ void render_jobs(std::string& out, const RankedReport& report, Out& w) {
 }  // namespace
 
 std::string render_text(const RankedReport& report, const RenderOptions& o) {
-  const Analysis& d = *report.diagnosis;
+  const Analysis& d = *report.analysis;
   const Style st{o.color};
   if (o.text_detail == TextDetail::kVerdict) return detail::render_text_verdict(report, o, StylePaint(st));
   if (o.text_detail == TextDetail::kBrief) return detail::render_text_brief(report, o, StylePaint(st));

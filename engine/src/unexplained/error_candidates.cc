@@ -3,12 +3,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
-#include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "error_text.h"
 #include "evidence/evidence.h"
@@ -30,17 +25,6 @@ constexpr size_t kFragmentBytes = 2u << 10;
 constexpr size_t kRememberedLines = 256;
 static_assert((kRememberedLines & (kRememberedLines - 1)) == 0);
 constexpr size_t kRememberedLineBytes = 512;
-// benign_first_line's table (direct-mapped) and the parsed exceptions whose readings are kept.
-constexpr size_t kRememberedFirstLines = 64;
-static_assert((kRememberedFirstLines & (kRememberedFirstLines - 1)) == 0);
-constexpr size_t kRememberedReadings = 8;
-
-// Whether two parses of exceptions give the same reading: the fields set_group_fields reads of one
-// (not its body, the text's first line, which only a plain line's reading reads).
-bool same_exception(const ParsedError& a, const ParsedError& b) {
-  return a.exception_type == b.exception_type && a.message == b.message && a.exception_line == b.exception_line &&
-         a.step == b.step && a.truncated == b.truncated && a.user_frame == b.user_frame;
-}
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -54,75 +38,22 @@ Severity glog_letter(char c) { return value_named(kGlogLevels, std::string_view(
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
 
-// Whether `s` at `at` has `shape`, where 'd' stands for a digit: eight bytes a step (the shape is
-// asked of every ERROR entry). A byte XOR its shape byte ('0' for a digit) is 0–9 for a digit and
-// 0 for the literal; adding 0x76 (a digit) or 0x7F (a literal) to it sets its high bit exactly
-// when it is more, and never carries into the next byte (it is below 0x80, or its high bit is
-// already set, which fails it either way).
-template <size_t N>
-struct Shape {
-  static constexpr size_t kSize = N - 1;
-  static constexpr size_t kWords = (kSize + 7) / 8;
-  uint64_t want[kWords]{}, add[kWords]{};
-  size_t at[kWords]{};  // where each word starts: the last one ends with the shape
-  constexpr explicit Shape(const char (&shape)[N]) {
-    static_assert(kSize >= 8);
-    for (size_t w = 0; w < kWords; ++w) {
-      at[w] = w + 1 < kWords ? 8 * w : kSize - 8;
-      for (size_t k = 0; k < 8; ++k) {
-        const char c = shape[at[w] + k];
-        want[w] |= uint64_t{static_cast<unsigned char>(c == 'd' ? '0' : c)} << (8 * k);
-        add[w] |= uint64_t{c == 'd' ? 0x76u : 0x7Fu} << (8 * k);
-      }
-    }
+// Whether `s` at `at` has `shape`, where 'd' stands for a digit and any other byte for itself.
+bool has_shape(std::string_view s, size_t at, std::string_view shape) {
+  if (s.size() < at + shape.size()) return false;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    const char c = s[at + k];
+    if (shape[k] == 'd' ? !is_digit(c) : c != shape[k]) return false;
   }
-};
-
-template <size_t N>
-[[gnu::always_inline]] inline bool has_shape(std::string_view s, size_t at, const Shape<N>& shape) {
-  if (s.size() < at + Shape<N>::kSize) return false;
-  uint64_t bad = 0;
-  for (size_t w = 0; w < Shape<N>::kWords; ++w) {
-    uint64_t x;
-    std::memcpy(&x, s.data() + at + shape.at[w], 8);  // little-endian: byte k is bits 8k..8k+7
-    const uint64_t y = x ^ shape.want[w];
-    bad |= (y + shape.add[w]) | y;
-  }
-  return (bad & 0x8080808080808080ull) == 0;
+  return true;
 }
-static_assert(std::endian::native == std::endian::little, "has_shape reads words little-endian");
 
-constexpr Shape kTensorFlowStamp("dddd-dd-dd dd:dd:dd");  // 2024-05-12 10:01:02
-constexpr Shape kGlogStamp("dddd dd:dd:dd");              // 0512 10:01:02
+constexpr std::string_view kTensorFlowStamp = "dddd-dd-dd dd:dd:dd";  // 2024-05-12 10:01:02
+constexpr std::string_view kGlogStamp = "dddd dd:dd:dd";              // 0512 10:01:02
 
-// The first byte from `p` on that is ']' or one of RE2's \s (all below '!'), or h.size(). Sixteen
-// bytes a step (SSE2; eight elsewhere): a file word is some 50 bytes of path. `high` gathers the
-// high bits of the bytes read (some past the answer too): zero says they are all ASCII.
-size_t next_bracket_or_space(std::string_view h, size_t p, uint64_t& high) {
-#if defined(__SSE2__)
-  const __m128i bracket = _mm_set1_epi8(']'), blank = _mm_set1_epi8(' ');
-  for (; p + 16 <= h.size(); p += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data() + p));
-    high |= static_cast<unsigned>(_mm_movemask_epi8(x));
-    // A byte at most ' ' (unsigned) or equal to ']': the byte loop reads from the first of them.
-    const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, blank), x), _mm_cmpeq_epi8(x, bracket));
-    if (const unsigned found = static_cast<unsigned>(_mm_movemask_epi8(stop)); found != 0) {
-      p += static_cast<size_t>(std::countr_zero(found));
-      break;
-    }
-  }
-#else
-  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  for (; p + 8 <= h.size(); p += 8) {
-    uint64_t x;
-    std::memcpy(&x, h.data() + p, 8);
-    high |= x & kHigh;
-    const uint64_t bracket = x ^ (kOnes * ']');
-    // A byte below '!' or equal to ']' sets its high bit here (a borrow may set more above it,
-    // never below: the byte loop reads from the first).
-    if ((((x - kOnes * '!') & ~x) | ((bracket - kOnes) & ~bracket)) & kHigh) break;
-  }
-#endif
+// The first byte from `p` on that is ']' or one of RE2's \s, or h.size(); `high` gathers the high
+// bits of the bytes read: zero says they are all ASCII.
+size_t next_bracket_or_space(std::string_view h, size_t p, unsigned& high) {
   for (; p < h.size() && h[p] != ']' && !is_regex_space(h[p]); ++p) high |= static_cast<unsigned char>(h[p]) & 0x80u;
   return p;
 }
@@ -152,7 +83,7 @@ char glog_letter_of(std::string_view h) {
   size_t w = i;
   while (w < h.size() && is_regex_space(h[w])) ++w;
   if (w == i) return 0;
-  uint64_t high = 0;  // of the bytes read from w on: past ASCII, the word before the dot is asked again
+  unsigned high = 0;  // of the bytes read from w on: past ASCII, the word before the dot is asked again
   for (size_t p = w;; ++p) {
     p = next_bracket_or_space(h, p, high);
     if (p >= h.size() || h[p] != ']') return 0;
@@ -237,11 +168,7 @@ bool is_exception_line(std::string_view line) {
 }
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
-    : frameworks_(*pack.frameworks),
-      lines_(kRememberedLines),
-      newer_way_(kRememberedLines / 2, 1),
-      first_lines_(kRememberedFirstLines),
-      parsed_readings_(kRememberedReadings) {
+    : frameworks_(*pack.frameworks), lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
   if (pack.policy.benign_errors.empty()) return;
   auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
   bool added = true;
@@ -310,18 +237,6 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
 
-bool ErrorCandidates::benign_first_line(const LogRecord& r) {
-  const std::string_view line = r.message.substr(0, r.message.find('\n'));
-  if (line.size() > kRememberedLineBytes) return benign(r);
-  RememberedFirstLine& slot = first_lines_[text_hash(line) & (kRememberedFirstLines - 1)];
-  if (!slot.used || slot.line != line) {
-    slot.line.assign(line);
-    slot.used = true;
-    slot.benign = benign(r);
-  }
-  return slot.benign;
-}
-
 bool ErrorCandidates::benign(const LogRecord& r) {
   const std::string_view line = r.message.substr(0, r.message.find('\n'));
   if (benign_) return RE2::PartialMatch(line, *benign_);
@@ -365,7 +280,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     s.below_error = s.candidate = below_error_fragment(r);
     return s;
   }
-  s.candidate = !benign_first_line(r);
+  s.candidate = !benign(r);
   return s;
 }
 
@@ -395,19 +310,7 @@ std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogReco
     copy = crop_text(text, kCandidateTextBytes);
     text = copy;
   }
-  ParsedError parsed = parse_error_text(text, frameworks_, /*full=*/false, &frames_);
-  if (parsed.exception_type.empty()) {  // a plain line's reading reads `text` too: not shared
-    set_group_fields(std::move(parsed), text, r.step, *c);
-    return c;
-  }
-  for (const ParsedReading& known : parsed_readings_) {
-    if (known.reading && known.step_field == r.step && same_exception(known.parsed, parsed)) return known.reading;
-  }
-  ParsedReading& slot = parsed_readings_[next_parsed_reading_++ % kRememberedReadings];
-  slot.parsed = parsed;
-  slot.step_field.assign(r.step);
-  set_group_fields(std::move(parsed), text, r.step, *c);
-  slot.reading = c;
+  set_group_fields(parse_error_text(text, frameworks_, /*full=*/false), text, r.step, *c);
   return c;
 }
 

@@ -2,7 +2,8 @@
 // ERROR or above (read through glog/absl and Python logging prefixes, which stderr carries at ERROR
 // whatever their level), a Python traceback or a Java `Caused by:` chain at any severity, a
 // job-message error. Taken on the matching thread, after the record's signals, and parsed there
-// (error_text.h) so that grouping in input order is cheap. Internal to engine.
+// (error_text.h) so that grouping in input order is cheap. The stage's one cache is here: the short
+// texts read last, with what was found of them (LineVerdict). Internal to engine.
 #pragma once
 
 #include <re2/filtered_re2.h>
@@ -137,10 +138,6 @@ class ErrorCandidates {
   // The verdict of an error's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
   bool benign(const LogRecord& r);
-  // benign() of a text the memo above does not hold (a traceback's entry, a long text), remembered
-  // by its first line, which is all benign() reads: a worker's tracebacks come with the same few
-  // messages ("Logging handler created.", "SDK Harness waiting for in-flight requests to complete").
-  bool benign_first_line(const LogRecord& r);
   // Whether `text` holds a line break: none in a text the reader read without escapes (`unescaped`
   // is its note), else one memchr.
   static bool has_line_break(std::string_view text, std::string_view unescaped) {
@@ -167,24 +164,6 @@ class ErrorCandidates {
   std::vector<RememberedLine> lines_;         // kRememberedLines slots, in sets of two
   std::vector<uint8_t> newer_way_;            // per set: the way read last
   uint64_t batch_ = 1;                        // start_batch()'s count (LineVerdict::kept_batch 0: none)
-  PythonFrameMemo frames_;  // the Python frame lines of the tracebacks read here (frameworks_'s verdicts)
-  // benign_first_line's answers: a first line each (kRememberedFirstLines, one way).
-  struct RememberedFirstLine {
-    std::string line;
-    bool used = false;
-    bool benign = false;
-  };
-  std::vector<RememberedFirstLine> first_lines_;
-  // The readings of the exceptions read last, with what their parse said (the fields
-  // set_group_fields reads) and the entry's step: a text that parses the same shares the reading.
-  // Retried tracebacks differ in the order of their frames, not in what they say.
-  struct ParsedReading {
-    ParsedError parsed;
-    std::string step_field;
-    std::shared_ptr<const CandidateReading> reading;
-  };
-  std::vector<ParsedReading> parsed_readings_;
-  size_t next_parsed_reading_ = 0;
 };
 
 }  // namespace gpudiag::detail

@@ -30,7 +30,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "evidence/evidence.h"
@@ -64,44 +63,10 @@ struct ParsedError {
   std::string body;  // the text after unwrapping, without the step suffix (what a template miner sees)
 };
 
-// Python frame lines read across texts: a matching thread's tracebacks share most of their frames
-// (Beam's runner and worker frames, the same DoFn), and each reading costs the framework filter's
-// RE2. What a line reads as depends only on the line and the filter, so a memo serves one filter.
-// Bounded: emptied before a text when it holds more than kMaxBytes (a text's own lines are added
-// whatever their size; the frames of the text being read point into it).
-class PythonFrameMemo {
- public:
-  static constexpr size_t kMaxBytes = 128u << 10;
-  size_t bytes() const { return bytes_; }
-
- private:
-  friend class PythonFrames;
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const;
-  };
-  // What a frame line reads as: its frame, and whether it holds nothing reflow_traceback acts on
-  // (no ':', no '(', no second `File `), which the one-pass reading of a plain traceback asks.
-  struct FrameLine {
-    std::optional<ErrorFrame> frame;
-    bool plain = false;
-  };
-  std::unordered_map<std::string, FrameLine, Hash, std::equal_to<>> seen_;
-  size_t bytes_ = 0;  // the lines' bytes, the frames' strings and a node's overhead each
-};
-
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
 // the text's size. `full` false keeps only what an error candidate reads: `frames` empty (the user
 // frame is still read) and `body` its first line (copying every frame and the whole text of every
-// traceback cost more). `memo` (optional): the frame lines read before, with the same `frameworks`.
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true,
-                             PythonFrameMemo* memo = nullptr);
-
-// parse_error_text without its one-pass reading of a plain Python traceback (one exception, a frame
-// a line, nothing to reflow: what the logging module and Beam print), which gives what this general
-// reading gives: for tests, which compare the two. `plain_would_take`: whether parse_error_text
-// reads `text` in that one pass.
-ParsedError parse_error_text_generally(std::string_view text, const FrameFilter& frameworks, bool full = true,
-                                       PythonFrameMemo* memo = nullptr, bool* plain_would_take = nullptr);
+// traceback cost more).
+ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true);
 
 }  // namespace gpudiag::detail

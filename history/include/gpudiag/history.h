@@ -2,7 +2,7 @@
 // and post-mortems (ad-hoc SQL over the stored log entries).
 //
 //   auto store = HistoryStore::open("runs.db");                      // Result<HistoryStore>
-//   RankedReport report = rank(diagnosis);
+//   RankedReport report = rank(analysis);
 //   auto run = store->record_run(report, pipeline_key(diagnosis.job.name));   // one transaction
 //   annotate(report, *run);        // each finding: new or known, runs affected, last seen, streak
 //

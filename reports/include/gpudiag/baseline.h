@@ -1,7 +1,7 @@
 // Baselines: findings a team has accepted, so that a CI gate trips only on new ones (docs/baseline.md).
 //
 //   Result<Baseline> baseline = parse_baseline(text, "gpudiag-baseline.yaml");
-//   RankedReport report = apply_baseline(rank(diagnosis), *baseline, "2025-06-30");   // report.h
+//   RankedReport report = apply_baseline(rank(analysis), *baseline, "2025-06-30");   // report.h
 //   bool tripped = trips_gate(report, Impact::kError);   // suppressed findings never trip it
 //
 // An entry names a rule id and a finding fingerprint (Finding::fingerprint), says why it is

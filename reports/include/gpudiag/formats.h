@@ -2,7 +2,7 @@
 // HTML post-mortem with a timeline, JUnit XML, SARIF 2.1.0 and GitHub workflow commands — next to the
 // text and JSON reports of report.h, all from one RankedReport.
 //
-//   RankedReport report = rank(diagnosis);
+//   RankedReport report = rank(analysis);
 //   std::string html = render(OutputFormat::kHtml, report, pack.rules(), {.deterministic = true});
 //   std::string sarif = render_sarif(report, pack.rules(), {});
 //

@@ -1,6 +1,6 @@
 // reports: ranks a Analysis (root causes before their symptoms, fixes best first) and renders it.
 //
-//   RankedReport report = rank(diagnosis);
+//   RankedReport report = rank(analysis);
 //   std::string text = render_text(report, {.color = isatty(1)});
 //   std::string json = render_json(report, {});
 //
@@ -126,7 +126,7 @@ std::vector<FactChange> fact_changes(const std::vector<std::pair<std::string, st
 std::string unexplained_headline(const UnexplainedGroup& group);
 
 struct RankedReport {
-  const Analysis* diagnosis = nullptr;
+  const Analysis* analysis = nullptr;
   std::vector<RankedFinding> findings;         // roots in rank order, each followed by its symptoms
   std::vector<RankedFix> fixes;                // job-wide, best first
   std::vector<RankedUnexplained> unexplained;  // the engine's order: the most likely cause first
@@ -142,7 +142,7 @@ struct RankedReport {
 };
 
 // Orders findings and fixes, and gives the verdict. The Analysis must outlive the report.
-RankedReport rank(const Analysis& diagnosis);
+RankedReport rank(const Analysis& analysis);
 
 // Sets each unexplained group's novelty from a run history (parallel to report.unexplained) and
 // ranks the groups again: noise last, U1 … renumbered, the findings folded under the most likely
@@ -153,7 +153,7 @@ void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bo
 // Whether any analysed entry belongs to a Dataflow job: it carries a job id (resource.labels.job_id,
 // the dataflow.googleapis.com/job_id label) or sits in a log only Dataflow writes (job-message,
 // worker, harness …). An export without one gets the verdict `empty`.
-bool holds_dataflow_job(const Analysis& diagnosis);
+bool holds_dataflow_job(const Analysis& analysis);
 
 // The run a report was recorded as, in one line (report.history must be set): "run #10 of pipeline
 // nightly (10 runs recorded): 1 new finding, 1 known".

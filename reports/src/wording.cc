@@ -1,4 +1,4 @@
-#include "report_text.h"
+#include "wording.h"
 
 #include <fmt/format.h>
 
