@@ -32,16 +32,25 @@ void apply_outcome(const CompiledRulePack& pack, Analysis& job) {
   }
 }
 
+// A job's most severe finding, the earliest at that severity (one without a time after those with
+// one); null when it has none. What orders the jobs (badness) and names an unlisted one (count_unlisted).
+const Finding* worst_finding(const Analysis& job) {
+  const auto when = [](const Finding& f) { return f.first_seen == kNoTime ? INT64_MAX : f.first_seen; };
+  const Finding* worst = nullptr;
+  for (const auto& f : job.findings) {
+    if (worst == nullptr || f.severity > worst->severity || (f.severity == worst->severity && when(f) < when(*worst)))
+      worst = &f;
+  }
+  return worst;
+}
+
 // Worst first: by verdict (errors, then warnings, then none), then the top severity, then the
 // earliest finding at that severity, then the id (for a stable order).
 auto badness(const Analysis& job) {
-  Impact top = Impact::kInfo;
-  for (const auto& f : job.findings) top = std::max(top, f.severity);
+  const Finding* worst = worst_finding(job);
+  const Impact top = worst != nullptr ? worst->severity : Impact::kInfo;
+  const Timestamp first = worst != nullptr && worst->first_seen != kNoTime ? worst->first_seen : INT64_MAX;
   const int verdict = static_cast<int>(verdict_of(job));  // kOk < kWarning < kFailed
-  Timestamp first = INT64_MAX;
-  for (const auto& f : job.findings) {
-    if (f.severity == top && f.first_seen != kNoTime) first = std::min(first, f.first_seen);
-  }
   return std::make_tuple(-verdict, -static_cast<int>(top), first, job.job.id);
 }
 
@@ -53,14 +62,8 @@ void count_unlisted(const Analysis& a, UnlistedJobs& unlisted) {
   unlisted.entries += a.job.entries;
   const Verdict verdict = verdict_of(a);
   ++(verdict == Verdict::kFailed ? unlisted.failed : verdict == Verdict::kWarning ? unlisted.warning : unlisted.ok);
-  const Finding* top = nullptr;
-  for (const auto& f : a.findings) {
-    unlisted.top_severity = std::max(unlisted.top_severity, f.severity);
-    if (top == nullptr || f.severity > top->severity ||
-        (f.severity == top->severity && f.first_seen < top->first_seen)) {
-      top = &f;
-    }
-  }
+  const Finding* top = worst_finding(a);
+  if (top != nullptr) unlisted.top_severity = std::max(unlisted.top_severity, top->severity);
   for (const auto& g : a.unexplained) unlisted.top_severity = std::max(unlisted.top_severity, g.severity);
   if (verdict != Verdict::kOk)
     ++unlisted.top_rules[top != nullptr && top->severity > Impact::kInfo ? top->rule_id : ""];
