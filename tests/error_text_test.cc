@@ -9,6 +9,7 @@
 #include <chrono>
 #include <random>
 
+#include "pack/compiled_rule_pack.h"
 #include "test_support.h"
 #include "unexplained/error_unwrap.h"
 #include "unexplained/unexplained_key.h"
@@ -18,9 +19,11 @@ using detail::ParsedError;
 
 namespace {
 
-const detail::FrameFilter& frameworks() {
-  static const detail::FrameFilter filter(test::builtin_pack().policy().framework_frames);
-  return filter;
+// The built-in pack's frameworks and wrappers, as the analysis reads errors with them.
+const detail::ReadingRules& rules() {
+  static const detail::ReadingRules reading{*detail::compiled(test::builtin_pack()).frameworks,
+                                            detail::compiled(test::builtin_pack()).wrappers};
+  return reading;
 }
 
 // A fixture's text: the file without its first line (the source).
@@ -30,7 +33,7 @@ std::string fixture(const std::string& name) {
   return text.substr(text.find('\n') + 1);
 }
 
-ParsedError parse(const std::string& name) { return detail::parse_error_text(fixture(name), frameworks()); }
+ParsedError parse(const std::string& name) { return detail::parse_error_text(fixture(name), rules()); }
 
 struct ErrorFrameView {
   std::string_view file;
@@ -169,7 +172,7 @@ TEST_CASE("the SDK harness wrapper hands over to the worker's traceback", "[unit
   const std::string worker_log = "Error processing instruction process_bundle-4. Original traceback is\n" +
                                  fixture("py-module-not-found-main-session.txt")
                                      .substr(fixture("py-module-not-found-main-session.txt").find("Traceback"));
-  const ParsedError w = detail::parse_error_text(worker_log, frameworks());
+  const ParsedError w = detail::parse_error_text(worker_log, rules());
   CHECK(w.exception_type == "ModuleNotFoundError");
   CHECK(w.body.rfind("Traceback (most recent call last):", 0) == 0);
 }
@@ -185,7 +188,7 @@ TEST_CASE("a step suffix keeps a nested step's full name and comes off the messa
   const ParsedError e = detail::parse_error_text(
       fixture("py-runtimeerror-reraise.txt").substr(0, fixture("py-runtimeerror-reraise.txt").find("RuntimeError")) +
           line + "\n",
-      frameworks());
+      rules());
   CHECK(e.exception_type == "ValueError");
   CHECK(e.message == "min() arg is an empty sequence");
   CHECK(e.step == "Run inference/BeamML_RunInference");
@@ -280,7 +283,7 @@ TEST_CASE("a Java chain's cause is the last Caused by and ... N more takes the e
   // Up to the first cause: its two frames, then the 16 it shares with the enclosing trace (the
   // six of them this excerpt holds), outermost first.
   const std::string text = fixture("java-caused-by-more.txt");
-  const ParsedError first = detail::parse_error_text(text.substr(0, text.find("Caused by: java.util")), frameworks());
+  const ParsedError first = detail::parse_error_text(text.substr(0, text.find("Caused by: java.util")), rules());
   CHECK(first.exception_type == "org.apache.flink.runtime.client.JobExecutionException");
   CHECK(first.message == "Job execution failed.");
   REQUIRE(first.frames.size() == 8);
@@ -300,7 +303,7 @@ TEST_CASE("suppressed exceptions are no part of the Java chain", "[unit][error_t
   CHECK(where(e) == "Foo3.java:8 Foo3.main");
   CHECK_FALSE(e.truncated);
   const std::string text = fixture("java-suppressed-and-cause.txt");
-  const ParsedError outer = detail::parse_error_text(text.substr(0, text.find("Caused by:")), frameworks());
+  const ParsedError outer = detail::parse_error_text(text.substr(0, text.find("Caused by:")), rules());
   CHECK(outer.message == "Main block");
   REQUIRE(outer.frames.size() == 1);  // not the suppressed ones' Resource.close and Foo3.main:5
   CHECK(outer.frames[0].line == 7);
@@ -343,7 +346,7 @@ TEST_CASE("a 10 k-frame traceback keeps its innermost 64 frames in either form",
   lines += "RecursionError: maximum recursion depth exceeded\n";
   flat += " RecursionError: maximum recursion depth exceeded";
   for (const std::string& text : {lines, flat}) {
-    const ParsedError e = detail::parse_error_text(text, frameworks());
+    const ParsedError e = detail::parse_error_text(text, rules());
     CHECK(e.exception_type == "RecursionError");
     CHECK(e.message == "maximum recursion depth exceeded");
     REQUIRE(e.frames.size() == detail::kMaxErrorFrames);
@@ -353,7 +356,7 @@ TEST_CASE("a 10 k-frame traceback keeps its innermost 64 frames in either form",
   }
   std::string java = "java.lang.StackOverflowError\n";
   for (int i = 1; i <= 10000; ++i) java += "\tat com.example.Fn.recurse(Fn.java:" + std::to_string(i) + ")\n";
-  const ParsedError j = detail::parse_error_text(java, frameworks());
+  const ParsedError j = detail::parse_error_text(java, rules());
   CHECK(j.exception_type == "java.lang.StackOverflowError");
   REQUIRE(j.frames.size() == detail::kMaxErrorFrames);
   CHECK(j.frames.back().line == 1);  // printed first: the innermost
@@ -384,7 +387,7 @@ TEST_CASE("huge and hostile texts are parsed in linear time within the caps", "[
   texts.push_back("Traceback (most recent call last):\n  File \"/app/p.py\", line 1, in f\n" + long_message);
   for (const auto& text : texts) {
     const auto start = std::chrono::steady_clock::now();
-    const ParsedError e = detail::parse_error_text(text, frameworks());
+    const ParsedError e = detail::parse_error_text(text, rules());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(seconds < 2.0);  // about 0.01 s each in a Release build; quadratic would be minutes
     CHECK(e.frames.size() <= detail::kMaxErrorFrames);
@@ -404,10 +407,10 @@ TEST_CASE("cut and scrambled fixtures never crash the parser", "[unit][error_tex
     const std::string text = fixture(name);
     for (size_t cut = 0; cut <= text.size(); cut += 7) {
       std::string s = text.substr(0, cut);
-      const ParsedError e = detail::parse_error_text(s, frameworks());
+      const ParsedError e = detail::parse_error_text(s, rules());
       CHECK(e.frames.size() <= detail::kMaxErrorFrames);
       for (int k = 0; k < 4 && !s.empty(); ++k) s[random() % s.size()] = static_cast<char>(random() % 256);
-      const ParsedError scrambled = detail::parse_error_text(s, frameworks());
+      const ParsedError scrambled = detail::parse_error_text(s, rules());
       CHECK(scrambled.frames.size() <= detail::kMaxErrorFrames);
       parsed += 2;
     }
@@ -415,13 +418,15 @@ TEST_CASE("cut and scrambled fixtures never crash the parser", "[unit][error_tex
   CHECK(parsed > 1000);
   // A cut job-message copy says so; the whole one does not.
   const std::string whole = fixture("py-runtimeerror-reraise.txt");
-  CHECK_FALSE(detail::parse_error_text(whole, frameworks()).truncated);
-  CHECK(detail::parse_error_text(whole.substr(0, whole.find("RuntimeError:")), frameworks()).truncated);
+  CHECK_FALSE(detail::parse_error_text(whole, rules()).truncated);
+  CHECK(detail::parse_error_text(whole.substr(0, whole.find("RuntimeError:")), rules()).truncated);
 }
 
-TEST_CASE("the wrappers come off as their patterns alone would take them off", "[unit][error_text]") {
-  // unwrap_error_prefixes asks each wrapper's RE2 only of a text that starts as its match must; the
-  // reference asks each pattern of every text.
+TEST_CASE("the pack's wrappers come off an error's front as Dataflow's wrappers nest", "[unit][error_text]") {
+  // The built-in pack's front wrappers (rules/wrappers.yaml), taken off by unwrap_error_prefixes,
+  // against a reference that knows the wrappers by hand (the job-message copy anywhere on the first
+  // line, a gRPC status, the SDK harness, a Java runner), over every pair of them and of near misses
+  // in front of tracebacks and lines.
   const RE2 status(R"(^[a-z_]+::[a-z_]+:\s*)");
   const RE2 harness(
       R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
@@ -435,9 +440,9 @@ TEST_CASE("the wrappers come off as their patterns alone would take them off", "
     s = skip_blanks(s);
     for (int i = 0; i < 16; ++i) {
       std::string_view next = s;
-      const size_t at = s.substr(0, std::min<size_t>(s.find('\n'), 160)).find("Error message from worker: ");
-      if (at != std::string_view::npos) {
-        next = s.substr(at + 27);
+      if (constexpr std::string_view kFromWorker = "Error message from worker: ";
+          s.substr(0, s.find('\n')).find(kFromWorker) != std::string_view::npos) {
+        next = s.substr(s.find(kFromWorker) + kFromWorker.size());
       } else {
         for (const RE2* re : {&status, &harness, &java_runner}) {
           re2::StringPiece rest(s);
@@ -487,7 +492,7 @@ TEST_CASE("the wrappers come off as their patterns alone would take them off", "
       for (const auto& tail : tails) {
         const std::string text = a + b + tail;
         INFO(text);
-        CHECK(detail::unwrap_error_prefixes(text) == reference(text));
+        CHECK(detail::unwrap_error_prefixes(text, rules().wrappers) == reference(text));
       }
     }
   }
@@ -529,7 +534,7 @@ TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its 
         const std::string line = head + "(" + inner + end;
         INFO(line);
         const bool java = RE2::FullMatch(line, bare) && RE2::FullMatch(line, frame);
-        CHECK(detail::parse_error_text(line, frameworks()).language == (java ? "java" : ""));
+        CHECK(detail::parse_error_text(line, rules()).language == (java ? "java" : ""));
       }
     }
   }
@@ -760,8 +765,8 @@ TEST_CASE("the candidate's short reading of generated Python tracebacks gives th
   size_t python = 0;
   for (const std::string& text : texts) {
     INFO(text);
-    const ParsedError brief = detail::parse_error_text(text, frameworks(), /*full=*/false);
-    ParsedError full = detail::parse_error_text(text, frameworks(), /*full=*/true);
+    const ParsedError brief = detail::parse_error_text(text, rules(), /*full=*/false);
+    ParsedError full = detail::parse_error_text(text, rules(), /*full=*/true);
     CHECK(brief.frames.empty());
     CHECK(full.body.substr(0, brief.body.size()) == brief.body);
     full.frames.clear();

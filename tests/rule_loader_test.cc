@@ -235,7 +235,8 @@ TEST_CASE("docs/rules.md's key reference is the reader's key table and its fact 
        {detail::KeyPlace::kRule, detail::KeyPlace::kCount, detail::KeyPlace::kAfter, detail::KeyPlace::kAbsent,
         detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
         detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy,
-        detail::KeyPlace::kQuietShape, detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact}) {
+        detail::KeyPlace::kQuietShape, detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact,
+        detail::KeyPlace::kWrapper, detail::KeyPlace::kWrapperExample}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
     const std::string expected = detail::key_reference(place);
     if (update) {  // a key table ends at the first blank line
@@ -290,6 +291,31 @@ TEST_CASE("an undefined list or macro is named at its place, with a suggestion",
   CHECK_THAT(diags[1].file, Catch::EndsWith("lists.yaml"));
   CHECK(diags[1].line == 2);
   CHECK(diags[1].column == 3);
+}
+
+TEST_CASE("a wrapper's examples are proven where the pack is read, each wrong one at its line", "[rules]") {
+  const std::string wrappers =
+      "wrappers:\n"
+      "  - '^\\s*Error message from worker:\\s*'\n"  // a pattern alone still reads
+      "  - pattern: '^[a-z_]+::[a-z_]+:\\s*'\n"
+      "    examples:\n"
+      "      - text: 'generic::unknown: Traceback'\n"
+      "        leaves: 'Traceback'\n"
+      "      - text: 'generic::unknown: x'\n"
+      "        leaves: 'generic::unknown: x'\n"  // the example of line 7: the wrapper does take it off
+      "  - pattern: 'x'\n"
+      "    example: []\n";  // line 10: not a key of a wrapper
+  const auto diags = lint_with_pack_file(kGoodRule, wrappers);
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].code == "rule-example");
+  CHECK(diags[0].line == 7);
+  CHECK(diags[0].message == "the wrapper leaves \"x\" of this example's text, not \"generic::unknown: x\"");
+  CHECK(diags[1].code == "rule-unknown-key");
+  CHECK(diags[1].line == 10);
+  CHECK(diags[1].help == "did you mean `examples`?");
+  // An example written as a flow mapping reads as well.
+  CHECK(lint_with_pack_file(kGoodRule, "wrappers:\n  - pattern: '^a'\n    examples:\n      - {text: ab, leaves: b}\n")
+            .empty());
 }
 
 TEST_CASE("a pack file's keys are checked like a rule's", "[rules]") {

@@ -156,7 +156,9 @@ TEST_CASE("error groups stay within the export's budget of kept text and say wha
   }
   CHECK(groups.capped());
   CHECK(groups.entries_past_cap() > 100);
-  const auto kept = groups.finish(FrameFilter({}), [](int) { return false; });
+  const FrameFilter no_frameworks({});
+  const Wrappers no_wrappers;
+  const auto kept = groups.finish(ReadingRules{no_frameworks, no_wrappers}, [](int) { return false; });
   CHECK(kept.size() + groups.entries_past_cap() == 200);
   CHECK(budget.held == 0);  // given back when the job is finished
 }

@@ -147,9 +147,9 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
   }
 }
 
-// `frameworks:` (the frame patterns that tell framework frames from the user's) and `wrappers:`
-// (what copies of a failure are wrapped in): lists of RE2 patterns. A later pack file that names one
-// replaces that list, as it does the policy.
+// `frameworks:` (the frame patterns that tell framework frames from the user's) and
+// `benign_errors:`: lists of RE2 patterns. A later pack file that names one replaces that list, as it
+// does the policy.
 void read_patterns(const RuleFile& file, const Node& root, std::string_view key, std::vector<std::string>& out,
                    Diagnostics& diags) {
   const Node* list = root.get(key);
@@ -173,6 +173,81 @@ void read_patterns(const RuleFile& file, const Node& root, std::string_view key,
     patterns.push_back(item.scalar);
   }
   out = std::move(patterns);
+}
+
+// Keys of `map` not allowed at `place`, each a `rule-unknown-key` problem; false when there was one.
+bool known_keys(const RuleFile& file, const Node& map, KeyPlace place, Diagnostics& diags) {
+  const auto allowed = key_names(place);
+  bool ok = true;
+  for (const auto& [k, v] : map.entries) {
+    if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
+    diags.push_back(problem(file, k.at, "rule-unknown-key",
+                            fmt::format("unknown key `{}` in {}", k.scalar, place_name(place)),
+                            suggestion(k.scalar, allowed)));
+    ok = false;
+  }
+  return ok;
+}
+
+// A wrapper's examples, proven where they are read (the built-in pack's when the build compiles
+// it): removing every match of the pattern from `text` leaves `leaves`.
+void check_wrapper_examples(const RuleFile& file, const Node& examples, const RE2& wrapper, Diagnostics& diags) {
+  if (!examples.is_seq()) {
+    diags.push_back(
+        problem(file, examples.at, "rule-example", "a wrapper's `examples` is a list of `text` and `leaves`"));
+    return;
+  }
+  for (const auto& example : examples.items) {
+    const Node* text = example.is_map() ? example.get("text") : nullptr;
+    const Node* leaves = example.is_map() ? example.get("leaves") : nullptr;
+    if (example.is_map() && !known_keys(file, example, KeyPlace::kWrapperExample, diags)) continue;
+    if (text == nullptr || leaves == nullptr || !text->is_scalar() || !leaves->is_scalar()) {
+      diags.push_back(
+          problem(file, example.at, "rule-example", "a wrapper's example is a mapping of `text` and `leaves`"));
+      continue;
+    }
+    std::string left = text->scalar;
+    RE2::GlobalReplace(&left, wrapper, "");
+    if (left != leaves->scalar) {
+      diags.push_back(
+          problem(file, example.at, "rule-example",
+                  fmt::format("the wrapper leaves \"{}\" of this example's text, not \"{}\"", left, leaves->scalar)));
+    }
+  }
+}
+
+// `wrappers:` (what Dataflow wraps around a worker's error when it copies it into another log): RE2
+// patterns, each alone or a mapping of `pattern`, `examples` and `sources`. The reader of an error
+// takes off those that match at its front, copies are compared with every match removed
+// (docs/rules.md, "Frameworks"). A later pack file that names the list replaces it.
+void read_wrappers(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  const Node* list = root.get("wrappers");
+  if (list == nullptr) return;
+  if (!list->is_seq() && !list->is_scalar()) {
+    diags.push_back(
+        problem(file, list->at, "rule-type",
+                "`wrappers` is a list of RE2 patterns, each alone or a mapping with `pattern` and `examples`"));
+    return;
+  }
+  std::vector<std::string> patterns;
+  for (const auto& item : list->is_seq() ? list->items : std::vector<Node>{*list}) {
+    if (item.is_map() && !known_keys(file, item, KeyPlace::kWrapper, diags)) continue;
+    const Node* pattern = item.is_map() ? item.get("pattern") : &item;
+    if (pattern == nullptr || !pattern->is_scalar() || pattern->scalar.empty()) {
+      diags.push_back(problem(file, item.at, "rule-type", "each of `wrappers` is a non-empty RE2 pattern"));
+      continue;
+    }
+    RE2 re(pattern->scalar, RE2::Quiet);
+    if (!re.ok()) {
+      diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+      continue;
+    }
+    if (const Node* examples = item.is_map() ? item.get("examples") : nullptr) {
+      check_wrapper_examples(file, *examples, re, diags);
+    }
+    patterns.push_back(pattern->scalar);
+  }
+  policy.wrappers = std::move(patterns);
 }
 
 // `facts:` — the catalog — and `option_names:`.
@@ -442,7 +517,7 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
                     FactCatalog& catalog, std::map<std::string, int>& group, Diagnostics& diags) {
   read_policy(file, root, policy, diags);
   read_patterns(file, root, "frameworks", policy.framework_frames, diags);
-  read_patterns(file, root, "wrappers", policy.wrappers, diags);
+  read_wrappers(file, root, policy, diags);
   read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
   read_catalog(file, root, catalog, diags);
   if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);

@@ -141,8 +141,9 @@ const auto kKeys = std::to_array<RuleKey>({
     {"families", P::kPackFile, N::kOptional, V::kMapping,
      "family → role in ranking: `cause` (default) or `symptom` (ranks below every cause when alone)"},
     {"confidence", P::kPackFile, N::kOptional, V::kMapping, "the confidence arithmetic (see \"Policy\")"},
-    {"wrappers", P::kPackFile, N::kOptional, V::kTextList,
-     "RE2 patterns removed, in order, from an entry's text before copies of one failure are compared"},
+    {"wrappers", P::kPackFile, N::kOptional, V::kList,
+     "what Dataflow wraps around a copied error: RE2 patterns, each alone or a mapping with its examples (see "
+     "\"Frameworks\")"},
     {"frameworks", P::kPackFile, N::kOptional, V::kTextList,
      "RE2 patterns over a traceback frame line: a frame that matches one is a framework's, not the user's"},
     {"benign_errors", P::kPackFile, N::kOptional, V::kTextList,
@@ -203,6 +204,11 @@ const auto kKeys = std::to_array<RuleKey>({
     {"message", P::kQuietShape, N::kOptional, V::kText, "RE2 regex found in the entry's message"},
     {"except", P::kQuietShape, N::kOptional, V::kTextList,
      "ids of rules that may still take such an entry as evidence (ids not in the pack are ignored)"},
+    {"pattern", P::kWrapper, N::kRequired, V::kText, "RE2 regex; `^` for a wrapper in front of the error"},
+    {"examples", P::kWrapper, N::kOptional, V::kList, "texts and what removing every match leaves of them"},
+    {"sources", P::kWrapper, N::kOptional, V::kTextList, "where the wrapper's text was seen or is printed"},
+    {"text", P::kWrapperExample, N::kRequired, V::kText, "a copied error as a log holds it"},
+    {"leaves", P::kWrapperExample, N::kRequired, V::kText, "the text with every match of the pattern removed"},
 });
 
 struct PlaceInfo {
@@ -224,6 +230,8 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kQuietShape, "a quiet shape"},
     {P::kExtractor, "a fact extractor"},
     {P::kCatalogFact, "a catalog fact"},
+    {P::kWrapper, "a wrapper"},
+    {P::kWrapperExample, "a wrapper's example"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

@@ -36,8 +36,10 @@ enum class KeyPlace : uint8_t {
   kPackFile,
   kConfidencePolicy,
   kQuietShape,
-  kExtractor,    // a fact extractor (rules/facts/)
-  kCatalogFact,  // a fact of the catalog (`facts:` in a pack file)
+  kExtractor,       // a fact extractor (rules/facts/)
+  kCatalogFact,     // a fact of the catalog (`facts:` in a pack file)
+  kWrapper,         // one of a pack file's `wrappers:`, written as a mapping
+  kWrapperExample,  // one of a wrapper's `examples`
 };
 
 enum class KeyNeed : uint8_t {

@@ -168,7 +168,7 @@ bool is_exception_line(std::string_view line) {
 }
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
-    : frameworks_(*pack.frameworks), lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
+    : reading_{*pack.frameworks, pack.wrappers}, lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
   if (pack.policy.benign_errors.empty()) return;
   auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
   bool added = true;
@@ -310,7 +310,7 @@ std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogReco
     copy = crop_text(text, kCandidateTextBytes);
     text = copy;
   }
-  set_group_fields(parse_error_text(text, frameworks_, /*full=*/false), text, r.step, *c);
+  set_group_fields(parse_error_text(text, reading_, /*full=*/false), text, r.step, *c);
   return c;
 }
 

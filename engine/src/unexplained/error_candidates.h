@@ -151,7 +151,7 @@ class ErrorCandidates {
   // taken as a fragment (Screened).
   std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, bool below_error);
 
-  const FrameFilter& frameworks_;
+  const ReadingRules reading_;  // the pack's frameworks and wrappers
   // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line
   // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
   // unanchored alternation built most of its DFA anew for them. Null: none.

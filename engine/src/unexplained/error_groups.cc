@@ -174,7 +174,7 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
   capped_ = capped_ || other.capped_;
 }
 
-void ErrorGroups::reassemble(const FrameFilter& frameworks) {
+void ErrorGroups::reassemble(const ReadingRules& rules) {
   for (auto& [where, lines] : fragments_) {
     // Time order, whatever order the export holds them in (gcloud prints the newest first).
     std::stable_sort(lines.begin(), lines.end(), [](const Fragment& a, const Fragment& b) {
@@ -195,7 +195,7 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
         claimed_by.insert(claimed_by.end(), lines[k].claimed_by.begin(), lines[k].claimed_by.end());
       }
       const Fragment& first = lines[i];
-      const ParsedError parsed = parse_error_text(text, frameworks);
+      const ParsedError parsed = parse_error_text(text, rules);
       // Lines logged below ERROR are a candidate only as a whole traceback: its header first and
       // an exception line. An INFO line that merely looks like a piece of one (a handled warning's
       // `File "…"` line, an `ImportError:` a library logs and recovers from) is left out.
@@ -234,9 +234,9 @@ void ErrorGroups::reassemble(const FrameFilter& frameworks) {
   fragments_.clear();
 }
 
-std::vector<UnexplainedGroup> ErrorGroups::finish(const FrameFilter& frameworks,
+std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
                                                   const std::function<bool(int rule)>& fired) {
-  reassemble(frameworks);
+  reassemble(rules);
   // A cut copy (the job message's flattened traceback, cut before its exception) joins the whole
   // copy of the same user frame.
   for (auto& g : groups_) {

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "error_text.h"
 #include "evidence/evidence.h"
 #include "gpudiag/analysis.h"
 #include "gpudiag/patterns.h"
@@ -50,7 +51,7 @@ class ErrorGroups {
   void absorb(ErrorGroups&& other);
   // The groups in first-seen order, those a fired rule explains left out (`fired`: whether the
   // pack's rule of that index fired for this job); call once after the last batch.
-  std::vector<UnexplainedGroup> finish(const FrameFilter& frameworks, const std::function<bool(int rule)>& fired);
+  std::vector<UnexplainedGroup> finish(const ReadingRules& rules, const std::function<bool(int rule)>& fired);
   // Entries of groups past kMaxGroups (counted, not grouped), and whether a cap was reached.
   uint64_t entries_past_cap() const { return entries_past_cap_; }
   bool capped() const { return capped_; }
@@ -76,7 +77,7 @@ class ErrorGroups {
   void add_parsed(ErrorCandidate&& c);
   Group* group_for(const std::string& key, const std::string& message_template);
   Group* past_cap();
-  void reassemble(const FrameFilter& frameworks);
+  void reassemble(const ReadingRules& rules);
 
   std::vector<Group> groups_;
   std::map<std::string, size_t, std::less<>> by_key_;  // exception and cut keys → group

@@ -40,9 +40,9 @@ std::string language_of(const TraceLines& l) {
 
 }  // namespace
 
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full) {
+ParsedError parse_error_text(std::string_view text, const ReadingRules& rules, bool full) {
   ParsedError out;
-  const std::string_view unwrapped = unwrap_error_prefixes(text);
+  const std::string_view unwrapped = unwrap_error_prefixes(text, rules.wrappers);
   // A step suffix may close a line (newer Beam) or stand inside a flattened one; either way it is
   // the step, and the body is the text without it.
   std::string body = full ? without_steps(unwrapped) : first_line_without_steps(unwrapped);
@@ -51,15 +51,15 @@ ParsedError parse_error_text(std::string_view text, const FrameFilter& framework
   // first line alone cannot tell: step_of is asked.)
   const bool steps = !full || body.size() < unwrapped.size();
   out.body = capped(std::move(body), kMaxErrorBody);
-  PythonFrames frames(frameworks);
+  PythonFrames frames(rules.frameworks);
   std::string reflowed;
   const std::string_view lines = reflow_traceback(unwrapped, reflowed);
   const TraceLines l = classify_trace_lines(lines, &frames);
   out.language = language_of(l);
   if (out.language == "python") {
-    read_python_traceback(l, frames, full, out);
+    read_python_traceback(l, frames, rules.wrappers, full, out);
   } else if (out.language == "java") {
-    read_java_stack_trace(l, frameworks, out);
+    read_java_stack_trace(l, rules.frameworks, out);
     if (!full) out.frames.clear();
   }
   if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));

@@ -3,8 +3,8 @@
 // text was cut. Dataflow's wrappers come off first (error_unwrap.h). The group key of an
 // unexplained error (issue 15) is built from these fields. Internal to engine.
 //
-//   const FrameFilter frameworks(pack.policy.framework_frames);
-//   const ParsedError e = parse_error_text(record.message, frameworks);
+//   const ReadingRules rules{*pack.frameworks, pack.wrappers};   // CompiledRulePack
+//   const ParsedError e = parse_error_text(record.message, rules);
 //   if (e.user_frame) show(e.exception_type, e.user_frame->file, e.user_frame->line);
 //
 // Which exception of a chain is the cause (the Python rules follow the language reference,
@@ -63,10 +63,18 @@ struct ParsedError {
   std::string body;  // the text after unwrapping, without the step suffix (what a template miner sees)
 };
 
+// What the pack says about reading an error, compiled once per pack (CompiledRulePack): which
+// frames are a framework's (`frameworks:`, rules/frameworks.yaml) and what Dataflow wraps around a
+// copied error (`wrappers:`, rules/wrappers.yaml; those anchored with `^` come off its front).
+struct ReadingRules {
+  const FrameFilter& frameworks;
+  const Wrappers& wrappers;
+};
+
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in
 // the text's size. `full` false keeps only what an error candidate reads: `frames` empty (the user
 // frame is still read) and `body` its first line (copying every frame and the whole text of every
 // traceback cost more).
-ParsedError parse_error_text(std::string_view text, const FrameFilter& frameworks, bool full = true);
+ParsedError parse_error_text(std::string_view text, const ReadingRules& rules, bool full = true);
 
 }  // namespace gpudiag::detail

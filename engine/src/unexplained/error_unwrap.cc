@@ -11,7 +11,6 @@
 namespace gpudiag::detail {
 namespace {
 
-constexpr std::string_view kFromWorker = "Error message from worker: ";
 constexpr std::string_view kHeader = "Traceback (most recent call last):";
 constexpr std::string_view kStepOpen = " [while running '";
 constexpr std::string_view kStepClose = "']";
@@ -19,9 +18,6 @@ constexpr std::string_view kSeparators[] = {
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 };
-// How far into its first line a job-message copy's wrapper may start (after a console's
-// timestamp, as copied from the Dataflow UI: "2021-05-17 19:27:52.594 EDTError message from worker:").
-constexpr size_t kWrapperReach = 160;
 
 std::string_view skip_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
@@ -29,52 +25,12 @@ std::string_view skip_blanks(std::string_view s) {
   return s;
 }
 
-// The wrappers' RE2s, each compiled when first asked: most texts start with none of them.
-const RE2& status_wrapper() {
-  static const RE2 re(R"(^[a-z_]+::[a-z_]+:\s*)");
-  return re;
-}
-const RE2& harness_wrapper() {
-  static const RE2 re(
-      R"(^(?:RuntimeError: )?Error processing (?:instruction \S*?|request)\. Original traceback is[ \t]*\r?\n?)");
-  return re;
-}
-const RE2& java_runner_wrapper() {
-  static const RE2 re(R"(^Error received from SDK harness for instruction \S+: )");
-  return re;
-}
-
-// What each wrapper's match needs at the front of `s`: a gRPC status's `[a-z_]+::` (its run of
-// letters ends where `::` starts), the other two their literal words. A text without them spares
-// RE2 (an exception line such as `google.api_core.exceptions.X: …` is asked in every chain).
-bool may_be_status(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_')) ++i;
-  return i > 0 && s.substr(i, 2) == "::";
-}
-bool may_be_harness(std::string_view s) {
-  constexpr std::string_view kWords = "Error processing ";
-  constexpr std::string_view kRuntime = "RuntimeError: ";
-  if (s.substr(0, kRuntime.size()) == kRuntime) s.remove_prefix(kRuntime.size());
-  return s.substr(0, kWords.size()) == kWords;
-}
-bool may_be_java_runner(std::string_view s) {
-  constexpr std::string_view kWords = "Error received from SDK harness for instruction ";
-  return s.substr(0, kWords.size()) == kWords;
-}
-
-// One wrapper off the front of `s`, or `s` unchanged.
-std::string_view strip_one(std::string_view s) {
-  const size_t first_line = std::min(s.find('\n'), kWrapperReach);
-  const size_t at = s.substr(0, first_line == std::string_view::npos ? s.size() : first_line).find(kFromWorker);
-  if (at != std::string_view::npos) return s.substr(at + kFromWorker.size());
-  using Test = bool (*)(std::string_view);
-  using Pattern = const RE2& (*)();
-  constexpr std::pair<Test, Pattern> kWrappers[] = {
-      {may_be_status, status_wrapper}, {may_be_harness, harness_wrapper}, {may_be_java_runner, java_runner_wrapper}};
-  for (const auto& [may, wrapper] : kWrappers) {
+// One wrapper off the front of `s` (the first of the pack's front wrappers that matches), or `s`.
+std::string_view strip_one(std::string_view s, const Wrappers& wrappers) {
+  for (const auto& wrapper : wrappers) {
+    if (wrapper->pattern().front() != '^') continue;  // one removed wherever it stands (the step suffix)
     re2::StringPiece rest(s);
-    if (may(s) && RE2::Consume(&rest, wrapper())) return rest;
+    if (RE2::Consume(&rest, *wrapper)) return std::string_view(rest.data(), rest.size());
   }
   return s;
 }
@@ -372,10 +328,10 @@ bool chain_phrase_ends_at(std::string_view line, size_t colon) {
   return false;
 }
 
-std::string_view unwrap_error_prefixes(std::string_view text) {
+std::string_view unwrap_error_prefixes(std::string_view text, const Wrappers& wrappers) {
   std::string_view s = skip_blanks(text);
   for (int i = 0; i < 16; ++i) {
-    const std::string_view next = skip_blanks(strip_one(s));
+    const std::string_view next = skip_blanks(strip_one(s, wrappers));
     if (next.size() == s.size()) break;
     s = next;
   }

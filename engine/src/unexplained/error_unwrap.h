@@ -1,9 +1,8 @@
-// Dataflow's wrappers around a worker's error, taken off before it is parsed (error_text.h):
-// the job-message copy's `Error message from worker: `, a gRPC status such as `generic::unknown: `,
-// the SDK harness's `Error processing instruction ID. Original traceback is` (Beam's
-// sdks/python/apache_beam/runners/worker/sdk_worker.py, SdkHarness._execute), a Java runner's
-// `Error received from SDK harness for instruction ID: `, in any nesting order; Beam's
-// ` [while running 'STEP']` suffix (runners/common.py, _reraise_augmented) is read as the step.
+// Dataflow's wrappers around a worker's error, taken off before it is parsed (error_text.h): the
+// pack's `wrappers:` anchored with `^` (rules/wrappers.yaml: the job-message copy's `Error message
+// from worker: `, a gRPC status, the SDK harness's `… Original traceback is`, a Java runner's `Error
+// received from SDK harness for instruction ID: `), in any nesting order; Beam's ` [while running
+// 'STEP']` suffix (runners/common.py, _reraise_augmented) is read as the step.
 // A flattened traceback (the job-message copy keeps no line breaks) is put back onto lines.
 // Internal to engine.
 #pragma once
@@ -11,10 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "evidence/evidence.h"
+
 namespace gpudiag::detail {
 
-// `text` without its leading wrappers (as many as there are, in any order).
-std::string_view unwrap_error_prefixes(std::string_view text);
+// `text` without its leading wrappers: those of `wrappers` whose pattern starts with `^`, as many as
+// there are, in any order (each time the first in the pack's order that matches).
+std::string_view unwrap_error_prefixes(std::string_view text, const Wrappers& wrappers);
 
 // The step of the first ` [while running 'STEP']` in `s` (the innermost: Beam appends it once, at
 // the step that raised), "" when there is none.

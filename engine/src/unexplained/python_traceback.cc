@@ -107,7 +107,7 @@ struct Chain {
 };
 
 // `frames` read the frame lines of `l` (classify_trace_lines); the chain's frames point into it.
-Chain python_chain(const TraceLines& l, PythonFrames& frames) {
+Chain python_chain(const TraceLines& l, PythonFrames& frames, const Wrappers& wrappers) {
   static constexpr std::string_view kImplicit = "During handling of the above exception, another exception occurred:";
   static constexpr std::string_view kExplicit = "The above exception was the direct cause of the following exception:";
   Chain chain;
@@ -145,7 +145,7 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames) {
         } else if (open && !cur.frames.empty() && cur.exception_line.empty()) {
           std::string type;
           re2::StringPiece message;
-          if (unwrap_error_prefixes(t).size() < t.size()) {
+          if (unwrap_error_prefixes(t, wrappers).size() < t.size()) {
             // The SDK harness's `RuntimeError: Error processing request. Original traceback
             // is`: what came before is the runner reporting it; the worker's traceback follows.
             chain.blocks.clear();
@@ -237,8 +237,9 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
 
 }  // namespace
 
-void read_python_traceback(const TraceLines& l, PythonFrames& frames, bool keep_frames, ParsedError& out) {
-  fill_python(python_chain(l, frames), out, keep_frames);
+void read_python_traceback(const TraceLines& l, PythonFrames& frames, const Wrappers& wrappers, bool keep_frames,
+                           ParsedError& out) {
+  fill_python(python_chain(l, frames, wrappers), out, keep_frames);
 }
 
 }  // namespace gpudiag::detail

@@ -48,6 +48,8 @@ class PythonFrames final : public PyFrameLines {
 // The exception of `l` (classify_trace_lines, with `frames` as its PyFrameLines) that caused the
 // error, into `out`: type, message, exception line, user frame, step, truncated, and its frames
 // when `keep_frames`.
-void read_python_traceback(const TraceLines& l, PythonFrames& frames, bool keep_frames, ParsedError& out);
+// `wrappers`: an exception line the SDK harness wrapped starts the worker's traceback again.
+void read_python_traceback(const TraceLines& l, PythonFrames& frames, const Wrappers& wrappers, bool keep_frames,
+                           ParsedError& out);
 
 }  // namespace gpudiag::detail
