@@ -101,20 +101,26 @@ TEST_CASE("report and gate exit 0 / 1 / 2 for every format", "[cli]") {
   const std::string dir = test::temp_dir();
   const std::string oom = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
   const std::string healthy = "corpus/healthy-gpu-t4-tensorflow/export.json";
+  // Under the sanitizers each format takes two of the four exits, in turn (every exit is still
+  // checked in three formats or more): the renderers' memory is the goldens' to check.
+  size_t turn = 0;
+  const auto sampled = [&](size_t i) { return !test::kSanitized || (i + turn) % 2 == 0; };
   for (const std::string ext : {"html", "md", "json", "sarif", "xml", "txt"}) {
     INFO(ext);
+    ++turn;
     const std::string out = dir + "/out." + ext;
-    CHECK(run_gpudiag({"report", oom, "-o", out}).exit_code == 0);
-    CHECK(run_gpudiag({"report", "--fail-on", "error", oom, "-o", out}).exit_code == 1);
-    CHECK(run_gpudiag({"report", "--fail-on", "error", healthy, "-o", out}).exit_code == 0);
-    CHECK(run_gpudiag({"report", "no/such/export.json", "-o", out}).exit_code == 2);
+    if (sampled(0)) CHECK(run_gpudiag({"report", oom, "-o", out}).exit_code == 0);
+    if (sampled(1)) CHECK(run_gpudiag({"report", "--fail-on", "error", oom, "-o", out}).exit_code == 1);
+    if (sampled(2)) CHECK(run_gpudiag({"report", "--fail-on", "error", healthy, "-o", out}).exit_code == 0);
+    if (sampled(3)) CHECK(run_gpudiag({"report", "no/such/export.json", "-o", out}).exit_code == 2);
   }
   for (const std::string format : {"text", "json", "github", "md", "sarif", "junit", "html"}) {
     INFO(format);
-    CHECK(run_gpudiag({"gate", "--format", format, oom}).exit_code == 1);
-    CHECK(run_gpudiag({"gate", "--format", format, healthy}).exit_code == 0);
-    CHECK(run_gpudiag({"gate", "--format", format, "--fail-on", "critical", oom}).exit_code == 0);
-    CHECK(run_gpudiag({"gate", "--format", format, "no/such/export.json"}).exit_code == 2);
+    ++turn;
+    if (sampled(0)) CHECK(run_gpudiag({"gate", "--format", format, oom}).exit_code == 1);
+    if (sampled(1)) CHECK(run_gpudiag({"gate", "--format", format, healthy}).exit_code == 0);
+    if (sampled(2)) CHECK(run_gpudiag({"gate", "--format", format, "--fail-on", "critical", oom}).exit_code == 0);
+    if (sampled(3)) CHECK(run_gpudiag({"gate", "--format", format, "no/such/export.json"}).exit_code == 2);
   }
   CHECK(run_gpudiag({"report", oom}).exit_code == 2);                              // no -o
   CHECK(run_gpudiag({"report", oom, "-o", dir + "/out.unknown"}).exit_code == 2);  // no format to tell

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <random>
 
 #include "pack/compiled_rule_pack.h"
@@ -385,11 +384,10 @@ TEST_CASE("huge and hostile texts are parsed in linear time within the caps", "[
   texts.push_back(causes);
   std::string long_message = "ValueError: " + std::string(mib, 'm');
   texts.push_back("Traceback (most recent call last):\n  File \"/app/p.py\", line 1, in f\n" + long_message);
+  // No clock: about 0.01 s each in a Release build, while a quadratic reading of a 1 MiB text takes
+  // minutes and meets the test's time limit (bench/ measures speed, as ratios).
   for (const auto& text : texts) {
-    const auto start = std::chrono::steady_clock::now();
     const ParsedError e = detail::parse_error_text(text, rules());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    CHECK(seconds < 2.0);  // about 0.01 s each in a Release build; quadratic would be minutes
     CHECK(e.frames.size() <= detail::kMaxErrorFrames);
     CHECK(e.message.size() <= detail::kMaxErrorLine);
     CHECK(e.exception_line.size() <= detail::kMaxErrorLine);
