@@ -33,7 +33,7 @@ bool exists(const std::string& path) {
 
 // The analysis, ranked; nullopt (after saying why) when it cannot stand for the job: an input not
 // read, or — unless --allow-empty — an export without a Dataflow job.
-std::optional<std::pair<AnalysedRun, RankedReport>> analysed(const RunOptions& o) {
+std::optional<std::pair<AnalysedRun, RankedReport>> ranked_run(const RunOptions& o) {
   auto analysed = run_analysis(o);
   if (!analysed) return std::nullopt;
   for (const auto& e : analysed->analysis.input_errors) print_input_error(e);
@@ -57,7 +57,7 @@ bool write(const std::string& path, std::string text) {
   return false;
 }
 
-std::string shown(const std::string& path) { return terminal_safe(path == "-" ? "stdout" : path); }
+std::string shown_path(const std::string& path) { return terminal_safe(path == "-" ? "stdout" : path); }
 
 int run_create(const BaselineOptions& o) {
   if (auto refused = check_outputs({o.output}, read_files(o.run))) {
@@ -67,7 +67,7 @@ int run_create(const BaselineOptions& o) {
   if (o.output != "-" && exists(o.output) && !o.force) {
     std::cerr << fmt::format(
         "gpudiag: {} exists; --force replaces it, `gpudiag baseline update {} PATH…` drops its stale entries\n",
-        shown(o.output), shown(o.output));
+        shown_path(o.output), shown_path(o.output));
     return kExitError;
   }
   const std::string today = today_utc();
@@ -77,7 +77,7 @@ int run_create(const BaselineOptions& o) {
                                                          : "not a date (write YYYY-MM-DD)");
     return kExitError;
   }
-  auto run = analysed(o.run);
+  auto run = ranked_run(o.run);
   if (!run) return kExitError;
   const std::string text = draft_baseline(run->second, {.today = today, .expires = o.expires, .inputs = o.run.inputs});
   auto parsed = parse_baseline(text, o.output);
@@ -91,7 +91,7 @@ int run_create(const BaselineOptions& o) {
   std::cerr << fmt::format(
       "gpudiag: wrote {}: {} entr{} ({} finding{}, {} unexplained error group{}); write each reason before you "
       "commit it\n",
-      shown(o.output), parsed->entries.size(), parsed->entries.size() == 1 ? "y" : "ies",
+      shown_path(o.output), parsed->entries.size(), parsed->entries.size() == 1 ? "y" : "ies",
       parsed->entries.size() - groups, parsed->entries.size() - groups == 1 ? "" : "s", groups, groups == 1 ? "" : "s");
   return kExitOk;
 }
@@ -116,7 +116,7 @@ int run_update(const BaselineOptions& o) {
     for (const auto& p : lint_baseline(text, o.file)) print_problem(p);
     return kExitError;
   }
-  auto run = analysed(o.run);
+  auto run = ranked_run(o.run);
   if (!run) return kExitError;
   auto trimmed = drop_unseen_entries(text, o.file, run->second);
   if (!trimmed) {
@@ -126,8 +126,8 @@ int run_update(const BaselineOptions& o) {
   auto reparsed = parse_baseline(trimmed->text, output);
   if (!reparsed || reparsed->entries.size() != trimmed->kept.size()) {  // a bug: keep the file as it is
     std::cerr << fmt::format(
-        "gpudiag: internal error: the updated {} would not hold the kept entries; {} is unchanged\n", shown(output),
-        terminal_safe(o.file));
+        "gpudiag: internal error: the updated {} would not hold the kept entries; {} is unchanged\n",
+        shown_path(output), terminal_safe(o.file));
     return kExitError;
   }
   for (const auto& e : trimmed->dropped) {
@@ -135,10 +135,10 @@ int run_update(const BaselineOptions& o) {
                              terminal_safe(e.fingerprint));
   }
   if (trimmed->dropped.empty() && output == o.file) {
-    std::cerr << fmt::format("gpudiag: {}: every entry still matches; nothing to drop\n", shown(o.file));
+    std::cerr << fmt::format("gpudiag: {}: every entry still matches; nothing to drop\n", shown_path(o.file));
   } else {
     if (!write(output, trimmed->text)) return kExitError;
-    std::cerr << fmt::format("gpudiag: wrote {}: dropped {}, kept {}\n", shown(output), trimmed->dropped.size(),
+    std::cerr << fmt::format("gpudiag: wrote {}: dropped {}, kept {}\n", shown_path(output), trimmed->dropped.size(),
                              trimmed->kept.size());
   }
   if (trimmed->not_listed > 0) {

@@ -496,6 +496,15 @@ TEST_CASE("the pack's wrappers come off an error's front as Dataflow's wrappers 
   }
 }
 
+TEST_CASE("a front wrapper that matches nothing leaves the next ones to take theirs", "[unit][error_text]") {
+  // A user pack's `^\s*` matches every text with nothing; the wrappers after it are still asked.
+  // A pattern without a leading `^` is only for comparing copies, never taken off the front.
+  const detail::Wrappers wrappers = detail::compile_wrappers({R"(^\s*)", "status: ", R"(^x: )"});
+  CHECK(detail::unwrap_error_prefixes("x: x: y", wrappers) == "y");
+  CHECK(detail::unwrap_error_prefixes("status: y", wrappers) == "status: y");
+  CHECK(detail::unwrap_error_prefixes("  x: y", wrappers) == "y");
+}
+
 TEST_CASE("a bare Java frame is told as its pattern tells it, whatever ends its parentheses", "[unit][error_text]") {
   // bare_java_frame asks RE2 only of a line whose last parentheses hold what the pattern needs
   // there; the reference asks the patterns of every line. A text of one such line is Java or none.

@@ -109,6 +109,8 @@ TEST_CASE("every healthy corpus export, gzipped and cut anywhere, is refused by 
     }
   }
   CHECK(healthy >= 5);
+  // Under the sanitizers three cases or more, so that each cut offset was taken by one of them.
+  CHECK((taken >= 3 || !test::kSanitized));
 }
 
 TEST_CASE("a cut failing export never gates with 0, and its verdict names the failure and the cut", "[cli]") {

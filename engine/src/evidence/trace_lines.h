@@ -31,8 +31,8 @@ struct TraceLines {
 
 // What classify_trace_lines asks of a line that may be a Python frame line (after RE2's \s* it
 // starts with `File "`), when given one: whether it is one, as is_python_frame_line says. The
-// error-text parser answers from its frame memo and keeps the frame it read, so that a traceback's
-// frame lines are told and read in one pass.
+// error-text parser (PythonFrames) answers once per distinct line and keeps the frame it read, so
+// that a traceback's frame lines are told and read in one pass.
 class PyFrameLines {
  public:
   virtual bool frame_line(std::string_view line) = 0;

@@ -25,12 +25,15 @@ std::string_view skip_blanks(std::string_view s) {
   return s;
 }
 
-// One wrapper off the front of `s` (the first of the pack's front wrappers that matches), or `s`.
+// One wrapper off the front of `s` (the first of the pack's front wrappers that takes something
+// off), or `s`. A front wrapper is written with a leading `^`; the others are removed wherever they
+// stand, only when copies are compared (the step suffix).
 std::string_view strip_one(std::string_view s, const Wrappers& wrappers) {
   for (const auto& wrapper : wrappers) {
-    if (wrapper->pattern().front() != '^') continue;  // one removed wherever it stands (the step suffix)
+    if (!std::string_view(wrapper->pattern()).starts_with('^')) continue;
     re2::StringPiece rest(s);
-    if (RE2::Consume(&rest, *wrapper)) return std::string_view(rest.data(), rest.size());
+    // An empty match (a user's `^\s*`) takes nothing off: the wrappers after it are still asked.
+    if (RE2::Consume(&rest, *wrapper) && rest.size() < s.size()) return std::string_view(rest.data(), rest.size());
   }
   return s;
 }

@@ -9,8 +9,8 @@
 
 namespace gpudiag::detail {
 
-// Hashing all of every text cost more than the look-ups it served (each ERROR entry and each
-// Python frame line asks one), so a table's caller picks the words where its texts differ. Two
+// Hashing all of every text cost more than the look-ups it served (each ERROR entry asks one), so
+// a table's caller picks the words where its texts differ. Two
 // texts that share those words only share a bucket. Each offset + 8 must be within `s`.
 template <size_t N>
 uint64_t sampled_words_hash(std::string_view s, const std::array<size_t, N>& offsets) {

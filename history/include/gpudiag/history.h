@@ -3,7 +3,7 @@
 //
 //   auto store = HistoryStore::open("runs.db");                      // Result<HistoryStore>
 //   RankedReport report = rank(analysis);
-//   auto run = store->record_run(report, pipeline_key(diagnosis.job.name));   // one transaction
+//   auto run = store->record_run(report, pipeline_key(analysis.job.name));   // one transaction
 //   annotate(report, *run);        // each finding: new or known, runs affected, last seen, streak
 //
 //   store->ingest({"logs.json"}, {});                   // the entries themselves, for SQL and FTS5
