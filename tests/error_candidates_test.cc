@@ -128,7 +128,8 @@ TEST_CASE("copies of a remembered text keep their record only while each is its 
       groups.add(std::move(out.errors[0]));
     }
   }
-  const auto shown = groups.finish(detail::ReadingRules{*pack.frameworks, pack.wrappers}, [](int) { return false; });
+  const auto shown =
+      groups.finish(detail::ReadingRules{*pack.frameworks, pack.wrappers, pack.causes}, [](int) { return false; });
   REQUIRE(shown.size() == 1);
   CHECK(shown[0].count == 6);
   CHECK(shown[0].first_seen == 5);

@@ -21,7 +21,8 @@ namespace {
 // The built-in pack's frameworks and wrappers, as the analysis reads errors with them.
 const detail::ReadingRules& rules() {
   static const detail::ReadingRules reading{*detail::compiled(test::builtin_pack()).frameworks,
-                                            detail::compiled(test::builtin_pack()).wrappers};
+                                            detail::compiled(test::builtin_pack()).wrappers,
+                                            detail::compiled(test::builtin_pack()).causes};
   return reading;
 }
 

@@ -199,6 +199,18 @@ bool group_matches(simdjson::dom::element group, const YAML::Node& item) {
   return true;
 }
 
+// The text report's verdict lines (one per job), joined.
+std::string verdict_lines(const std::string& text) {
+  std::string out;
+  size_t at = 0;
+  while ((at = text.find("verdict: ", at)) != std::string::npos) {
+    const size_t end = text.find('\n', at);
+    out += text.substr(at, end - at) + "\n";
+    at = end == std::string::npos ? text.size() : end;
+  }
+  return out;
+}
+
 // Errors no rule explains (labels `unexplained:`, corpus/README.md, issue 15). Each listed group is
 // reported at its severity (error unless the item says `severity: info`), the first listed one leads
 // its job's groups, and each error-level one shows its exception, user file:line and step in the
@@ -242,6 +254,12 @@ void check_unexplained(const CaseRun& run, const YAML::Node& labels) {
     CHECK(errors.empty());
   }
   const std::string screen = first_lines(run.text, 25);
+  {
+    // Every verdict names something: never an empty name before its dash (issue 39).
+    INFO("verdicts: " << verdict_lines(run.text));
+    CHECK(verdict_lines(run.text).find(":  —") == std::string::npos);
+    CHECK(verdict_lines(run.text).find("cause:  ") == std::string::npos);
+  }
   for (const auto& item : want_infos) {
     INFO("unexplained group at info: " << item["exception"].as<std::string>() << " "
                                        << item["message"].as<std::string>());
@@ -257,6 +275,18 @@ void check_unexplained(const CaseRun& run, const YAML::Node& labels) {
                         [&](simdjson::dom::element g) { return group_matches(g, item); }));
     }
     CHECK(screen.find(item["exception"].as<std::string>()) != std::string::npos);
+    // The decisive text an engineer needs (issue 39) is on the first screen, and the verdict of
+    // the job it leads names the first of it.
+    if (const YAML::Node keys = item["key_strings"]) {
+      for (const auto& key : keys) {
+        INFO("key string on the first 25 lines: " << key.as<std::string>());
+        CHECK(screen.find(key.as<std::string>()) != std::string::npos);
+      }
+      if (i == 0 && keys.size() > 0) {
+        INFO("the verdict names the failure: " << keys[0].as<std::string>());
+        CHECK(verdict_lines(run.text).find(keys[0].as<std::string>()) != std::string::npos);
+      }
+    }
     if (!item["user_frame"].IsNull()) CHECK(screen.find(item["user_frame"].as<std::string>()) != std::string::npos);
     if (!item["step"].IsNull()) CHECK(screen.find(item["step"].as<std::string>()) != std::string::npos);
   }

@@ -80,7 +80,7 @@ TEST_CASE("SARIF: a result of the reserved rule per unexplained group with its g
   CHECK(std::string_view(location["artifactLocation"]["uri"]) == "corpus/user-dofn-valueerror-python/export.json");
   CHECK(uint64_t(location["region"]["startLine"]) == 392);
   CHECK_THAT(std::string(std::string_view(result["message"]["text"])),
-             Catch::Contains("ValueError in pipeline.py:88 (process), step 'Embed'") &&
+             Catch::Contains("(pipeline.py:88 in process, step 'Embed')") &&
                  Catch::Contains("Input contains NaN, infinity or a value too large for dtype('float32')"));
   CHECK(std::string_view(result["properties"]["userFrame"]["file"]) == "/app/pipeline.py");
   // The finding it explains points back at it.
@@ -111,8 +111,11 @@ TEST_CASE("JUnit: a testcase per unexplained group that fails only when it count
   const std::string at_error = render_junit(report, rules, RenderOptions{.deterministic = true});
   CHECK_THAT(at_error, Catch::Contains(fmt::format("tests=\"{}\"", rules.size() + 2)));  // + input, + the group
   const std::string failing = group_testcase(at_error);
-  CHECK_THAT(failing, Catch::Contains(R"(name="U1 ValueError in pipeline.py:88 (process), step &apos;Embed&apos;")"));
-  CHECK_THAT(failing, Catch::Contains(R"(<failure message="ValueError in pipeline.py:88)") &&
+  CHECK_THAT(
+      failing,
+      Catch::Contains(
+          R"x(name="U1 ValueError: Input contains NaN, infinity or a value too large for dtype(&apos;float32&apos;). (pipeline.py:88 in process, step &apos;Embed&apos;)")x"));
+  CHECK_THAT(failing, Catch::Contains(R"(<failure message="ValueError: Input contains NaN)") &&
                           Catch::Contains(R"(type="error")") && Catch::Contains("unexplained-error/11319136665179f3") &&
                           Catch::Contains("File &quot;/app/pipeline.py&quot;, line 88, in process"));
   // Above the group's severity it passes, like a finding.
@@ -137,9 +140,11 @@ TEST_CASE("GitHub: one annotation per unexplained group at its level located at 
           "[unit][reports][unexplained]") {
   const std::string gh = render_github(rank(value_error()), RenderOptions{.deterministic = true});
   const std::string group =
-      "::error file=corpus/user-dofn-valueerror-python/export.json,line=392,title=gpudiag%3A ValueError in "
-      "pipeline.py%3A88 (process)%2C step 'Embed'::U1 ValueError in pipeline.py:88 (process), step 'Embed' — no rule "
-      "in the pack knows this error (unexplained-error/11319136665179f3)";
+      "::error file=corpus/user-dofn-valueerror-python/export.json,line=392,title=gpudiag%3A ValueError%3A Input "
+      "contains NaN%2C infinity or a value too large for dtype('float32'). (pipeline.py%3A88 in process%2C step "
+      "'Embed')::U1 ValueError: Input contains NaN, infinity or a value too large for dtype('float32'). "
+      "(pipeline.py:88 in process, step 'Embed') — no rule in the pack knows this error "
+      "(unexplained-error/11319136665179f3)";
   CHECK_THAT(gh, Catch::Contains(group));
   CHECK(count(gh, "::U1 ") == 1);
   // The likely cause is annotated before the finding it explains, which says so.
@@ -173,7 +178,8 @@ TEST_CASE("Markdown and HTML: the unexplained section leads when the group is th
   REQUIRE(findings != std::string::npos);
   CHECK(section < findings);
   CHECK(section > md.find("## ❌ gpudiag: FAILED"));
-  CHECK_THAT(md, Catch::Contains("#### U1. 🔴 ERROR — ValueError in pipeline.py:88 (process), step 'Embed'"));
+  CHECK_THAT(md, Catch::Contains("#### U1. 🔴 ERROR — ValueError: Input contains NaN, infinity or a value too large for "
+                                 "dtype('float32'). (pipeline.py:88 in process, step 'Embed')"));
   // The exemplar raw (not masked), in a code block.
   CHECK_THAT(md, Catch::Contains("```text\nValueError: Input contains NaN, infinity or a value too large for "
                                  "dtype('float32').\nFile \"/app/pipeline.py\", line 88, in process\n"));
@@ -199,9 +205,10 @@ TEST_CASE("Markdown and HTML: the unexplained section leads when the group is th
   // On the timeline: a pin at the group's first entry, linking to its article, and in the story.
   const std::string svg = html.substr(html.find("<svg"), html.find("</svg>") - html.find("<svg"));
   CHECK_THAT(svg, Catch::Contains(R"(<a href="#u-1" class="sev-error unexplained">)") && Catch::Contains(">U1</text>"));
-  CHECK_THAT(html,
-             Catch::Contains(
-                 R"(<a href="#u-1">U1 ValueError in pipeline.py:88 (process), step &#39;Embed&#39;</a> first seen)"));
+  CHECK_THAT(
+      html,
+      Catch::Contains(
+          R"x(<a href="#u-1">U1 ValueError: Input contains NaN, infinity or a value too large for dtype(&#39;float32&#39;). (pipeline.py:88 in process, step &#39;Embed&#39;)</a> first seen)x"));
 }
 
 TEST_CASE("the gate line names the unexplained groups that trip it", "[unit][reports][unexplained]") {
@@ -227,8 +234,8 @@ TEST_CASE("several jobs: the failed job's unexplained group in its own run suite
   const std::string who = "job feature-embed-nightly (2024-05-13_20_10_12-17096802295837905429): ";
 
   const std::string gh = render_github(report, o);
-  CHECK_THAT(gh, Catch::Contains("title=gpudiag%3A ValueError in pipeline.py%3A88 (process)%2C step 'Embed'::" + who +
-                                 "U1 ValueError in pipeline.py:88"));
+  CHECK_THAT(gh, Catch::Contains("(pipeline.py%3A88 in process%2C step 'Embed')::" + who +
+                                 "U1 ValueError: Input contains NaN"));
   CHECK(count(gh, "::U1 ") + count(gh, "): U1 ") == 1);
 
   const auto& rules = test::builtin_pack().rules();
@@ -245,5 +252,6 @@ TEST_CASE("several jobs: the failed job's unexplained group in its own run suite
 
   // The jobs table names the group as the failed job's top cause.
   CHECK_THAT(render_markdown(report, o),
-             Catch::Contains("| failed | ❌ failed | ValueError in pipeline.py:88 (process), step 'Embed' |"));
+             Catch::Contains("| failed | ❌ failed | ValueError: Input contains NaN, infinity or a value too large for "
+                             "dtype('float32'). (pipeline.py:88 in process, step 'Embed') |"));
 }

@@ -120,7 +120,9 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   simdjson::dom::array groups = report["unexplained"];
   REQUIRE(groups.size() == 2);
   const auto fresh = groups.at(0);
-  CHECK(std::string_view(fresh["headline"]).starts_with("grpc._channel._InactiveRpcError in publish_alerts.py:41"));
+  CHECK(std::string_view(fresh["headline"])
+            .starts_with("status = StatusCode.PERMISSION_DENIED — raised as grpc._channel._InactiveRpcError "
+                         "(publish_alerts.py:41 in process"));
   CHECK(std::string_view(fresh["novelty"]) == "new");
   CHECK(std::string_view(fresh["severity"]) == "error");
   CHECK(int64_t(fresh["rank"]) == 1);
@@ -132,7 +134,8 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   // The engine calls them errors (they came before the failure); only the history folds them.
   CHECK(single_int(db, "SELECT count(*) FROM unexplained WHERE run_id = 10 AND severity = 'error'") == 2);
   CHECK_THAT(std::string(std::string_view(report["summary"])),
-             Catch::StartsWith("FAILED — most likely cause: grpc._channel._InactiveRpcError in publish_alerts.py:41"));
+             Catch::StartsWith("FAILED — most likely cause: status = StatusCode.PERMISSION_DENIED — raised as "
+                               "grpc._channel._InactiveRpcError (publish_alerts.py:41 in process"));
   // What changed since run 8, the last green one.
   const auto changes = report["changes_since_green"];
   CHECK(int64_t(changes["run"]) == 8);
@@ -163,8 +166,8 @@ TEST_CASE("ten runs: green runs' benign error groups are noise and only the red 
   const auto eleventh = gate(11, {kChained}, {"--new-only", "--format", "json"});
   INFO(eleventh.out << eleventh.err);
   const auto report11 = parse_json(parser, eleventh.out);
-  CHECK(std::string_view(group(report11, "grpc._channel._InactiveRpcError")["novelty"]) == "recurring");
-  CHECK(std::string_view(group(report11, "grpc._channel._InactiveRpcError")["severity"]) == "error");
+  CHECK(std::string_view(group(report11, "status = StatusCode.PERMISSION_DENIED")["novelty"]) == "recurring");
+  CHECK(std::string_view(group(report11, "status = StatusCode.PERMISSION_DENIED")["severity"]) == "error");
   CHECK(eleventh.exit_code == 0);
   CHECK(gate(11, {kChained}, {}).exit_code == 1);
 }

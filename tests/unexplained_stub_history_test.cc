@@ -105,7 +105,8 @@ TEST_CASE("patterns suggest --db with an unknown fingerprint is exit 2 naming th
   CHECK(r.out.empty());
   CHECK(r.err.find("no unexplained error group " + typo) != std::string::npos);
   CHECK(r.err.find("did you mean one of these?\n  " + fingerprint +
-                   "  ValueError in pipeline.py:88 (process), step 'Embed'") != std::string::npos);
+                   "  ValueError: Input contains NaN, infinity or a value too large for dtype('float32'). "
+                   "(pipeline.py:88 in process, step 'Embed')") != std::string::npos);
   // Nothing close: the latest run's groups instead.
   const auto far = test::run_gpudiag({"patterns", "suggest", "unexplained-error/0000000000000000", "--db", db});
   CHECK(far.exit_code == 2);

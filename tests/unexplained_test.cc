@@ -10,6 +10,7 @@
 
 #include "gpudiag/report.h"
 #include "gpudiag/rule_stub.h"
+#include "pack/pack.h"
 #include "test_support.h"
 #include "unexplained/error_groups.h"
 #include "unexplained/group_key.h"
@@ -58,7 +59,9 @@ TEST_CASE("the worker and job-message copies of one failure are one group", "[un
   CHECK(g.step == "Embed");
   // The symptom rules fold under it and the verdict names it.
   const RankedReport report = rank(d);
-  CHECK(report.verdict_line.find("ValueError in pipeline.py:88 (process), step 'Embed'") != std::string::npos);
+  CHECK(report.verdict_line.find("ValueError: Input contains NaN, infinity or a value too large for dtype('float32'). "
+                                 "(pipeline.py:88 in process, step 'Embed'), 8 entries on 2 workers") !=
+        std::string::npos);
   bool folded = false;
   for (const auto& rf : report.findings)
     folded = folded || (rf.finding->rule_id == "work-item-failed" && rf.caused_by_unexplained);
@@ -123,7 +126,7 @@ TEST_CASE("gpudiag patterns suggest with an unknown fingerprint is exit 2 listin
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
   CHECK(r.err.find("no unexplained error group unexplained-error/0000000000000000") != std::string::npos);
-  CHECK(r.err.find("ValueError in pipeline.py:88") != std::string::npos);
+  CHECK(r.err.find("(pipeline.py:88 in process, step 'Embed')") != std::string::npos);
 }
 
 TEST_CASE("error groups stay within the export's budget of kept text and say what they left out", "[unit]") {
@@ -158,7 +161,8 @@ TEST_CASE("error groups stay within the export's budget of kept text and say wha
   CHECK(groups.entries_past_cap() > 100);
   const FrameFilter no_frameworks({});
   const Wrappers no_wrappers;
-  const auto kept = groups.finish(ReadingRules{no_frameworks, no_wrappers}, [](int) { return false; });
+  const CauseLines no_causes;
+  const auto kept = groups.finish(ReadingRules{no_frameworks, no_wrappers, no_causes}, [](int) { return false; });
   CHECK(kept.size() + groups.entries_past_cap() == 200);
   CHECK(budget.held == 0);  // given back when the job is finished
 }

@@ -168,6 +168,8 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     }
     w.field("step", g.step);
     w.field("truncated", g.truncated);
+    w.field("generic", g.generic).field("cause", g.cause);
+    w.array_field("chain", g.chain);
     w.field("count", g.count);
     w.array_field("workers", g.workers);
     w.field("workers_total", g.workers_total);

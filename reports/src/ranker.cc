@@ -1,6 +1,7 @@
 // Ranking: root causes first with their symptoms folded under them, then one job-wide list of fixes
 // where a fix proposed by several findings appears once with every reason.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
@@ -166,27 +167,62 @@ bool group_explains(const UnexplainedGroup& g, const Finding& f) {
 
 }  // namespace
 
+namespace {
+
+// At most `n` bytes of `s`, cut after a word (at a blank) with "…" when it is longer: a headline
+// names the failure without ending in half a word. Without a blank in reach, cut at a UTF-8 boundary.
+std::string cut_at_word(std::string_view s, size_t n) {
+  if (s.size() <= n) return std::string(s);
+  size_t cut = s.rfind(' ', n);
+  if (cut == std::string_view::npos || cut < n / 2) {
+    cut = n;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  }
+  while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':')) --cut;
+  return std::string(s.substr(0, cut)) + "…";
+}
+
+// An exception line without Beam's step suffix (the step is said apart).
+std::string_view without_step_suffix(std::string_view line) {
+  const size_t at = line.find(" [while running '");
+  return at == std::string_view::npos ? line : line.substr(0, at);
+}
+
+// Java's chained exception line without its "Caused by: " (the headline says what, not how it was printed).
+std::string_view without_caused_by(std::string_view line) {
+  return line.substr(0, 11) == "Caused by: " ? line.substr(11) : line;
+}
+
+}  // namespace
+
+// What failed, then where (docs/unexplained.md, "Headline"): the most specific line — the cause
+// found below a generic error, else the exception line, else the line — cut at a word, then the
+// user's file:line, function and step in parentheses. Never empty.
 std::string unexplained_headline(const UnexplainedGroup& g) {
-  if (g.exception_type.empty()) {
-    std::string_view line = g.exemplar.matched_line.empty() ? g.template_text : g.exemplar.matched_line;
-    if (line.size() > 160) return std::string(line.substr(0, 157)) + "…";
-    return std::string(line);
+  std::string out;
+  if (!g.cause.empty()) {
+    // A cause is what the reader came for: more of it is kept than of an exception line.
+    out = cut_at_word(without_caused_by(without_step_suffix(g.cause)), 220);
+    const std::string_view own = g.exception_type.empty() ? without_step_suffix(g.exception) : g.exception_type;
+    if (!own.empty()) out += " — raised as " + cut_at_word(own, 60);
+  } else if (!g.exception.empty()) {
+    out = cut_at_word(without_caused_by(without_step_suffix(g.exception)), 120);
+  } else if (!g.exception_type.empty()) {
+    out = g.exception_type;
+  } else {
+    const std::string_view line = g.exemplar.matched_line.empty() ? g.template_text : g.exemplar.matched_line;
+    out = cut_at_word(line, 160);
   }
-  // Without a frame of the user's, the exception's own line says most ("ModuleNotFoundError: No
-  // module named 'embed_pipeline.transforms'").
-  if (!g.user_frame && !g.exception.empty()) {
-    std::string out = g.exception.size() > 160 ? g.exception.substr(0, 157) + "…" : g.exception;
-    if (!g.step.empty()) out += fmt::format(", step '{}'", g.step);
-    return out;
-  }
-  std::string out = g.exception_type;
+  if (out.empty()) out = g.template_text.empty() ? "an error no rule knows" : cut_at_word(g.template_text, 160);
+  std::string place;
   if (g.user_frame) {
     const std::string& file = g.user_frame->file;
     const size_t slash = file.find_last_of('/');
-    out += fmt::format(" in {}:{}", slash == std::string::npos ? file : file.substr(slash + 1), g.user_frame->line);
-    if (!g.user_frame->function.empty()) out += fmt::format(" ({})", g.user_frame->function);
+    place = fmt::format("{}:{}", slash == std::string::npos ? file : file.substr(slash + 1), g.user_frame->line);
+    if (!g.user_frame->function.empty()) place += fmt::format(" in {}", g.user_frame->function);
   }
-  if (!g.step.empty()) out += fmt::format(", step '{}'", g.step);
+  if (!g.step.empty()) place += fmt::format("{}step '{}'", place.empty() ? "" : ", ", g.step);
+  if (!place.empty()) out += fmt::format(" ({})", place);
   return out;
 }
 
@@ -217,6 +253,31 @@ void rank_unexplained_groups(const Analysis& d, RankedReport& report) {
   fold_under_unexplained(report);
 }
 
+// The `Causes:` clause of the job message that marked the job failed, cut at a word; "" without one.
+// A cause that only names a step ("S02:Read+Embed failed.") or counts attempts says nothing a
+// finding does not: such leading items are skipped for the first that says more.
+namespace {
+
+std::string job_message_causes(const Analysis& d) {
+  for (const auto& p : d.phases) {
+    if (p.phase != "failed") continue;
+    const size_t at = p.message.find("Causes: ");
+    if (at == std::string::npos) continue;
+    std::string_view causes = std::string_view(p.message).substr(at + 8);
+    causes = causes.substr(0, causes.find('\n'));
+    static const RE2 step_failed(R"(^S\d+:[^,]*? failed\.,\s*)");
+    re2::StringPiece rest(causes.data(), causes.size());
+    while (RE2::Consume(&rest, step_failed)) {
+    }
+    if (!rest.empty()) causes = std::string_view(rest.data(), rest.size());
+    while (!causes.empty() && causes.back() == ' ') causes.remove_suffix(1);
+    return cut_at_word(causes, 320);  // a quota summary names the exhausted item late
+  }
+  return "";
+}
+
+}  // namespace
+
 // The verdict (verdict_of): errors fail, warnings warn, info findings are notes; a job that
 // failed is failed even when no rule knows why. An input that could not be read or an export
 // without a Dataflow job is never "ok" (docs/formats.md, Input problems).
@@ -242,15 +303,27 @@ void set_verdict(RankedReport& report, const Analysis& whole) {
           ? nullptr
           : report.unexplained.front().group;
   if (report.verdict == Verdict::kFailed && (!explained || top->finding->generic) && likely_group != nullptr) {
-    report.verdict_line = fmt::format("FAILED — most likely cause: {} — no rule in the pack knows this error{}",
-                                      unexplained_headline(*likely_group), unread_suffix);
+    const UnexplainedGroup& g = *likely_group;
+    const std::string seen = g.workers_total > 1 ? fmt::format("{} entries on {} workers", g.count, g.workers_total)
+                                                 : fmt::format("{} entr{}", g.count, g.count == 1 ? "y" : "ies");
+    report.verdict_line = fmt::format("FAILED — most likely cause: {}, {} — no rule in the pack knows this error{}",
+                                      unexplained_headline(g), seen, unread_suffix);
   } else if (report.verdict == Verdict::kFailed && !explained) {
     const std::string symptom = top_counts ? fmt::format(" (symptom: {})", top->finding->title) : "";
+    // The job's own message names a cause no rule knows ("Workflow failed. Causes: Project p has
+    // insufficient quota(s) …"): quoted, rather than "no rule explains it" alone.
+    // Only when the top symptom is the job's failure alone: a symptom that explains another (a work
+    // item that failed 4 times, under which the job's failure folds) already says what the message says.
+    const bool explains_another = std::any_of(report.findings.begin(), report.findings.end(),
+                                              [](const RankedFinding& rf) { return rf.caused_by == size_t{0}; });
+    const std::string causes = explains_another ? "" : job_message_causes(d);
+    const std::string quoted = causes.empty() ? "" : fmt::format(": \"{}\"", causes);
     report.verdict_line =
         d.job.outcome == JobOutcome::kFailed
-            ? fmt::format("FAILED — the job failed ({}) and no rule in the pack explains it{}{}",
-                          d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source, symptom, unread_suffix)
-            : fmt::format("FAILED — no rule in the pack explains the failure{}{}", symptom, unread_suffix);
+            ? fmt::format("FAILED — the job failed ({}){} — no rule in the pack explains it{}{}",
+                          d.job.outcome_source.empty() ? "its outcome" : d.job.outcome_source, quoted, symptom,
+                          unread_suffix)
+            : fmt::format("FAILED — no rule in the pack explains the failure{}{}{}", quoted, symptom, unread_suffix);
   } else if (report.verdict != Verdict::kOk) {
     // A succeeded job is failed only by a rule whose failure hides behind the success.
     const bool failed = report.verdict == Verdict::kFailed;

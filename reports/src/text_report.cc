@@ -242,6 +242,16 @@ void render_unexplained(std::string& out, const RankedReport& report, Out& w) {
                          w.safe(fmt::format("File \"{}\", line {}, in {}", g.user_frame->file, g.user_frame->line,
                                             g.user_frame->function)));
     }
+    // The chain below the error (docs/unexplained.md, "The cause chain"): what an engineer reads next.
+    const size_t chain_shown = std::min<size_t>(g.chain.size(), 4);
+    for (size_t k = 0; k < chain_shown; ++k) {
+      const std::string cropped = crop_middle(g.chain[k], kExcerptBytes);
+      w.legend.note_cut(cropped, g.chain[k]);
+      out += fmt::format("{}{} {}\n", pad, st.dim(k == 0 ? "chain:" : "      "), w.safe(cropped));
+    }
+    if (g.chain.size() > chain_shown)
+      out += fmt::format("{}       {}\n", pad,
+                         st.dim(fmt::format("… {} more in the JSON report", g.chain.size() - chain_shown)));
     if (!u.symptoms.empty())
       out += fmt::format("{}explains: {}\n", pad, fmt::join(detail::unexplained_explains(report, u), ", "));
     // One line: the command in it is copied whole.

@@ -122,8 +122,16 @@ struct UnexplainedGroup {
   std::string exception;  // the exception line as printed ("ValueError: Input contains NaN …"), "" for a plain line
   std::string exception_type;  // "ValueError", "java.lang.IllegalStateException", ""
   std::optional<UserFrame> user_frame;
-  std::string step;                  // Beam's step from " [while running 'STEP']", ""
-  bool truncated = false;            // only cut copies were seen (a flattened job-message traceback)
+  std::string step;        // Beam's step from " [while running 'STEP']", ""
+  bool truncated = false;  // only cut copies were seen (a flattened job-message traceback)
+  // The chain around the error (docs/unexplained.md, "The cause chain"): the exception's further
+  // message lines, then the other exceptions of its chain, the nearest first (at most 8 lines).
+  std::vector<std::string> chain;
+  // The error's own line only says that something below failed (the pack's generic_errors) …
+  bool generic = false;
+  // … and this is the most specific line found below it: in its chain, or an error the same worker
+  // logged just before it (the prelude); "" when the error's own line is specific, or none is.
+  std::string cause;
   uint64_t count = 0;                // entries (after reassembly: a docker-split traceback is one)
   std::vector<std::string> workers;  // distinct worker VMs, sorted: the first kMaxListedWorkers
   uint64_t workers_total = 0;

@@ -65,6 +65,13 @@ struct PackPolicy {
   // Error-level lines that healthy runs print too (a pack file's `benign_errors:`,
   // rules/benign-errors.yaml): never candidates for the errors no rule explains.
   std::vector<std::string> benign_errors;
+  // How the reader of an error finds its cause in a chain (a pack file's `generic_errors:` and
+  // `advice_lines:`, rules/generic-errors.yaml): RE2 patterns over one line. A generic line says
+  // only that something below failed ("Engine core initialization failed. See root cause above"),
+  // so the reader looks further down the chain; an advice line tells what to try
+  // ("For debugging consider passing CUDA_LAUNCH_BLOCKING=1"), never why.
+  std::vector<std::string> generic_errors;
+  std::vector<std::string> advice_lines;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);

@@ -110,7 +110,7 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
     const std::string& id = pack_.rules[rule].spec.info.id;
     return std::any_of(a.findings.begin(), a.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
   };
-  a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers}, fired);
+  a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers, pack_.causes}, fired);
   rank_unexplained(pack_, frameworks_, a);
   // Kept for the rest of the run: no room left over past the groups reported (up to 200 grouped,
   // 50 kept, 1.25 KiB each before their text), so a job's result costs what it reports.

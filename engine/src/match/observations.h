@@ -61,6 +61,11 @@ struct CandidateReading {
   std::optional<UserFrame> user_frame;
   bool truncated = false;
   std::string matched_line;  // the exception line within the entry, for the excerpt
+  // The chain around the cause, whether its own line is generic, and the most specific line of the
+  // chain when it is (ParsedError's chain, generic and cause).
+  std::vector<std::string> chain;
+  bool generic = false;
+  std::string cause;
 };
 
 // An entry no rule claimed that may say why the job failed (error_candidates.h): an error-level

@@ -76,6 +76,23 @@ struct CompiledRule {
 
 inline bool is_set_field(Field f) { return f == Field::kText || f == Field::kMessage || f == Field::kException; }
 
+// The pack's `generic_errors:` and `advice_lines:` (rules/generic-errors.yaml), each compiled as
+// one alternation (null: the list is empty): what the reader of an error asks of a line of its
+// chain (error_text.h, "the cause").
+struct CauseLines {
+  std::unique_ptr<const RE2> generic;
+  std::unique_ptr<const RE2> advice;
+
+  static std::unique_ptr<const RE2> compile(const std::vector<std::string>& patterns) {
+    if (patterns.empty()) return nullptr;
+    std::string alternation;
+    for (const auto& p : patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
+    return std::make_unique<const RE2>(alternation, RE2::Quiet);
+  }
+  bool is_generic(std::string_view line) const { return generic && RE2::PartialMatch(line, *generic); }
+  bool is_advice(std::string_view line) const { return advice && RE2::PartialMatch(line, *advice); }
+};
+
 struct CompiledRulePack {
   std::vector<RuleInfo> infos;      // every rule, sorted by id (disabled ones too)
   std::vector<CompiledRule> rules;  // enabled rules, sorted by id
@@ -99,6 +116,7 @@ struct CompiledRulePack {
   // them per job cost ~1 M instructions a job).
   std::unique_ptr<const FrameFilter> frameworks;
   Wrappers wrappers;
+  CauseLines causes;
   std::string hash;
 
   int rule_index(std::string_view id) const;

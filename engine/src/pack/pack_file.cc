@@ -250,6 +250,56 @@ void read_wrappers(const RuleFile& file, const Node& root, PackPolicy& policy, D
   policy.wrappers = std::move(patterns);
 }
 
+// `generic_errors:` and `advice_lines:` (how the reader finds an error's cause in its chain): each
+// a mapping of `pattern`, `examples` it must find, `near_misses` it must not and `sources`, proven
+// here (a wrong example fails the build of the built-in pack). A later pack file that names the
+// list replaces it.
+void read_line_patterns(const RuleFile& file, const Node& root, std::string_view key, std::vector<std::string>& out,
+                        Diagnostics& diags) {
+  const Node* list = root.get(key);
+  if (list == nullptr) return;
+  if (!list->is_seq()) {
+    diags.push_back(problem(file, list->at, "rule-type",
+                            fmt::format("`{}` is a list of mappings of `pattern`, `examples` and `sources`", key)));
+    return;
+  }
+  std::vector<std::string> patterns;
+  for (const auto& item : list->items) {
+    if (!item.is_map() || !known_keys(file, item, KeyPlace::kLinePattern, diags)) {
+      if (!item.is_map())
+        diags.push_back(problem(file, item.at, "rule-type",
+                                fmt::format("each of `{}` is a mapping of `pattern`, `examples` and `sources`", key)));
+      continue;
+    }
+    const Node* pattern = item.get("pattern");
+    const Node* examples = item.get("examples");
+    if (pattern == nullptr || !pattern->is_scalar() || pattern->scalar.empty() || examples == nullptr ||
+        !examples->is_seq() || examples->items.empty() || item.get("sources") == nullptr) {
+      diags.push_back(
+          problem(file, item.at, "rule-type", "a line pattern needs a non-empty `pattern`, `examples` and `sources`"));
+      continue;
+    }
+    RE2 re(pattern->scalar, RE2::Quiet);
+    if (!re.ok()) {
+      diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+      continue;
+    }
+    bool proven = true;
+    for (const bool must : {true, false}) {
+      const Node* texts = must ? examples : item.get("near_misses");
+      if (texts == nullptr) continue;
+      for (const auto& t : texts->is_seq() ? texts->items : std::vector<Node>{*texts}) {
+        if (!t.is_scalar() || RE2::PartialMatch(t.scalar, re) == must) continue;
+        proven = false;
+        diags.push_back(problem(file, t.at, "rule-example",
+                                must ? "the pattern does not find this example" : "the pattern finds this near miss"));
+      }
+    }
+    if (proven) patterns.push_back(pattern->scalar);
+  }
+  out = std::move(patterns);
+}
+
 // `facts:` — the catalog — and `option_names:`.
 void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, Diagnostics& diags) {
   if (const Node* facts = root.get("facts")) {
@@ -519,6 +569,8 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_patterns(file, root, "frameworks", policy.framework_frames, diags);
   read_wrappers(file, root, policy, diags);
   read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
+  read_line_patterns(file, root, "generic_errors", policy.generic_errors, diags);
+  read_line_patterns(file, root, "advice_lines", policy.advice_lines, diags);
   read_catalog(file, root, catalog, diags);
   if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);
   if (const Node* defaults = root.get("service_defaults")) read_service_defaults(file, *defaults, catalog, diags);

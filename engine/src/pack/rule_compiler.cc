@@ -244,6 +244,8 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   }
   pack->frameworks = std::make_unique<const FrameFilter>(pack->policy.framework_frames);
   pack->wrappers = compile_wrappers(pack->policy.wrappers);
+  pack->causes.generic = CauseLines::compile(pack->policy.generic_errors);
+  pack->causes.advice = CauseLines::compile(pack->policy.advice_lines);
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
   return pack;

@@ -149,6 +149,11 @@ const auto kKeys = std::to_array<RuleKey>({
     {"benign_errors", P::kPackFile, N::kOptional, V::kTextList,
      "RE2 patterns over an entry's first line: error-level lines healthy runs print too, never reported as "
      "errors no rule explains"},
+    {"generic_errors", P::kPackFile, N::kOptional, V::kList,
+     "RE2 patterns over one line of an error: messages that only say something below failed; the reader looks "
+     "down the chain for the cause (see \"Causes\")"},
+    {"advice_lines", P::kPackFile, N::kOptional, V::kList,
+     "RE2 patterns over one line of an error: what a library advises after it (never the cause; see \"Causes\")"},
     {"facts", P::kPackFile, N::kOptional, V::kMapping,
      "the fact catalog: fact name → `type`, `meaning`, `from` (see \"Job facts\")"},
     {"option_names", P::kPackFile, N::kOptional, V::kMapping,
@@ -209,6 +214,10 @@ const auto kKeys = std::to_array<RuleKey>({
     {"sources", P::kWrapper, N::kOptional, V::kTextList, "where the wrapper's text was seen or is printed"},
     {"text", P::kWrapperExample, N::kRequired, V::kText, "a copied error as a log holds it"},
     {"leaves", P::kWrapperExample, N::kRequired, V::kText, "the text with every match of the pattern removed"},
+    {"pattern", P::kLinePattern, N::kRequired, V::kText, "RE2 regex over one line"},
+    {"examples", P::kLinePattern, N::kRequired, V::kTextList, "real lines the pattern must find"},
+    {"near_misses", P::kLinePattern, N::kOptional, V::kTextList, "real lines it must not find"},
+    {"sources", P::kLinePattern, N::kRequired, V::kTextList, "where each example was printed or seen"},
 });
 
 struct PlaceInfo {
@@ -232,6 +241,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kCatalogFact, "a catalog fact"},
     {P::kWrapper, "a wrapper"},
     {P::kWrapperExample, "a wrapper's example"},
+    {P::kLinePattern, "a line pattern"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

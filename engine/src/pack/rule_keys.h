@@ -40,6 +40,7 @@ enum class KeyPlace : uint8_t {
   kCatalogFact,     // a fact of the catalog (`facts:` in a pack file)
   kWrapper,         // one of a pack file's `wrappers:`, written as a mapping
   kWrapperExample,  // one of a wrapper's `examples`
+  kLinePattern,     // one of a pack file's `generic_errors:` or `advice_lines:`, written as a mapping
 };
 
 enum class KeyNeed : uint8_t {

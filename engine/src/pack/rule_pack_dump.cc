@@ -82,6 +82,11 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
                        q.message.empty() ? "-" : q.message, fmt::join(q.except, ", "));
   }
   if (!pack.policy.wrappers.empty()) out += fmt::format("wrappers {}\n", fmt::join(pack.policy.wrappers, " | "));
+  if (!pack.policy.generic_errors.empty()) {
+    out += fmt::format("generic_errors {}\n", fmt::join(pack.policy.generic_errors, " | "));
+  }
+  if (!pack.policy.advice_lines.empty())
+    out += fmt::format("advice_lines {}\n", fmt::join(pack.policy.advice_lines, " | "));
   if (!pack.policy.framework_frames.empty()) {
     out += fmt::format("frameworks {}\n", fmt::join(pack.policy.framework_frames, " | "));
   }

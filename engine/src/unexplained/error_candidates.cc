@@ -168,7 +168,9 @@ bool is_exception_line(std::string_view line) {
 }
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
-    : reading_{*pack.frameworks, pack.wrappers}, lines_(kRememberedLines), newer_way_(kRememberedLines / 2, 1) {
+    : reading_{*pack.frameworks, pack.wrappers, pack.causes},
+      lines_(kRememberedLines),
+      newer_way_(kRememberedLines / 2, 1) {
   if (pack.policy.benign_errors.empty()) return;
   auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
   bool added = true;

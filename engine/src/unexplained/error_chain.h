@@ -3,6 +3,7 @@
 // keep what a ParsedError holds within its bounds. Internal to the unexplained stage.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,7 +26,39 @@ struct BlockOf {
   std::string_view exception_line;  // empty: not seen (the text was cut)
   std::string type;
   std::string_view message;
+  std::vector<std::string_view> more;  // the message's further lines (at most kMaxChainLines)
 };
+
+// Keeps a further line of a block's message.
+template <typename B>
+inline void keep_more(B& b, std::string_view line) {
+  // A line without a letter or digit (gRPC's closing `>`, a rule of dashes) says nothing.
+  const bool says = std::any_of(line.begin(), line.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  });
+  if (b.more.size() < kMaxChainLines && says) b.more.push_back(line);
+}
+
+// The chain around the block `cause` of `blocks` into `out`: its further lines, then the other
+// blocks' exception lines, the nearest first.
+template <typename B>
+inline void keep_chain(const std::vector<B>& blocks, size_t cause, std::vector<std::string>& out) {
+  for (std::string_view l : blocks[cause].more) {
+    if (out.size() < kMaxChainLines) out.emplace_back(l.substr(0, kMaxChainLine));
+  }
+  const B& c = blocks[cause];
+  // Beam's re-raise of the cause names its type and message again: not another link.
+  const auto repeats_cause = [&](const B& b) {
+    return c.message.empty() ? b.type == c.type : b.exception_line.find(c.message) != std::string_view::npos;
+  };
+  for (size_t d = 1; d < blocks.size() && out.size() < kMaxChainLines; ++d) {
+    for (const size_t j : {cause + d, cause - d}) {  // after it (raised while handling it), then before
+      if (j >= blocks.size() || blocks[j].exception_line.empty() || out.size() >= kMaxChainLines) continue;
+      if (repeats_cause(blocks[j])) continue;
+      out.emplace_back(blocks[j].exception_line.substr(0, kMaxChainLine));
+    }
+  }
+}
 
 // A chain keeps its innermost kMaxErrorFrames blocks (a 10 k-deep recursion of re-raises).
 template <typename B>

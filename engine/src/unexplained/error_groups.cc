@@ -4,6 +4,7 @@
 
 #include "error_text.h"
 #include "group_key.h"
+#include "pack/pack.h"
 #include "unexplained_key.h"
 
 namespace gpudiag::detail {
@@ -133,6 +134,9 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
     s.exception = read.exception_line;
     s.exception_type = read.exception_type;
     s.template_text = read.message_template;
+    s.chain = read.chain;
+    s.generic = read.generic;
+    s.cause = read.cause;
     if (read.user_frame) s.user_frame = read.user_frame;  // else the one another copy named
     if (!read.step.empty()) s.step = read.step;
   }
@@ -234,6 +238,34 @@ void ErrorGroups::reassemble(const ReadingRules& rules) {
   fragments_.clear();
 }
 
+// The prelude of a generic error no line of its chain explains (docs/unexplained.md, "The cause
+// chain"): what the same worker logged at error just before it — a library logs its reason, then
+// the caller raises a generic error (TensorRT's `[TRT] [E] … Version tag does not match` before
+// `'NoneType' object has no attribute 'create_execution_context'`; cuDNN's `Loaded runtime CuDNN
+// library: 8.5.0 but source was compiled with: 8.6.0` before `DNN library initialization failed`).
+// The latest such error of another group, neither generic nor advice, within kPreludeWindow before
+// the generic error's first copy, names its cause.
+void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const CauseLines& causes) {
+  for (auto& g : groups) {
+    if (!g.generic || !g.cause.empty() || g.first_seen == kNoTime) continue;
+    const std::string_view worker = g.exemplar.entry->worker;
+    const UnexplainedGroup* prelude = nullptr;
+    for (const auto& p : groups) {
+      if (&p == &g || p.generic || p.first_seen == kNoTime) continue;
+      // Strictly before: what was logged with it or after (a launcher's "Template launch failed")
+      // reports the failure, it did not cause it.
+      if (p.first_seen >= g.first_seen || g.first_seen - p.first_seen > kPreludeWindow) continue;
+      if (p.exemplar.entry->worker != worker) continue;
+      const std::string_view line = p.exception.empty() ? std::string_view(p.exemplar.matched_line) : p.exception;
+      if (line.empty() || causes.is_advice(line)) continue;
+      if (prelude == nullptr || p.first_seen >= prelude->first_seen) prelude = &p;
+    }
+    if (prelude == nullptr) continue;
+    g.cause = prelude->exception.empty() ? prelude->exemplar.matched_line : prelude->exception;
+    if (g.cause.size() > kMaxChainLine) g.cause.resize(kMaxChainLine);
+  }
+}
+
 std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
                                                   const std::function<bool(int rule)>& fired) {
   reassemble(rules);
@@ -283,6 +315,7 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const UnexplainedGroup& a, const UnexplainedGroup& b) { return a.first_seen < b.first_seen; });
+  find_preludes(out, rules.causes);
   groups_.clear();
   by_key_.clear();
   by_template_.clear();

@@ -42,6 +42,8 @@ class ErrorGroups {
   static constexpr size_t kMaxFragments = 2048;
   // Lines of one (worker, log) at most this far apart belong to one traceback.
   static constexpr Timestamp kFragmentGap = 1'000'000'000;
+  // How long before a generic error its worker's errors may be its prelude (find_preludes).
+  static constexpr Timestamp kPreludeWindow = 120'000'000'000;
 
   // The export's budget (none: unbounded, for tests of one job).
   void set_budget(ErrorBudget* budget) { budget_ = budget; }
@@ -78,6 +80,7 @@ class ErrorGroups {
   Group* group_for(const std::string& key, const std::string& message_template);
   Group* past_cap();
   void reassemble(const ReadingRules& rules);
+  static void find_preludes(std::vector<UnexplainedGroup>& groups, const CauseLines& causes);
 
   std::vector<Group> groups_;
   std::map<std::string, size_t, std::less<>> by_key_;  // exception and cut keys → group

@@ -11,6 +11,7 @@
 #include "error_unwrap.h"
 #include "evidence/evidence.h"
 #include "java_stack_trace.h"
+#include "pack/pack.h"
 #include "python_traceback.h"
 
 namespace gpudiag::detail {
@@ -38,6 +39,41 @@ std::string language_of(const TraceLines& l) {
   return "";
 }
 
+// A line that only names what follows ("Last error:", "Caused by:").
+bool is_label(std::string_view t) { return t.size() <= 40 && t.back() == ':'; }
+
+// The cause of an error whose own line is generic (issue 39): the first line of its chain that
+// is neither generic, nor advice, nor a label. A plain error (no traceback) is its first line, and
+// its chain the lines after it. The pack says which lines are generic (rules/generic-errors.yaml).
+void find_cause(std::string_view lines, const CauseLines& causes, ParsedError& out) {
+  if (!causes.generic) return;
+  std::string_view own = out.exception_line;
+  if (own.empty() && out.language.empty()) {
+    size_t at = 0;
+    while (at < lines.size() && own.empty()) {  // the first line with more than blanks
+      const size_t end = std::min(lines.find('\n', at), lines.size());
+      own = trim_blanks(lines.substr(at, end - at));
+      at = end + 1;
+    }
+    if (!causes.is_generic(own)) return;
+    while (at < lines.size() && out.chain.size() < kMaxChainLines) {
+      const size_t end = std::min(lines.find('\n', at), lines.size());
+      const std::string_view t = trim_blanks(lines.substr(at, end - at));
+      if (!t.empty()) out.chain.emplace_back(t.substr(0, kMaxChainLine));
+      at = end + 1;
+    }
+  } else if (own.empty() || !causes.is_generic(own)) {
+    return;
+  }
+  out.generic = true;
+  for (const auto& line : out.chain) {
+    const std::string_view t = trim_blanks(line);
+    if (t.empty() || is_label(t) || causes.is_advice(t) || causes.is_generic(t)) continue;
+    out.cause = std::string(t);
+    return;
+  }
+}
+
 }  // namespace
 
 ParsedError parse_error_text(std::string_view text, const ReadingRules& rules, bool full) {
@@ -62,6 +98,7 @@ ParsedError parse_error_text(std::string_view text, const ReadingRules& rules, b
     read_java_stack_trace(l, rules.frameworks, out);
     if (!full) out.frames.clear();
   }
+  find_cause(lines, rules.causes, out);
   if (out.step.empty() && steps) out.step = std::string(step_of(unwrapped));
   out.truncated = out.truncated || ends_cut(unwrapped);
   return out;

@@ -3,7 +3,7 @@
 // text was cut. Dataflow's wrappers come off first (error_unwrap.h). The group key of an
 // unexplained error (issue 15) is built from these fields. Internal to engine.
 //
-//   const ReadingRules rules{*pack.frameworks, pack.wrappers};   // CompiledRulePack
+//   const ReadingRules rules{*pack.frameworks, pack.wrappers, pack.causes};   // CompiledRulePack
 //   const ParsedError e = parse_error_text(record.message, rules);
 //   if (e.user_frame) show(e.exception_type, e.user_frame->file, e.user_frame->line);
 //
@@ -36,6 +36,8 @@
 
 namespace gpudiag::detail {
 
+struct CauseLines;  // pack/compiled_rule_pack.h
+
 struct ErrorFrame {
   std::string file;  // Python: the path as printed; Java: the file in the parentheses ("Fn.java")
   uint64_t line = 0;
@@ -50,6 +52,9 @@ struct ErrorFrame {
 inline constexpr size_t kMaxErrorFrames = 64;
 inline constexpr size_t kMaxErrorLine = 4096;
 inline constexpr size_t kMaxErrorBody = 64 * 1024;
+// What is kept of an error's chain (the cause's further message lines, the other exceptions).
+inline constexpr size_t kMaxChainLines = 8;
+inline constexpr size_t kMaxChainLine = 512;
 
 struct ParsedError {
   std::string language;                  // "python", "java", "" (a plain line)
@@ -61,14 +66,26 @@ struct ParsedError {
   std::string step;                      // Beam's ` [while running 'STEP']` (the innermost one), "" if none
   bool truncated = false;                // the text was cut (a flattened job-message copy often is)
   std::string body;  // the text after unwrapping, without the step suffix (what a template miner sees)
+  // The chain around the cause (issue 39): the cause's further message lines (a native library's
+  // `Last error:` and the line after it, `Missing key(s) in state_dict: …`), then the other
+  // exceptions of the chain, the nearest first; at most kMaxChainLines of kMaxChainLine bytes.
+  std::vector<std::string> chain;
+  // The cause's own line says only that something below failed (the pack's generic_errors) …
+  bool generic = false;
+  // … and this is the most specific line of the chain: the first of `chain` that is neither generic,
+  // nor advice, nor a label ("Last error:"); "" when the cause's own line is specific, or none is.
+  std::string cause;
 };
 
 // What the pack says about reading an error, compiled once per pack (CompiledRulePack): which
 // frames are a framework's (`frameworks:`, rules/frameworks.yaml) and what Dataflow wraps around a
 // copied error (`wrappers:`, rules/wrappers.yaml; those anchored with `^` come off its front).
+// `causes`: which lines of a chain are generic or advice (`generic_errors:`, `advice_lines:`,
+// rules/generic-errors.yaml).
 struct ReadingRules {
   const FrameFilter& frameworks;
   const Wrappers& wrappers;
+  const CauseLines& causes;
 };
 
 // Never fails: text that holds no traceback is a plain line (language "", body only). Linear in

@@ -134,7 +134,10 @@ void read_java_stack_trace(const TraceLines& l, const FrameFilter& frameworks, P
     std::string type;
     re2::StringPiece message;
     const bool caused = t.rfind("Caused by: ", 0) == 0;
-    if ((caused || !open || (cur.exception_line.empty() && cur.frames.empty())) && java_exception(t, type, message)) {
+    const bool starts =
+        (caused || !open || (cur.exception_line.empty() && cur.frames.empty())) && java_exception(t, type, message);
+    if (!starts && open && !cur.exception_line.empty() && cur.frames.empty()) keep_more(cur, t);  // the message goes on
+    if (starts) {
       if (open) push_block(blocks, std::move(cur));
       cur = Block{};
       open = true;
@@ -155,6 +158,7 @@ void read_java_stack_trace(const TraceLines& l, const FrameFilter& frameworks, P
   if (open) push_block(blocks, std::move(cur));
   if (blocks.empty()) return;
   const Block& cause = blocks.back();
+  keep_chain(blocks, blocks.size() - 1, out.chain);
   out.frames.assign(cause.frames.rbegin(), cause.frames.rend());
   out.user_frame = innermost_user(out.frames);
   for (size_t j = blocks.size() - 1; j-- > 0 && !out.user_frame;) {

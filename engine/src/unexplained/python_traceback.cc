@@ -158,6 +158,8 @@ Chain python_chain(const TraceLines& l, PythonFrames& frames, const Wrappers& wr
           } else if (t.rfind("File \"", 0) == 0) {
             chain.cut_frame = true;  // `File "apache_beam/runners/common.py", l` — cut
           }
+        } else if (open && !cur.exception_line.empty()) {
+          keep_more(cur, t);  // the message goes on (`Last error:`, `\tMissing key(s) in state_dict: …`)
         }
         break;
       }
@@ -233,6 +235,7 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     out.step = std::string(step_of(chain.blocks[j].exception_line));
   const PyBlock& last = chain.blocks.back();
   out.truncated = chain.cut_frame || last.exception_line.empty();
+  keep_chain(chain.blocks, c, out.chain);
 }
 
 }  // namespace

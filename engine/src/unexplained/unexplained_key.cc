@@ -99,6 +99,9 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
   // `parsed` is this call's own: its strings are moved into the reading once read.
   c.step = !parsed.step.empty() ? std::move(parsed.step) : std::string(step_field);
   c.truncated = parsed.truncated;
+  c.chain = std::move(parsed.chain);
+  c.generic = parsed.generic;
+  c.cause = std::move(parsed.cause);
   const std::optional<ErrorFrame>& f = parsed.user_frame;
   if (!parsed.exception_type.empty()) {
     const std::string masked = mask_message(parsed.message);
@@ -109,6 +112,9 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
     GroupKey key{.kind = GroupKey::Kind::kException, .type = parsed.exception_type};
     append_frame_part(key.frame, f);
     append_first_tokens(key.text, masked, kMessageTokens);
+    // A generic exception is as many failures as its causes ("Engine core initialization failed"
+    // over a KV cache too small and over a dtype the GPU lacks).
+    if (!c.cause.empty()) append_first_tokens(key.text.append(" <- "), mask_message(c.cause), kMessageTokens);
     c.key = key.str();
     c.exception_type = std::move(parsed.exception_type);
     c.exception_line = parsed.exception_line;
@@ -123,6 +129,8 @@ void set_group_fields(ParsedError parsed, std::string_view text, std::string_vie
     if (body.empty()) body = first_nonblank_line(text);  // all of it was a traceback's frames
     c.matched_line = std::string(body.substr(0, 4096));
     c.message_template = mask_message(body.substr(0, 4096));
+    // A generic line is as many failures as its causes: the template miner sees both.
+    if (!c.cause.empty()) c.message_template.append(" <- ").append(mask_message(c.cause.substr(0, 512)));
   }
   if (f) c.user_frame = UserFrame{std::move(parsed.user_frame->file), f->line, std::move(parsed.user_frame->function)};
 }

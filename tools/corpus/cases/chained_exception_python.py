@@ -55,4 +55,5 @@ def build(c):
     # into google.api_core's PermissionDenied; both have the user's frame publish_alerts.py:41.
     c.unexplained(exception='grpc._channel._InactiveRpcError',
                   message='StatusCode.PERMISSION_DENIED',
-                  user_frame='publish_alerts.py:41', step=STEP, marks=['denied', 'denied-msg'])
+                  user_frame='publish_alerts.py:41', step=STEP, marks=['denied', 'denied-msg'],
+                  key_strings=['PERMISSION_DENIED'])

@@ -74,4 +74,5 @@ def build(c, sink=False):
     c.fire('work-item-failed', marks=['wif'])
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.unexplained(exception='ImportError', message='__import__ not found',
-                  user_frame='cached_recipe.py:12', step=STEP, marks=['split', 'split-msg'])
+                  user_frame='cached_recipe.py:12', step=STEP, marks=['split', 'split-msg'],
+                  key_strings=['__import__ not found'])

@@ -83,7 +83,8 @@ def build(c):
     c.not_fire('workflow-failed', 'pip-install-failed', 'zone-resource-pool-exhausted')
     # No rule knows setuptools' TypeError: it is the error the report leads with.
     c.unexplained(exception='TypeError', message="unexpected keyword argument 'strip_trailing_zero'",
-                  user_frame=None, step=None, marks=['setuptools'], job=j)
+                  user_frame=None, step=None, marks=['setuptools'], job=j,
+                  key_strings=["unexpected keyword argument 'strip_trailing_zero'"])
     c.job_truth(j, outcome='failed', verdict='failed',
                 not_fire=['workflow-failed', 'pip-install-failed', 'zone-resource-pool-exhausted'])
     c.job_truth(h, outcome='succeeded', verdict='ok')

@@ -93,7 +93,8 @@ def build(c):
     c.output('export.json')
     c.not_fire('workflow-failed', 'pip-install-failed', 'zone-resource-pool-exhausted')
     c.unexplained(exception='subprocess.CalledProcessError', message="'pip', 'download'",
-                  user_frame='main.py:55', step=None, marks=['traceback'], job=j)
+                  user_frame='main.py:55', step=None, marks=['traceback'], job=j,
+                  key_strings=["'pip', 'download'"])
     c.job_truth(j, outcome='failed', verdict='failed',
                 not_fire=['workflow-failed', 'pip-install-failed', 'zone-resource-pool-exhausted'])
     c.job_truth(h, outcome='succeeded', verdict='ok')

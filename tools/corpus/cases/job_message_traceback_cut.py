@@ -50,4 +50,5 @@ def build(c):
     c.fire('work-item-failed', marks=['wif'])
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.unexplained(exception='AttributeError', message="has no attribute 'data_vars'",
-                  user_frame='recipe.py:175', step=STEP, marks=['attr'])
+                  user_frame='recipe.py:175', step=STEP, marks=['attr'],
+                  key_strings=["has no attribute 'data_vars'"])

@@ -49,4 +49,5 @@ def build(c):
     c.not_fire('python-version-mismatch', 'beam-version-mismatch', 'venv-unavailable',
                'pip-install-failed')
     c.unexplained(exception='ModuleNotFoundError', message="No module named '%s'" % MOD,
-                  user_frame=None, step=None, marks=['mnf', 'mnf-msg'])
+                  user_frame=None, step=None, marks=['mnf', 'mnf-msg'],
+                  key_strings=["No module named 'embed_pipeline.transforms'"])

@@ -61,4 +61,5 @@ def build(c):
     c.unexplained(exception='java.lang.ArrayIndexOutOfBoundsException',
                   message='ArrayIndexOutOfBoundsException: 1',
                   user_frame='ParseFeaturesFn.java:57', step=None,
-                  marks=['aioobe', 'aioobe-msg'])
+                  marks=['aioobe', 'aioobe-msg'],
+                  key_strings=['ArrayIndexOutOfBoundsException: 1'])

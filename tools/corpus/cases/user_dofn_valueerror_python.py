@@ -54,4 +54,5 @@ def build(c):
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.not_fire('gpu-out-of-memory', 'worker-lost-contact', 'sdk-harness-disconnected')
     c.unexplained(exception='ValueError', message='Input contains NaN',
-                  user_frame='pipeline.py:88', step=STEP, marks=['nan', 'nan-msg'])
+                  user_frame='pipeline.py:88', step=STEP, marks=['nan', 'nan-msg'],
+                  key_strings=['Input contains NaN, infinity or a value too large'])

@@ -359,18 +359,21 @@ class Case:
         self._fire.append({'rule': rule, 'marks': list(marks), 'captures': captures,
                            'caused_by': caused_by, 'job': job})
 
-    def unexplained(self, exception, message, user_frame, step, marks=(), job=None, severity='error'):
+    def unexplained(self, exception, message, user_frame, step, marks=(), job=None, severity='error',
+                    key_strings=()):
         """An error no rule explains that gpudiag must report as an error-level group (labels
         `unexplained:`): the exception type of the cause ('' for a plain error line), a substring
         of its exception line, the innermost user frame as 'basename:line' (None when there is
         none), the Beam step of "[while running '...']" (None when none), and the entries where
         the exemplar's copies start. build.py checks that the marked entries hold these texts.
-        `severity='info'`: the group is listed, but not as the cause (a cause rule explains the job)."""
+        `severity='info'`: the group is listed, but not as the cause (a cause rule explains the job).
+        `key_strings`: the decisive text an engineer needs (issue 39), each found in some entry of
+        the case; the report's first 25 text lines must hold each, and the verdict the first."""
         if severity not in ('error', 'info'):
             raise ValueError('%s: unexplained severity %r is not error or info' % (self.name, severity))
         self._unexplained.append({'exception': exception, 'message': message,
                                   'user_frame': user_frame, 'step': step, 'marks': list(marks),
-                                  'job': job, 'severity': severity})
+                                  'job': job, 'severity': severity, 'key_strings': list(key_strings)})
 
     def no_unexplained(self):
         """Write `unexplained: []`: no group at error level (what an absent key means too; for
@@ -675,6 +678,8 @@ class Case:
                 y.append('    job: %s' % yq(u['job'].id))
             if u['severity'] != 'error':
                 y.append('    severity: %s' % u['severity'])
+            if u['key_strings']:
+                y.append('    key_strings: [%s]' % ', '.join(yq(k) for k in u['key_strings']))
         return y
 
     def _check_unexplained(self, u):
@@ -700,6 +705,10 @@ class Case:
             if not py and not java:
                 raise ValueError('%s: user frame %r is in no marked entry'
                                  % (self.name, u['user_frame']))
+        everything = '\n'.join(_entry_text(e) for e in self.entries)
+        for k in u['key_strings']:
+            if k not in everything:
+                raise ValueError('%s: key string %r is in no entry' % (self.name, k))
         if u['step'] and ("[while running '%s']" % u['step']) not in joined:
             raise ValueError("%s: step %r: no \"[while running '...']\" in a marked entry"
                              % (self.name, u['step']))

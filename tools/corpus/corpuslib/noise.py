@@ -327,6 +327,17 @@ def fail(j, c, t, text, src, mark='workflow-failed', n=None, sev='ERROR', cite=N
     return teardown(j, c, t + 1.5, n=n)
 
 
+def fail_work_item_4(j, c, t, stage, workers, mark='wif', n=1):
+    """The job's failure after four failed attempts, in the current work-item-failed wording
+    without "Root cause:" lines (texts.work_item_failed_4_plain), and the teardown."""
+    from corpuslib import texts as T
+    return fail(j, c, t, T.work_item_failed_4_plain(stage, workers),
+                src=('current work-item-failed wording (apache/beam#30482) without "Root cause:" '
+                     'lines (composition)', 'I'), mark=mark, n=n,
+                cite='Workflow failed. Causes: S01:… failed., The job failed because a work item '
+                     'has failed 4 times. …')
+
+
 NO_ACTIVITY_1H = ('Workflow failed. Causes: The Dataflow job appears to be stuck because no worker '
                   'activity has been seen in the last 1h. Please check the worker logs in '
                   'Stackdriver Logging. You can also get help with Cloud Dataflow at '
