@@ -125,6 +125,12 @@ CandidateScreen candidate_screen(const detail::CompiledRulePack& pack) {
     starts += RE2::QuoteMeta(re2::StringPiece(start.data(), start.size()));
   }
   s.fragment_pattern = fmt::format("^(?:{})|^[ \\t]+[^ \\t]|{}", starts, detail::kExceptionLine);
+  // The pack's line formats, their named groups plain (BigQuery's REGEXP_CONTAINS names none).
+  for (const auto& f : pack.policy.line_formats) {
+    std::string p = f.pattern;
+    RE2::GlobalReplace(&p, R"(\(\?P<\w+>)", "(");
+    s.line_formats.push_back(fmt::format("^(?:{})", p));
+  }
   return s;
 }
 

@@ -59,6 +59,7 @@ SqlCheck check_sql(const PackSelection& selection, const SqlOptions& options) {
   for (const auto& p : selection.candidates.benign_errors) patterns.emplace_back(p, "benign_errors");
   for (const auto& p : selection.candidates.demoting_prefixes) patterns.emplace_back(p, "the error-candidate screen");
   patterns.emplace_back(selection.candidates.fragment_pattern, "the error-candidate screen");
+  for (const auto& p : selection.candidates.line_formats) patterns.emplace_back(p, "line_formats");
   // BigQuery compiles a REGEXP_CONTAINS pattern with RE2's defaults: flags only inline.
   RE2::Options defaults;
   defaults.set_log_errors(false);

@@ -123,6 +123,11 @@ struct LocalSelection::Impl {
         return true;
       }
     }
+    if (r.exception.empty() && r.message.find('\n') == std::string_view::npos) {
+      for (const auto& p : s.line_formats) {
+        if (search(r.message, p)) return true;
+      }
+    }
     return false;
   }
 };

@@ -285,14 +285,23 @@ struct Compiler {
       demote.push_back(fmt::format("REGEXP_CONTAINS(gd_message, {})", sql::quote_regex(p)));
     std::vector<std::string> logs;
     for (const auto& l : s.fragment_logs) logs.push_back(quote(l));
+    std::string relayed;  // (d): another program's one-line output, whatever its severity
+    if (!s.line_formats.empty()) {
+      std::vector<std::string> alts;
+      for (const auto& p : s.line_formats) alts.push_back(fmt::format("(?:{})", p));
+      relayed = fmt::format(
+          "\n    OR (gd_exception = '' AND NOT REGEXP_CONTAINS(gd_message, '\\\\n') AND REGEXP_CONTAINS(gd_message, "
+          "{}))",
+          sql::quote_regex(fmt::format("{}", fmt::join(alts, "|"))));
+    }
     return fmt::format(
         "(gd_severity >= {sev} AND {nb} AND (NOT ({dem}) OR {tb}))\n"
         "    OR ({tb} AND {nb})\n"
         "    OR (gd_log IN ({logs}) AND gd_exception = '' AND NOT REGEXP_CONTAINS(gd_message, '\\\\n') AND "
-        "REGEXP_CONTAINS(gd_message, {frag}))",
+        "REGEXP_CONTAINS(gd_message, {frag})){rel}",
         fmt::arg("sev", static_cast<int>(s.min_severity)), fmt::arg("nb", not_benign),
         fmt::arg("dem", fmt::join(demote, " OR ")), fmt::arg("tb", traceback), fmt::arg("logs", fmt::join(logs, ", ")),
-        fmt::arg("frag", sql::quote_regex(s.fragment_pattern)));
+        fmt::arg("frag", sql::quote_regex(s.fragment_pattern)), fmt::arg("rel", relayed));
   }
 
   // What gd_pick is made of: the conditions whose every entry is read (one line each, with the

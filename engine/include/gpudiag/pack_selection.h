@@ -80,7 +80,10 @@ struct SelectedCondition {
 //  (b) it holds a traceback (its message or exception contains a `traceback_markers` string) and
 //      the first line of its message matches no `benign_errors` pattern; or
 //  (c) it is in one of `fragment_logs`, has no exception, its message is one line and matches
-//      `fragment_pattern` (a one-line piece of a traceback the launcher logs below ERROR).
+//      `fragment_pattern` (a one-line piece of a traceback the launcher logs below ERROR); or
+//  (d) it has no exception, its message is one line and matches a `line_formats` pattern (another
+//      program's line, such as a model server's output Beam relays at INFO, whose own level the
+//      screen reads: a superset of the entries it takes).
 struct CandidateScreen {
   Severity min_severity = Severity::kError;
   std::vector<std::string> benign_errors;      // RE2, over the message's first line
@@ -88,6 +91,7 @@ struct CandidateScreen {
   std::vector<std::string> traceback_markers;  // literal strings
   std::vector<std::string> fragment_logs;      // short log names
   std::string fragment_pattern;                // RE2 over the whole (one-line) message
+  std::vector<std::string> line_formats;       // RE2, anchored at the message's start, no named groups
 };
 
 struct PackSelection {

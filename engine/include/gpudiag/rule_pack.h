@@ -49,6 +49,16 @@ struct QuietShape {
   std::vector<std::string> except;   // rule ids this shape does not silence
 };
 
+// A line format that says a line's own level and where its text starts, as another program
+// printed it (a pack file's `line_formats:`, rules/line-formats.yaml): a model server's output that
+// Beam relays at INFO, a library's `[TRT] [E]` line that stderr carries at ERROR.
+struct LineFormat {
+  std::string name;
+  std::vector<std::string> starts;                      // a matching line starts with one of these (a cheap screen)
+  std::string pattern;                                  // RE2, anchored; named groups `text` (required) and `level`
+  std::map<std::string, Severity, std::less<>> levels;  // `level` tokens that are not severity names
+};
+
 struct PackPolicy {
   std::map<std::string, FamilyRole, std::less<>> family_roles;  // families not named are causes
   ConfidencePolicy confidence;
@@ -72,6 +82,7 @@ struct PackPolicy {
   // ("For debugging consider passing CUDA_LAUNCH_BLOCKING=1"), never why.
   std::vector<std::string> generic_errors;
   std::vector<std::string> advice_lines;
+  std::vector<LineFormat> line_formats;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);

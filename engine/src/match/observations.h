@@ -56,7 +56,10 @@ struct CandidateReading {
   // reassembled per (job, worker, log) by time before it is parsed. `text` is the line.
   bool fragment = false;
   std::string text;  // a fragment's line; else unused
-  std::string key;   // the grouping key (error_groups.h), "" for a fragment
+  // The process that printed a relayed line (a line format's `process`): its fragments are
+  // reassembled apart from another process's, whose output Beam relays at the same time.
+  std::string process;
+  std::string key;  // the grouping key (error_groups.h), "" for a fragment
   std::string exception_type, exception_line, message_template, step;
   std::optional<UserFrame> user_frame;
   bool truncated = false;

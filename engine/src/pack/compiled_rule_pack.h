@@ -19,6 +19,7 @@
 #include "fact_catalog.h"
 #include "fact_extractor.h"
 #include "gpudiag/rule_pack.h"
+#include "line_formats.h"
 #include "rule_spec.h"
 
 namespace gpudiag::detail {
@@ -117,6 +118,7 @@ struct CompiledRulePack {
   std::unique_ptr<const FrameFilter> frameworks;
   Wrappers wrappers;
   CauseLines causes;
+  LineFormats line_formats;
   std::string hash;
 
   int rule_index(std::string_view id) const;

@@ -147,6 +147,11 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
   }
 }
 
+// A file gpudiag-rulec read when the binary was built (its tree came with it): its patterns
+// compiled and its examples held then, so they are not compiled and proven again at each start
+// (some 10 M instructions of every run, bench/RESULTS-stages.md).
+bool proven_at_build(const RuleFile& file) { return !file.tree.empty(); }
+
 // `frameworks:` (the frame patterns that tell framework frames from the user's) and
 // `benign_errors:`: lists of RE2 patterns. A later pack file that names one replaces that list, as it
 // does the policy.
@@ -165,10 +170,12 @@ void read_patterns(const RuleFile& file, const Node& root, std::string_view key,
       diags.push_back(problem(file, item.at, "rule-type", fmt::format("each of `{}` is a non-empty RE2 pattern", key)));
       continue;
     }
-    RE2 re(item.scalar, RE2::Quiet);
-    if (!re.ok()) {
-      diags.push_back(problem(file, item.at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
-      continue;
+    if (!proven_at_build(file)) {
+      RE2 re(item.scalar, RE2::Quiet);
+      if (!re.ok()) {
+        diags.push_back(problem(file, item.at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+        continue;
+      }
     }
     patterns.push_back(item.scalar);
   }
@@ -237,13 +244,15 @@ void read_wrappers(const RuleFile& file, const Node& root, PackPolicy& policy, D
       diags.push_back(problem(file, item.at, "rule-type", "each of `wrappers` is a non-empty RE2 pattern"));
       continue;
     }
-    RE2 re(pattern->scalar, RE2::Quiet);
-    if (!re.ok()) {
-      diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
-      continue;
-    }
-    if (const Node* examples = item.is_map() ? item.get("examples") : nullptr) {
-      check_wrapper_examples(file, *examples, re, diags);
+    if (!proven_at_build(file)) {
+      RE2 re(pattern->scalar, RE2::Quiet);
+      if (!re.ok()) {
+        diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+        continue;
+      }
+      if (const Node* examples = item.is_map() ? item.get("examples") : nullptr) {
+        check_wrapper_examples(file, *examples, re, diags);
+      }
     }
     patterns.push_back(pattern->scalar);
   }
@@ -279,6 +288,10 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
           problem(file, item.at, "rule-type", "a line pattern needs a non-empty `pattern`, `examples` and `sources`"));
       continue;
     }
+    if (proven_at_build(file)) {
+      patterns.push_back(pattern->scalar);
+      continue;
+    }
     RE2 re(pattern->scalar, RE2::Quiet);
     if (!re.ok()) {
       diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
@@ -298,6 +311,120 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
     if (proven) patterns.push_back(pattern->scalar);
   }
   out = std::move(patterns);
+}
+
+// A line format's `levels:` and its examples (proven here: each line is read to its level and text,
+// each near miss is not read).
+std::optional<Severity> format_level(const LineFormat& f, std::string_view token) {
+  if (auto it = f.levels.find(token); it != f.levels.end()) return it->second;
+  return parse_severity(token);
+}
+
+void check_line_format_examples(const RuleFile& file, const Node& item, const LineFormat& f, const RE2& re,
+                                Diagnostics& diags) {
+  const int text_group = re.NamedCapturingGroups().at("text");
+  const auto level_at = re.NamedCapturingGroups().find("level");
+  const int groups = re.NumberOfCapturingGroups();
+  const auto read = [&](std::string_view line, std::string* level, std::string* text) {
+    std::vector<re2::StringPiece> found(groups + 1);
+    if (!re.Match(line, 0, line.size(), RE2::ANCHOR_START, found.data(), groups + 1)) return false;
+    *text = std::string(found[text_group]);
+    const re2::StringPiece token =
+        level_at == re.NamedCapturingGroups().end() ? re2::StringPiece() : found[level_at->second];
+    const auto sev = token.empty() ? std::nullopt : format_level(f, token);
+    *level = sev ? std::string(severity_name(*sev)) : "none";
+    return true;
+  };
+  if (const Node* examples = item.get("examples"); examples != nullptr && examples->is_seq()) {
+    for (const auto& e : examples->items) {
+      if (!e.is_map() || !known_keys(file, e, KeyPlace::kLineFormatExample, diags)) continue;
+      const Node* line = e.get("line");
+      const Node* level = e.get("level");
+      const Node* text = e.get("text");
+      if (line == nullptr || level == nullptr || text == nullptr) {
+        diags.push_back(problem(file, e.at, "rule-example", "a line format's example has `line`, `level` and `text`"));
+        continue;
+      }
+      std::string got_level, got_text;
+      if (!read(line->scalar, &got_level, &got_text)) {
+        diags.push_back(problem(file, line->at, "rule-example", "the format does not read this line"));
+      } else if (got_level != level->scalar || got_text != text->scalar) {
+        diags.push_back(
+            problem(file, e.at, "rule-example",
+                    fmt::format("the format reads level {} and text \"{}\" of this line", got_level, got_text)));
+      }
+      const bool screened = std::any_of(f.starts.begin(), f.starts.end(),
+                                        [&](const std::string& st) { return line->scalar.starts_with(st); });
+      if (!screened) diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
+    }
+  }
+  if (const Node* misses = item.get("near_misses"); misses != nullptr && misses->is_seq()) {
+    for (const auto& m : misses->items) {
+      std::string level, text;
+      if (m.is_scalar() && read(m.scalar, &level, &text))
+        diags.push_back(problem(file, m.at, "rule-example", "the format reads this near miss"));
+    }
+  }
+}
+
+// `line_formats:` (how another program's line says its own level, rules/line-formats.yaml): each a
+// mapping of `name`, `starts`, `pattern` (groups `text` and `level`), `levels`, `examples`,
+// `near_misses`, `sources`. A later pack file that names the list replaces it.
+void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  const Node* list = root.get("line_formats");
+  if (list == nullptr) return;
+  if (!list->is_seq()) {
+    diags.push_back(problem(file, list->at, "rule-type", "`line_formats` is a list of mappings"));
+    return;
+  }
+  std::vector<LineFormat> formats;
+  for (const auto& item : list->items) {
+    if (!item.is_map()) {
+      diags.push_back(problem(file, item.at, "rule-type", "each of `line_formats` is a mapping"));
+      continue;
+    }
+    if (!known_keys(file, item, KeyPlace::kLineFormat, diags)) continue;
+    const Node* name = item.get("name");
+    const Node* pattern = item.get("pattern");
+    const Node* starts = item.get("starts");
+    if (name == nullptr || pattern == nullptr || starts == nullptr || !starts->is_seq() ||
+        item.get("examples") == nullptr || item.get("sources") == nullptr || !pattern->is_scalar()) {
+      diags.push_back(problem(file, item.at, "rule-type",
+                              "a line format needs `name`, `starts`, `pattern`, `examples` and `sources`"));
+      continue;
+    }
+    LineFormat f{.name = name->scalar, .pattern = pattern->scalar};
+    for (const auto& st : starts->items) {
+      if (st.is_scalar() && !st.scalar.empty()) f.starts.push_back(st.scalar);
+    }
+    bool ok = true;
+    if (const Node* levels = item.get("levels"); levels != nullptr && levels->is_map()) {
+      for (const auto& [token, sev] : levels->entries) {
+        const auto s = sev.is_scalar() ? parse_severity(sev.scalar) : std::nullopt;
+        if (!s) {
+          diags.push_back(problem(file, sev.at, "rule-type", "a level is a severity name (ERROR, WARNING …)"));
+          ok = false;
+          continue;
+        }
+        f.levels.emplace(token.scalar, *s);
+      }
+    }
+    if (!ok) continue;
+    if (!proven_at_build(file)) {
+      RE2 re(f.pattern, RE2::Quiet);
+      if (!re.ok() || !re.NamedCapturingGroups().contains("text")) {
+        diags.push_back(problem(file, pattern->at, "rule-regex",
+                                re.ok() ? "a line format's pattern needs a named group `text`"
+                                        : fmt::format("invalid regex: {}", re.error())));
+        continue;
+      }
+      const size_t before = diags.size();
+      check_line_format_examples(file, item, f, re, diags);
+      if (diags.size() > before) continue;
+    }
+    formats.push_back(std::move(f));
+  }
+  policy.line_formats = std::move(formats);
 }
 
 // `facts:` — the catalog — and `option_names:`.
@@ -571,6 +698,7 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
   read_line_patterns(file, root, "generic_errors", policy.generic_errors, diags);
   read_line_patterns(file, root, "advice_lines", policy.advice_lines, diags);
+  read_line_formats(file, root, policy, diags);
   read_catalog(file, root, catalog, diags);
   if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);
   if (const Node* defaults = root.get("service_defaults")) read_service_defaults(file, *defaults, catalog, diags);

@@ -246,6 +246,7 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   pack->wrappers = compile_wrappers(pack->policy.wrappers);
   pack->causes.generic = CauseLines::compile(pack->policy.generic_errors);
   pack->causes.advice = CauseLines::compile(pack->policy.advice_lines);
+  pack->line_formats = LineFormats(pack->policy.line_formats);
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
   return pack;

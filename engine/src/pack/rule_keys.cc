@@ -152,6 +152,9 @@ const auto kKeys = std::to_array<RuleKey>({
     {"generic_errors", P::kPackFile, N::kOptional, V::kList,
      "RE2 patterns over one line of an error: messages that only say something below failed; the reader looks "
      "down the chain for the cause (see \"Causes\")"},
+    {"line_formats", P::kPackFile, N::kOptional, V::kList,
+     "formats that say a line's own level and where its text starts (a relayed model server's output; see "
+     "\"Line formats\")"},
     {"advice_lines", P::kPackFile, N::kOptional, V::kList,
      "RE2 patterns over one line of an error: what a library advises after it (never the cause; see \"Causes\")"},
     {"facts", P::kPackFile, N::kOptional, V::kMapping,
@@ -218,6 +221,17 @@ const auto kKeys = std::to_array<RuleKey>({
     {"examples", P::kLinePattern, N::kRequired, V::kTextList, "real lines the pattern must find"},
     {"near_misses", P::kLinePattern, N::kOptional, V::kTextList, "real lines it must not find"},
     {"sources", P::kLinePattern, N::kRequired, V::kTextList, "where each example was printed or seen"},
+    {"name", P::kLineFormat, N::kRequired, V::kId, "kebab-case, shown by `gpudiag rules dump`"},
+    {"starts", P::kLineFormat, N::kRequired, V::kTextList, "what a matching line starts with (a cheap screen)"},
+    {"pattern", P::kLineFormat, N::kRequired, V::kText,
+     "RE2 regex from the line's start; named groups `text` (required) and `level`"},
+    {"levels", P::kLineFormat, N::kOptional, V::kMapping, "`level` tokens that are not severity names → severity"},
+    {"examples", P::kLineFormat, N::kRequired, V::kList, "real lines with the `level` and `text` read from them"},
+    {"near_misses", P::kLineFormat, N::kOptional, V::kTextList, "real lines the format must not read"},
+    {"sources", P::kLineFormat, N::kRequired, V::kTextList, "where the format is printed"},
+    {"line", P::kLineFormatExample, N::kRequired, V::kText, "a line as a log holds it"},
+    {"level", P::kLineFormatExample, N::kRequired, V::kText, "the severity read from it, or `none`"},
+    {"text", P::kLineFormatExample, N::kRequired, V::kText, "the line's own text, after the format's prefix"},
 });
 
 struct PlaceInfo {
@@ -242,6 +256,8 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kWrapper, "a wrapper"},
     {P::kWrapperExample, "a wrapper's example"},
     {P::kLinePattern, "a line pattern"},
+    {P::kLineFormat, "a line format"},
+    {P::kLineFormatExample, "a line format's example"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

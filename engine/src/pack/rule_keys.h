@@ -36,11 +36,13 @@ enum class KeyPlace : uint8_t {
   kPackFile,
   kConfidencePolicy,
   kQuietShape,
-  kExtractor,       // a fact extractor (rules/facts/)
-  kCatalogFact,     // a fact of the catalog (`facts:` in a pack file)
-  kWrapper,         // one of a pack file's `wrappers:`, written as a mapping
-  kWrapperExample,  // one of a wrapper's `examples`
-  kLinePattern,     // one of a pack file's `generic_errors:` or `advice_lines:`, written as a mapping
+  kExtractor,          // a fact extractor (rules/facts/)
+  kCatalogFact,        // a fact of the catalog (`facts:` in a pack file)
+  kWrapper,            // one of a pack file's `wrappers:`, written as a mapping
+  kWrapperExample,     // one of a wrapper's `examples`
+  kLinePattern,        // one of a pack file's `generic_errors:` or `advice_lines:`, written as a mapping
+  kLineFormat,         // one of a pack file's `line_formats:`
+  kLineFormatExample,  // one of a line format's `examples`
 };
 
 enum class KeyNeed : uint8_t {

@@ -87,6 +87,7 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   }
   if (!pack.policy.advice_lines.empty())
     out += fmt::format("advice_lines {}\n", fmt::join(pack.policy.advice_lines, " | "));
+  for (const auto& f : pack.policy.line_formats) out += fmt::format("line_format {} {}\n", f.name, f.pattern);
   if (!pack.policy.framework_frames.empty()) {
     out += fmt::format("frameworks {}\n", fmt::join(pack.policy.framework_frames, " | "));
   }

@@ -169,6 +169,7 @@ bool is_exception_line(std::string_view line) {
 
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
     : reading_{*pack.frameworks, pack.wrappers, pack.causes},
+      formats_(pack.line_formats),
       lines_(kRememberedLines),
       newer_way_(kRememberedLines / 2, 1) {
   if (pack.policy.benign_errors.empty()) return;
@@ -266,12 +267,21 @@ bool ErrorCandidates::benign(const LogRecord& r) {
   return (r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1]) && below_error_line_fragment(r);
 }
 
+std::optional<LineFormats::Read> ErrorCandidates::own_line(const LogRecord& r) const {
+  if (!r.exception.empty() || !formats_.may_read(r.message) || r.message.find('\n') != std::string_view::npos)
+    return std::nullopt;
+  return formats_.read(r.message);
+}
+
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
+  const auto own = own_line(r);
   if (r.severity >= Severity::kError) {
     // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
     // lines) carry their own timestamp, so remembering them would only fill the memo.
     if (may_demote(r.message) && effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
+    // Another program's line that says its own level below ERROR (TensorRT's `[TRT] [W]` on stderr).
+    if (own && own->level && *own->level < Severity::kError) return s;
     s.line = verdict_of(r);
     if (s.line != nullptr) {
       if (s.line->benign < 0) s.line->benign = benign(r);
@@ -280,6 +290,15 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     }
   } else if (!holds_traceback(r)) {
     s.below_error = s.candidate = below_error_fragment(r);
+    // Relayed output (a model server's lines that Beam re-logs at INFO): a line whose own level is
+    // ERROR is an error; one without a level that is a piece of a traceback is held as a fragment.
+    if (!s.candidate && own) {
+      if (own->level) {
+        s.candidate = *own->level >= Severity::kError;
+      } else {
+        s.below_error = s.candidate = is_traceback_fragment(own->text);
+      }
+    }
     return s;
   }
   s.candidate = !benign(r);
@@ -294,14 +313,18 @@ bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
 std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogRecord& r, bool below_error) {
   auto c = std::make_shared<CandidateReading>();
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
-  if (below_error || (one_line && is_traceback_fragment(r.message))) {
+  // Another program's line is read without the prefix it was printed with.
+  const auto own = one_line ? own_line(r) : std::nullopt;
+  const std::string_view message = own ? own->text : r.message;
+  if (below_error || (one_line && is_traceback_fragment(message))) {
     c->fragment = true;
-    c->text = crop_text(r.message, kFragmentBytes);
+    c->text = crop_text(message, kFragmentBytes);
+    if (own) c->process = std::string(own->process);
     return c;
   }
   // The message itself when it is all the text (most are): a copy only to join or crop.
   std::string copy;
-  std::string_view text = r.message;
+  std::string_view text = message;
   if (!r.exception.empty()) {
     copy = std::string(r.message);
     if (!copy.empty()) copy += '\n';

@@ -109,9 +109,10 @@ class ErrorCandidates {
   // Whether screen() can find the record a candidate at all: at ERROR or above, a text with a line
   // break (a traceback), or a log that prints a program's output one entry a line. Inline: every
   // record asks it, and most worker and docker lines below ERROR are none of these.
-  static bool may_be_candidate(const LogRecord& r) {
+  bool may_be_candidate(const LogRecord& r) const {
     return r.severity >= Severity::kError || has_line_break(r.message, r.unescaped_message) ||
-           has_line_break(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] || r.log == kFragmentLogs[1];
+           has_line_break(r.exception, r.unescaped_exception) || r.log == kFragmentLogs[0] ||
+           r.log == kFragmentLogs[1] || formats_.may_read(r.message);
   }
   // Whether the record is a candidate before the matcher's quiet shapes are asked: an error by its
   // effective severity or one holding a traceback, whose first line benign_errors do not name
@@ -151,7 +152,12 @@ class ErrorCandidates {
   // taken as a fragment (Screened).
   std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, bool below_error);
 
+  // A one-line entry another program printed (the pack's line_formats): its own level and its own
+  // text, or nullopt.
+  std::optional<LineFormats::Read> own_line(const LogRecord& r) const;
+
   const ReadingRules reading_;  // the pack's frameworks and wrappers
+  const LineFormats& formats_;  // the pack's line formats (rules/line-formats.yaml)
   // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line
   // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
   // unanchored alternation built most of its DFA anew for them. Null: none.

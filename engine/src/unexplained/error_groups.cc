@@ -68,7 +68,7 @@ void ErrorGroups::add(ErrorCandidate&& c) {
     return;
   }
   ++fragment_count_;
-  fragments_[{c.worker, c.log, c.below_error}].push_back(
+  fragments_[{c.worker, c.log, c.below_error, c.reading->process}].push_back(
       Fragment{c.at, c.where, line, std::move(c.claimed_by), std::move(c.record)});
 }
 
@@ -246,6 +246,9 @@ void ErrorGroups::reassemble(const ReadingRules& rules) {
 // The latest such error of another group, neither generic nor advice, within kPreludeWindow before
 // the generic error's first copy, names its cause.
 void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const CauseLines& causes) {
+  for (auto& g : groups) {  // a plain line's own (error_text.cc asks only of texts with a chain)
+    if (!g.generic && g.exception.empty()) g.generic = causes.is_generic(g.exemplar.matched_line);
+  }
   for (auto& g : groups) {
     if (!g.generic || !g.cause.empty() || g.first_seen == kNoTime) continue;
     const std::string_view worker = g.exemplar.entry->worker;

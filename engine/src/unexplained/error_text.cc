@@ -55,7 +55,9 @@ void find_cause(std::string_view lines, const CauseLines& causes, ParsedError& o
       own = trim_blanks(lines.substr(at, end - at));
       at = end + 1;
     }
-    if (!causes.is_generic(own)) return;
+    // One line alone has no chain: whether it is generic is asked once for its group (ErrorGroups::
+    // finish), not for each entry (healthy runs log thousands of such lines).
+    if (lines.find_first_not_of(" \t\r\n", at) == std::string_view::npos || !causes.is_generic(own)) return;
     while (at < lines.size() && out.chain.size() < kMaxChainLines) {
       const size_t end = std::min(lines.find('\n', at), lines.size());
       const std::string_view t = trim_blanks(lines.substr(at, end - at));

@@ -21,7 +21,7 @@ class UnexplainedStage {
   // The record `matcher` has just matched, of the job with ordinal `job` in `out`. Most records are
   // none the screen could take (ErrorCandidates::may_be_candidate), answered inline.
   void note(const LogRecord& r, size_t entry_index, uint32_t job, RecordMatcher& matcher, ChunkObservations& out) {
-    if (ErrorCandidates::may_be_candidate(r)) take(r, entry_index, job, matcher, out);
+    if (errors_.may_be_candidate(r)) take(r, entry_index, job, matcher, out);
   }
 
  private:

@@ -1,0 +1,48 @@
+#include "line_formats.h"
+
+#include <algorithm>
+
+namespace gpudiag::detail {
+
+LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
+  for (const auto& f : formats) {
+    auto re = std::make_unique<const RE2>(f.pattern, RE2::Quiet);
+    const auto& named = re->NamedCapturingGroups();
+    const auto text = named.find("text");
+    if (!re->ok() || text == named.end()) continue;  // the loader refused it already
+    for (const auto& s : f.starts) {
+      if (!s.empty()) first_bytes_[static_cast<unsigned char>(s.front())] = true;
+    }
+    const auto level = named.find("level");
+    const auto process = named.find("process");
+    formats_.push_back(Compiled{f, std::move(re), text->second, level == named.end() ? -1 : level->second,
+                                process == named.end() ? -1 : process->second});
+  }
+}
+
+std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const {
+  for (const auto& f : formats_) {
+    if (std::none_of(f.format.starts.begin(), f.format.starts.end(),
+                     [&](const std::string& s) { return line.starts_with(s); }))
+      continue;
+    const int groups = std::max({f.text_group, f.level_group, f.process_group}) + 1;
+    re2::StringPiece found[8];
+    if (groups > 8 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups)) continue;
+    Read r;
+    r.text = std::string_view(found[f.text_group].data(), found[f.text_group].size());
+    if (f.process_group >= 0)
+      r.process = std::string_view(found[f.process_group].data(), found[f.process_group].size());
+    if (f.level_group >= 0 && !found[f.level_group].empty()) {
+      const std::string_view token(found[f.level_group].data(), found[f.level_group].size());
+      if (auto it = f.format.levels.find(token); it != f.format.levels.end()) {
+        r.level = it->second;
+      } else {
+        r.level = parse_severity(token);
+      }
+    }
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpudiag::detail
