@@ -439,3 +439,58 @@ TEST_CASE("`identity:` names named groups of the rule's patterns, with a suggest
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "rule-type");
 }
+
+TEST_CASE("generic errors and advice lines are proven where the pack is read: examples found, near misses not",
+          "[rules]") {
+  const std::string causes =
+      "generic_errors:\n"
+      "  - pattern: 'Engine core initialization failed'\n"
+      "    sources: [vllm-project/vllm#23176]\n"
+      "    examples: ['RuntimeError: Engine core initialization failed. See root cause above.']\n"
+      "    near_misses: ['ValueError: Free memory on device']\n"
+      "advice_lines:\n"
+      "  - pattern: '^For debugging'\n"
+      "    sources: [pytorch/pytorch c10/cuda/CUDAMiscFunctions.cpp]\n"
+      "    examples: ['CUDA kernel errors might be asynchronously reported']\n"         // line 9: not found
+      "    near_misses: ['For debugging consider passing CUDA_LAUNCH_BLOCKING=1.']\n";  // line 10: found
+  const auto diags = lint_with_pack_file(kGoodRule, causes);
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].code == "rule-example");
+  CHECK(diags[0].line == 9);
+  CHECK(diags[0].message == "the pattern does not find this example");
+  CHECK(diags[1].line == 10);
+  CHECK(diags[1].message == "the pattern finds this near miss");
+  // Without examples or sources a line pattern is refused.
+  const auto bare = lint_with_pack_file(kGoodRule, "generic_errors:\n  - pattern: 'x'\n");
+  REQUIRE(bare.size() == 1);
+  CHECK(bare[0].code == "rule-type");
+}
+
+TEST_CASE("a line format's examples are read to their level and text where the pack is read", "[rules]") {
+  const std::string formats =
+      "line_formats:\n"
+      "  - name: vllm\n"
+      "    starts: ['(', 'ERROR ']\n"
+      "    pattern: '(?:\\((?P<process>\\w+ pid=\\d+)\\) )?(?P<level>INFO|ERROR) \\d\\d-\\d\\d "
+      "\\d\\d:\\d\\d:\\d\\d \\[[\\w.]+:\\d+\\] (?P<text>.*)'\n"
+      "    sources: [vllm-project/vllm#18730]\n"
+      "    examples:\n"
+      "      - line: 'ERROR 05-23 09:31:47 [core.py:396] EngineCore failed to start.'\n"
+      "        level: ERROR\n"
+      "        text: 'EngineCore failed to start.'\n"
+      "      - line: 'INFO 05-23 09:31:22 [loader.py:458] Loading weights took 38.52 seconds'\n"  // line 10
+      "        level: INFO\n"
+      "        text: 'Loading weights'\n";  // wrong text, and INFO is not in `starts`
+  const auto diags = lint_with_pack_file(kGoodRule, formats);
+  REQUIRE(diags.size() == 2);
+  CHECK(diags[0].code == "rule-example");
+  CHECK(diags[0].message == "the format reads level INFO and text \"Loading weights took 38.52 seconds\" of this line");
+  CHECK(diags[1].line == 10);
+  CHECK(diags[1].message == "the line starts with none of `starts`");
+  const auto no_text = lint_with_pack_file(
+      kGoodRule,
+      "line_formats:\n  - name: x\n    starts: ['x']\n    pattern: 'x(?P<level>E)'\n    sources: [s]\n"
+      "    examples: []\n");
+  REQUIRE(no_text.size() == 1);
+  CHECK(no_text[0].message == "a line format's pattern needs a named group `text`");
+}

@@ -26,8 +26,8 @@ std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const 
                      [&](const std::string& s) { return line.starts_with(s); }))
       continue;
     const int groups = std::max({f.text_group, f.level_group, f.process_group}) + 1;
-    re2::StringPiece found[8];
-    if (groups > 8 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups)) continue;
+    re2::StringPiece found[kMaxGroups + 1];
+    if (groups > kMaxGroups + 1 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups)) continue;
     Read r;
     r.text = std::string_view(found[f.text_group].data(), found[f.text_group].size());
     if (f.process_group >= 0)

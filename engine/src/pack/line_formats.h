@@ -24,6 +24,9 @@ namespace gpudiag::detail {
 
 class LineFormats {
  public:
+  // The capturing groups a format's pattern may have (the loader refuses more).
+  static constexpr int kMaxGroups = 15;
+
   LineFormats() = default;
   explicit LineFormats(const std::vector<LineFormat>& formats);
 

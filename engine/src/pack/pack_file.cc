@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "line_formats.h"
 #include "rule_keys.h"
 #include "rule_reader.h"
 
@@ -412,10 +413,14 @@ void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& polic
     if (!ok) continue;
     if (!proven_at_build(file)) {
       RE2 re(f.pattern, RE2::Quiet);
-      if (!re.ok() || !re.NamedCapturingGroups().contains("text")) {
-        diags.push_back(problem(file, pattern->at, "rule-regex",
-                                re.ok() ? "a line format's pattern needs a named group `text`"
-                                        : fmt::format("invalid regex: {}", re.error())));
+      if (!re.ok() || !re.NamedCapturingGroups().contains("text") ||
+          re.NumberOfCapturingGroups() > LineFormats::kMaxGroups) {
+        diags.push_back(problem(
+            file, pattern->at, "rule-regex",
+            !re.ok() ? fmt::format("invalid regex: {}", re.error())
+            : re.NumberOfCapturingGroups() > LineFormats::kMaxGroups
+                ? fmt::format("a line format's pattern has at most {} capturing groups", LineFormats::kMaxGroups)
+                : std::string("a line format's pattern needs a named group `text`")));
         continue;
       }
       const size_t before = diags.size();
