@@ -490,7 +490,7 @@ TEST_CASE("a line format's examples are read to their level and text where the p
   const auto no_text = lint_with_pack_file(
       kGoodRule,
       "line_formats:\n  - name: x\n    starts: ['x']\n    pattern: 'x(?P<level>E)'\n    sources: [s]\n"
-      "    examples: []\n");
+      "    examples: [{line: xE, level: ERROR, text: ''}]\n");
   REQUIRE(no_text.size() == 1);
   CHECK(no_text[0].message == "a line format's pattern needs a named group `text`");
 }

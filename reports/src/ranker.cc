@@ -271,7 +271,10 @@ std::string job_message_causes(const Analysis& d) {
     }
     if (!rest.empty()) causes = std::string_view(rest.data(), rest.size());
     while (!causes.empty() && causes.back() == ' ') causes.remove_suffix(1);
-    return cut_at_word(causes, 320);  // a quota summary names the exhausted item late
+    // The phase keeps the message's first 300 bytes (record_matcher.cc): a message as long was cut
+    // there, maybe inside a word, and says so.
+    const bool cut = p.message.size() >= 300;
+    return cut_at_word(causes, cut ? causes.size() - 1 : causes.size());
   }
   return "";
 }

@@ -388,10 +388,13 @@ void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& polic
     const Node* name = item.get("name");
     const Node* pattern = item.get("pattern");
     const Node* starts = item.get("starts");
-    if (name == nullptr || pattern == nullptr || starts == nullptr || !starts->is_seq() ||
-        item.get("examples") == nullptr || item.get("sources") == nullptr || !pattern->is_scalar()) {
+    const Node* examples = item.get("examples");
+    if (name == nullptr || pattern == nullptr || starts == nullptr || !starts->is_seq() || starts->items.empty() ||
+        examples == nullptr || !examples->is_seq() || examples->items.empty() || item.get("sources") == nullptr ||
+        !pattern->is_scalar()) {
       diags.push_back(problem(file, item.at, "rule-type",
-                              "a line format needs `name`, `starts`, `pattern`, `examples` and `sources`"));
+                              "a line format needs `name`, `starts` and `examples` (non-empty lists), `pattern` and "
+                              "`sources`"));
       continue;
     }
     LineFormat f{.name = name->scalar, .pattern = pattern->scalar};

@@ -247,6 +247,14 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   pack->causes.generic = CauseLines::compile(pack->policy.generic_errors);
   pack->causes.advice = CauseLines::compile(pack->policy.advice_lines);
   pack->line_formats = LineFormats(pack->policy.line_formats);
+  // Each pattern compiled alone when read; together they may not (a named group twice, RE2's memory).
+  for (const auto& [re, key] : {std::pair{pack->causes.generic.get(), "generic_errors"},
+                                std::pair{pack->causes.advice.get(), "advice_lines"}}) {
+    if (re != nullptr && !re->ok())
+      return Diagnostic{
+          .code = "rule-regex",
+          .message = fmt::format("the pack's `{}` do not compile as one alternation: {}", key, re->error())};
+  }
   if (auto status = compiler.build_sets(); !status) return status.error();
   pack->hash = fmt::format("{:016x}", stable_hash(dump_rule_pack(*pack)));  // XXH3-64 of the canonical dump
   return pack;

@@ -240,8 +240,8 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
   return holds(r.message, r.unescaped_message) || holds(r.exception, r.unescaped_exception);
 }
 
-bool ErrorCandidates::benign(const LogRecord& r) {
-  const std::string_view line = r.message.substr(0, r.message.find('\n'));
+bool ErrorCandidates::benign(std::string_view message) {
+  const std::string_view line = message.substr(0, message.find('\n'));
   if (benign_) return RE2::PartialMatch(line, *benign_);
   if (!benign_filter_) return false;
   // FilteredRE2's atoms are matched on the lowercased text; ASCII lowercasing is that lowering only
@@ -284,7 +284,7 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     if (own && own->level && *own->level < Severity::kError) return s;
     s.line = verdict_of(r);
     if (s.line != nullptr) {
-      if (s.line->benign < 0) s.line->benign = benign(r);
+      if (s.line->benign < 0) s.line->benign = benign(own ? own->text : r.message);
       s.candidate = s.line->benign == 0;
       return s;
     }
@@ -294,14 +294,14 @@ ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
     // ERROR is an error; one without a level that is a piece of a traceback is held as a fragment.
     if (!s.candidate && own) {
       if (own->level) {
-        s.candidate = *own->level >= Severity::kError;
+        s.candidate = *own->level >= Severity::kError && !benign(own->text);
       } else {
         s.below_error = s.candidate = is_traceback_fragment(own->text);
       }
     }
     return s;
   }
-  s.candidate = !benign(r);
+  s.candidate = !benign(own ? own->text : r.message);
   return s;
 }
 

@@ -138,7 +138,7 @@ class ErrorCandidates {
   static uint64_t text_hash(std::string_view s);
   // The verdict of an error's text, null when it is not a short text without an exception.
   LineVerdict* verdict_of(const LogRecord& r);
-  bool benign(const LogRecord& r);
+  bool benign(std::string_view message);  // its first line: another program's line without its prefix
   // Whether `text` holds a line break: none in a text the reader read without escapes (`unescaped`
   // is its note), else one memchr.
   static bool has_line_break(std::string_view text, std::string_view unescaped) {

@@ -39,25 +39,27 @@ inline void keep_more(B& b, std::string_view line) {
   if (b.more.size() < kMaxChainLines && says) b.more.push_back(line);
 }
 
-// The chain around the block `cause` of `blocks` into `out`: its further lines, then the other
-// blocks' exception lines, the nearest first.
+// The chain around the block `cause` of `blocks` into `out`: its further lines, then the exception
+// lines of the blocks before it (what it was raised while handling), the nearest first — `below` is
+// how many lines these are, the ones its cause may be found in — then those of the blocks after it
+// (the wrappers that re-raised it), the nearest first.
 template <typename B>
-inline void keep_chain(const std::vector<B>& blocks, size_t cause, std::vector<std::string>& out) {
-  for (std::string_view l : blocks[cause].more) {
-    if (out.size() < kMaxChainLines) out.emplace_back(l.substr(0, kMaxChainLine));
-  }
+inline void keep_chain(const std::vector<B>& blocks, size_t cause, std::vector<std::string>& out, size_t& below) {
   const B& c = blocks[cause];
   // Beam's re-raise of the cause names its type and message again: not another link.
   const auto repeats_cause = [&](const B& b) {
     return c.message.empty() ? b.type == c.type : b.exception_line.find(c.message) != std::string_view::npos;
   };
-  for (size_t d = 1; d < blocks.size() && out.size() < kMaxChainLines; ++d) {
-    for (const size_t j : {cause + d, cause - d}) {  // after it (raised while handling it), then before
-      if (j >= blocks.size() || blocks[j].exception_line.empty() || out.size() >= kMaxChainLines) continue;
-      if (repeats_cause(blocks[j])) continue;
-      out.emplace_back(blocks[j].exception_line.substr(0, kMaxChainLine));
-    }
+  const auto keep = [&](const B& b) {
+    if (out.size() < kMaxChainLines && !b.exception_line.empty() && !repeats_cause(b))
+      out.emplace_back(b.exception_line.substr(0, kMaxChainLine));
+  };
+  for (std::string_view l : c.more) {
+    if (out.size() < kMaxChainLines) out.emplace_back(l.substr(0, kMaxChainLine));
   }
+  for (size_t j = cause; j-- > 0;) keep(blocks[j]);
+  below = out.size();
+  for (size_t j = cause + 1; j < blocks.size(); ++j) keep(blocks[j]);
 }
 
 // A chain keeps its innermost kMaxErrorFrames blocks (a 10 k-deep recursion of re-raises).

@@ -1,6 +1,7 @@
 #include "error_groups.h"
 
 #include <algorithm>
+#include <array>
 
 #include "error_text.h"
 #include "group_key.h"
@@ -245,6 +246,17 @@ void ErrorGroups::reassemble(const ReadingRules& rules) {
 // library: 8.5.0 but source was compiled with: 8.6.0` before `DNN library initialization failed`).
 // The latest such error of another group, neither generic nor advice, within kPreludeWindow before
 // the generic error's first copy, names its cause.
+namespace {
+
+// The logs a worker's processes write to (the SDK harness's logging, their stderr, the runner
+// harness): what a process logged before it raised is there, not in kubelet's or the VM's logs.
+constexpr std::array<std::string_view, 3> kProcessLogs = {"worker", "docker", "harness"};
+bool process_log(std::string_view log) {
+  return std::find(kProcessLogs.begin(), kProcessLogs.end(), log) != kProcessLogs.end();
+}
+
+}  // namespace
+
 void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const CauseLines& causes) {
   for (auto& g : groups) {  // a plain line's own (error_text.cc asks only of texts with a chain)
     if (!g.generic && g.exception.empty()) g.generic = causes.is_generic(g.exemplar.matched_line);
@@ -252,13 +264,15 @@ void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const Cau
   for (auto& g : groups) {
     if (!g.generic || !g.cause.empty() || g.first_seen == kNoTime) continue;
     const std::string_view worker = g.exemplar.entry->worker;
+    if (worker.empty()) continue;  // a job message or a line of no worker: no process logged before it
     const UnexplainedGroup* prelude = nullptr;
     for (const auto& p : groups) {
       if (&p == &g || p.generic || p.first_seen == kNoTime) continue;
       // Strictly before: what was logged with it or after (a launcher's "Template launch failed")
       // reports the failure, it did not cause it.
       if (p.first_seen >= g.first_seen || g.first_seen - p.first_seen > kPreludeWindow) continue;
-      if (p.exemplar.entry->worker != worker) continue;
+      if (p.exemplar.entry->worker != worker || !process_log(p.exemplar.entry->log)) continue;
+      if (p.truncated && p.exception.empty()) continue;  // a cut copy, of this error or another
       const std::string_view line = p.exception.empty() ? std::string_view(p.exemplar.matched_line) : p.exception;
       if (line.empty() || causes.is_advice(line)) continue;
       if (prelude == nullptr || p.first_seen >= prelude->first_seen) prelude = &p;

@@ -64,12 +64,13 @@ void find_cause(std::string_view lines, const CauseLines& causes, ParsedError& o
       if (!t.empty()) out.chain.emplace_back(t.substr(0, kMaxChainLine));
       at = end + 1;
     }
+    out.chain_below = out.chain.size();
   } else if (own.empty() || !causes.is_generic(own)) {
     return;
   }
   out.generic = true;
-  for (const auto& line : out.chain) {
-    const std::string_view t = trim_blanks(line);
+  for (size_t k = 0; k < out.chain_below && k < out.chain.size(); ++k) {  // not the wrappers above it
+    const std::string_view t = trim_blanks(out.chain[k]);
     if (t.empty() || is_label(t) || causes.is_advice(t) || causes.is_generic(t)) continue;
     out.cause = std::string(t);
     return;

@@ -70,6 +70,7 @@ struct ParsedError {
   // `Last error:` and the line after it, `Missing key(s) in state_dict: …`), then the other
   // exceptions of the chain, the nearest first; at most kMaxChainLines of kMaxChainLine bytes.
   std::vector<std::string> chain;
+  size_t chain_below = 0;  // the first lines of `chain` that are below the cause (its cause may be one)
   // The cause's own line says only that something below failed (the pack's generic_errors) …
   bool generic = false;
   // … and this is the most specific line of the chain: the first of `chain` that is neither generic,

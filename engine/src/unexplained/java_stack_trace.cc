@@ -158,7 +158,7 @@ void read_java_stack_trace(const TraceLines& l, const FrameFilter& frameworks, P
   if (open) push_block(blocks, std::move(cur));
   if (blocks.empty()) return;
   const Block& cause = blocks.back();
-  keep_chain(blocks, blocks.size() - 1, out.chain);
+  keep_chain(blocks, blocks.size() - 1, out.chain, out.chain_below);
   out.frames.assign(cause.frames.rbegin(), cause.frames.rend());
   out.user_frame = innermost_user(out.frames);
   for (size_t j = blocks.size() - 1; j-- > 0 && !out.user_frame;) {

@@ -216,7 +216,8 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     for (const ErrorFrame* f : cause.frames) out.frames.push_back(*f);
   }
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
-  std::string type = std::move(cause.type);  // the chain is the caller's no more
+  keep_chain(chain.blocks, c, out.chain, out.chain_below);  // before the type moves out of the block
+  std::string type = std::move(cause.type);                 // the chain is the caller's no more
   re2::StringPiece message(cause.message);
   // Beam's RuntimeError re-raise on its own: `RuntimeError: FileNotFoundError: … [while running 'S']`.
   if (type == "RuntimeError" && !step_of(message).empty()) {
@@ -235,7 +236,6 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     out.step = std::string(step_of(chain.blocks[j].exception_line));
   const PyBlock& last = chain.blocks.back();
   out.truncated = chain.cut_frame || last.exception_line.empty();
-  keep_chain(chain.blocks, c, out.chain);
 }
 
 }  // namespace

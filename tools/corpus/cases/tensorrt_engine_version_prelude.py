@@ -1,6 +1,6 @@
 from corpuslib import noise as N, texts as T
 
-STEP = 'RunInference/BeamML_RunInference'
+STEP = 'Detect'
 EXC = "AttributeError: 'NoneType' object has no attribute 'create_execution_context'"
 TRT_E1 = ('[11/03/2025-08:14:52] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: '
           'Serialization (Serialization assertion safeVersionRead == safeSerializationVersion '
@@ -13,34 +13,30 @@ SRC = ('Linaom1214/TensorRT-For-YOLO-Series#17 (2022): the two [TRT] [E] lines a
 
 def build(c):
     c.describe('''
-        A cause in the prelude (issue 39, "The cause chain"): a RunInference job with Beam's
-        TensorRT handler loads an engine file built by another TensorRT version. TensorRT's logger
-        writes "[TRT] [E] 1: … Error Code 1: Serialization (Serialization assertion
-        safeVersionRead == safeSerializationVersion failed.Version tag does not match. …)" and
-        "[TRT] [E] 4: … Error Code 4: Internal Error (Engine deserialization failed.)" to stderr
-        (the docker log, at ERROR); deserialize_cuda_engine returns None and the handler's next
-        call raises "AttributeError: 'NoneType' object has no attribute
-        'create_execution_context'" (all three lines verbatim from
-        Linaom1214/TensorRT-For-YOLO-Series#17; the Beam frames are composition). The
-        AttributeError is generic (rules/generic-errors.yaml), and so is Error Code 4: the
-        report must name the Version tag line, logged on the same worker just before, as the
-        cause of the AttributeError.''')
+        A cause in the prelude (issue 39, "The cause chain"): a detection DoFn loads a TensorRT
+        engine file with TensorRT's Python API itself, on its first bundle, and the file was built
+        by another TensorRT version. TensorRT's logger writes "[TRT] [E] 1: … Error Code 1:
+        Serialization (Serialization assertion safeVersionRead == safeSerializationVersion
+        failed.Version tag does not match. …)" and "[TRT] [E] 4: … Error Code 4: Internal Error
+        (Engine deserialization failed.)" to stderr (the docker log, at ERROR);
+        deserialize_cuda_engine returns None and the DoFn's next call raises "AttributeError:
+        'NoneType' object has no attribute 'create_execution_context'" — the three lines verbatim
+        from Linaom1214/TensorRT-For-YOLO-Series#17, a script of that shape (the DoFn's frames
+        and Beam's are composition; Beam's own TensorRT handler asserts the engine instead, a bare
+        AssertionError that is not this case). The AttributeError is generic
+        (rules/generic-errors.yaml), and so is Error Code 4: the report must name the Version tag
+        line, which the same worker logged just before, as the AttributeError's cause.''')
     cf = N.cfg(machine='g2-standard-8', gpu='nvidia-l4', driver=True, num_workers=1, max_workers=1,
                experiments=['no_use_multiple_sdk_containers'],
-               steps=['S01:ReadImages/Read+RunInference/BeamML_RunInference+WriteDetections/Write'])
+               steps=['S01:ReadImages/Read+Detect+WriteDetections/Write'])
     j = c.job('detect-trt-l4', '2025-11-03T08:10:30Z', region='us-central1',
               zone='us-central1-b', python='3.10', beam='2.60.0', workers=1)
     ready = N.bring_up(j, cf)
-    base = T.sp('3.10')
     frames = [
-        '  File "%s/apache_beam/ml/inference/base.py", line 1565, in _load_model' % base,
-        '    model = self._model_handler.load_model()',
-        '  File "%s/apache_beam/ml/inference/tensorrt_inference.py", line 325, in load_model' % base,
-        '    return _load_engine(self.engine_path)',
-        '  File "%s/apache_beam/ml/inference/tensorrt_inference.py", line 79, in _load_engine' % base,
-        '    return TensorRTEngine(engine)',
-        '  File "%s/apache_beam/ml/inference/tensorrt_inference.py", line 114, in __init__' % base,
-        '    self.context = engine.create_execution_context()',
+        '  File "/app/detect/trt_model.py", line 41, in process',
+        '    self._context = self._load()',
+        '  File "/app/detect/trt_model.py", line 29, in _load',
+        '    return engine.create_execution_context()',
     ]
     tb = T.augmented_tb('3.10', frames, EXC, STEP)
     t = ready + 15
@@ -53,11 +49,11 @@ def build(c):
                line=303, thread='Thread-%d' % (9 + attempt), step=STEP,
                mark='none' if first else None)
         t += 36.0
-    N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadImages/Read+RunInference/BeamML_RunInference+WriteDetections/Write', [j.w[0]] * 4)
+    N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadImages/Read+Detect+WriteDetections/Write', [j.w[0]] * 4)
     c.output('export.json')
     c.fire('work-item-failed', marks=['wif'])
     c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
     c.not_fire('gpu-out-of-memory', 'cuda-libraries-missing')
     c.unexplained(exception='AttributeError', message="has no attribute 'create_execution_context'",
-                  user_frame=None, step=STEP, marks=['none'],
+                  user_frame='trt_model.py:29', step=STEP, marks=['none'],
                   key_strings=['Version tag does not match'])

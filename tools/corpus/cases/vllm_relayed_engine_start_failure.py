@@ -69,18 +69,19 @@ def relayed(j, t, line, src, mark=None, cite=None):
 def build(c):
     c.describe('''
         Relayed output and a generic error over it (issue 39, "Relayed output"): a RunInference
-        job with Beam's vLLM model handler on an L4 worker that runs two SDK processes. Each
-        process starts a vLLM server; the second finds the GPU half taken, and its engine core
-        fails with "ValueError: Free memory on device (…) on startup is less than desired GPU
-        memory utilization (0.9, …)". Beam re-logs every line of the server's output at INFO
+        job with Beam's vLLM model handler on an L4 worker whose GPU another step's model already
+        holds in part (the handler shares one server per worker, share_model_across_processes), so
+        the server's engine core fails with "ValueError: Free memory on device (…) on startup is
+        less than desired GPU memory utilization (0.9, …)". Beam re-logs every line of the server's output at INFO
         (vllm_inference.py, start_process): the engine's logged traceback, each line behind
         "(EngineCore_DP0 pid=N) ERROR MM-DD HH:MM:SS [core.py:718] ", the same traceback printed
         raw behind the pid prefix only, then the API server's "RuntimeError: Engine core
         initialization failed. See root cause above." (wording and shapes from vllm#25837 and
         #23176). Beam then raises "Exception: Failed to start vLLM server, polling process exited
         with code 1. …" in the worker log at ERROR, four attempts. The INFO lines whose own level is
-        ERROR are errors, reassembled without their prefixes into one traceback: the ValueError
-        is the most likely cause, and the generic RuntimeError and Beam's Exception name it as
+        ERROR are errors, reassembled without their prefixes into one traceback (the logged and
+        the raw copy of each of the four attempts: 8 entries): the ValueError is the most likely
+        cause, and the generic RuntimeError and Beam's Exception name it as
         their cause. The healthy vLLM INFO chatter must stay quiet.''')
     cf = N.cfg(machine='g2-standard-8', gpu='nvidia-l4', driver=True, num_workers=1, max_workers=1,
                steps=['S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write'])
