@@ -57,6 +57,12 @@ struct LineFormat {
   std::vector<std::string> starts;                      // a matching line starts with one of these (a cheap screen)
   std::string pattern;                                  // RE2, anchored; named groups `text` (required) and `level`
   std::map<std::string, Severity, std::less<>> levels;  // `level` tokens that are not severity names
+
+  // The severity a `level` token names: `levels` first, then the severity names.
+  std::optional<Severity> level_of(std::string_view token) const {
+    if (auto it = levels.find(token); it != levels.end()) return it->second;
+    return parse_severity(token);
+  }
 };
 
 struct PackPolicy {

@@ -33,12 +33,7 @@ std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const 
     if (f.process_group >= 0)
       r.process = std::string_view(found[f.process_group].data(), found[f.process_group].size());
     if (f.level_group >= 0 && !found[f.level_group].empty()) {
-      const std::string_view token(found[f.level_group].data(), found[f.level_group].size());
-      if (auto it = f.format.levels.find(token); it != f.format.levels.end()) {
-        r.level = it->second;
-      } else {
-        r.level = parse_severity(token);
-      }
+      r.level = f.format.level_of(std::string_view(found[f.level_group].data(), found[f.level_group].size()));
     }
     return r;
   }

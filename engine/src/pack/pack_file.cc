@@ -314,12 +314,8 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
   out = std::move(patterns);
 }
 
-// A line format's `levels:` and its examples (proven here: each line is read to its level and text,
-// each near miss is not read).
-std::optional<Severity> format_level(const LineFormat& f, std::string_view token) {
-  if (auto it = f.levels.find(token); it != f.levels.end()) return it->second;
-  return parse_severity(token);
-}
+// A line format's examples, proven here: each line is read to its level and text, each near miss is
+// not read.
 
 void check_line_format_examples(const RuleFile& file, const Node& item, const LineFormat& f, const RE2& re,
                                 Diagnostics& diags) {
@@ -332,7 +328,7 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
     *text = std::string(found[text_group]);
     const re2::StringPiece token =
         level_at == re.NamedCapturingGroups().end() ? re2::StringPiece() : found[level_at->second];
-    const auto sev = token.empty() ? std::nullopt : format_level(f, token);
+    const auto sev = token.empty() ? std::nullopt : f.level_of(token);
     *level = sev ? std::string(severity_name(*sev)) : "none";
     return true;
   };

@@ -275,7 +275,8 @@ std::optional<LineFormats::Read> ErrorCandidates::own_line(const LogRecord& r) c
 
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
-  const auto own = own_line(r);
+  s.own = own_line(r);
+  const auto& own = s.own;
   if (r.severity >= Severity::kError) {
     // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
     // lines) carry their own timestamp, so remembering them would only fill the memo.
@@ -310,11 +311,12 @@ bool ErrorCandidates::below_error_line_fragment(const LogRecord& r) {
   return is_traceback_fragment(r.message);
 }
 
-std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogRecord& r, bool below_error) {
+std::shared_ptr<const CandidateReading> ErrorCandidates::read_text(const LogRecord& r, const Screened& s) {
   auto c = std::make_shared<CandidateReading>();
+  const bool below_error = s.below_error;
   const bool one_line = r.exception.empty() && r.message.find('\n') == std::string_view::npos;
-  // Another program's line is read without the prefix it was printed with.
-  const auto own = one_line ? own_line(r) : std::nullopt;
+  // Another program's line is read without the prefix it was printed with (screen() read it).
+  const auto& own = s.own;
   const std::string_view message = own ? own->text : r.message;
   if (below_error || (one_line && is_traceback_fragment(message))) {
     c->fragment = true;
@@ -353,7 +355,7 @@ void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, 
   if (LineVerdict* v = s.line) {
     // A remembered text's reading is shared, not copied: only the entry's own fields are its own.
     if (!v->reading || v->step_field != r.step) {
-      v->reading = read_text(r, c.below_error);
+      v->reading = read_text(r, s);
       v->step_field = std::string(r.step);
       v->kept_batch = 0;
     }
@@ -371,7 +373,7 @@ void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, 
       }
     }
   } else {
-    c.reading = read_text(r, c.below_error);
+    c.reading = read_text(r, s);
   }
   if (!c.record_left_out)
     c.record = std::make_unique<KeptRecord>(r, c.reading->fragment ? kFragmentBytes : kCandidateTextBytes);

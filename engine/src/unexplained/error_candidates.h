@@ -105,6 +105,8 @@ class ErrorCandidates {
     // only when its lines reassemble into a whole traceback (error_groups.h).
     bool below_error = false;
     LineVerdict* line = nullptr;  // the record's remembered text, if it is one (valid until take)
+    // What a line format read of the record (its own level and text, views into it): read once.
+    std::optional<LineFormats::Read> own;
   };
   // Whether screen() can find the record a candidate at all: at ERROR or above, a text with a line
   // break (a traceback), or a log that prints a program's output one entry a line. Inline: every
@@ -150,7 +152,7 @@ class ErrorCandidates {
   static bool below_error_line_fragment(const LogRecord& r);  // its line, once its log is one of those
   // What follows from the entry's text alone (its key, template, exception …); `below_error`: it is
   // taken as a fragment (Screened).
-  std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, bool below_error);
+  std::shared_ptr<const CandidateReading> read_text(const LogRecord& r, const Screened& s);
 
   // A one-line entry another program printed (the pack's line_formats): its own level and its own
   // text, or nullopt.
