@@ -161,9 +161,12 @@ TEST_CASE("a remembered ERROR text stays benign or below ERROR however often it 
     CHECK(errors.screen(error_entry(error)).candidate);
     CHECK_FALSE(errors.screen(error_entry(registered)).candidate);
   }
-  // The same texts below ERROR are no candidates: the entry's own severity comes first.
+  // Below ERROR, a text is a candidate only by its own level (a relayed line): the E line is, the
+  // same error without its prefix is not.
   LogRecord warning = error_entry(error);
   warning.severity = Severity::kWarning;
+  CHECK(errors.screen(warning).candidate);
+  warning.message = "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
   CHECK_FALSE(errors.screen(warning).candidate);
 }
 

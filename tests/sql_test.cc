@@ -248,7 +248,7 @@ TEST_CASE("LocalSelection reads the selection as the query does", "[unit]") {
   r.severity = Severity::kError;
   r.message = "ValueError: something no rule knows";
   CHECK(local.reason(r) == LocalSelection::kCandidate);
-  // An ERROR line whose glog prefix says INFO is not a candidate (effective_severity).
+  // An ERROR line whose glog prefix says INFO is not a candidate (rules/line-formats.yaml).
   r.message = "I0512 10:01:02.345678  1234 main.cc:12] nothing wrong";
   CHECK(local.reason(r) == LocalSelection::kNotPicked);
   // The first worker entry of a job is an absence's start; the next one is not picked for it.

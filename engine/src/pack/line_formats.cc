@@ -11,7 +11,7 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
     const auto text = named.find("text");
     if (!re->ok() || text == named.end()) continue;  // the loader refused it already
     for (const auto& s : f.starts) {
-      if (!s.empty()) first_bytes_[static_cast<unsigned char>(s.front())] = true;
+      if (!s.empty()) starts_by_byte_[static_cast<unsigned char>(s.front())].push_back({s, formats_.size()});
     }
     const auto level = named.find("level");
     const auto process = named.find("process");
@@ -21,10 +21,12 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
 }
 
 std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const {
-  for (const auto& f : formats_) {
-    if (std::none_of(f.format.starts.begin(), f.format.starts.end(),
-                     [&](const std::string& s) { return line.starts_with(s); }))
-      continue;
+  if (line.empty()) return std::nullopt;
+  size_t tried = formats_.size();  // the format tried last: one whose several starts begin the line is tried once
+  for (const auto& start : starts_by_byte_[static_cast<unsigned char>(line.front())]) {
+    if (start.format == tried || !line.starts_with(start.text)) continue;
+    tried = start.format;
+    const Compiled& f = formats_[start.format];
     const int groups = std::max({f.text_group, f.level_group, f.process_group}) + 1;
     re2::StringPiece found[kMaxGroups + 1];
     if (groups > kMaxGroups + 1 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups)) continue;

@@ -332,6 +332,10 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
     *level = sev ? std::string(severity_name(*sev)) : "none";
     return true;
   };
+  // The reader tries a format only on a line one of its `starts` begins.
+  const auto starts = [&](std::string_view line) {
+    return std::any_of(f.starts.begin(), f.starts.end(), [&](const std::string& st) { return line.starts_with(st); });
+  };
   if (const Node* examples = item.get("examples"); examples != nullptr && examples->is_seq()) {
     for (const auto& e : examples->items) {
       if (!e.is_map() || !known_keys(file, e, KeyPlace::kLineFormatExample, diags)) continue;
@@ -350,15 +354,13 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
             problem(file, e.at, "rule-example",
                     fmt::format("the format reads level {} and text \"{}\" of this line", got_level, got_text)));
       }
-      const bool screened = std::any_of(f.starts.begin(), f.starts.end(),
-                                        [&](const std::string& st) { return line->scalar.starts_with(st); });
-      if (!screened) diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
+      if (!starts(line->scalar)) diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
     }
   }
   if (const Node* misses = item.get("near_misses"); misses != nullptr && misses->is_seq()) {
     for (const auto& m : misses->items) {
       std::string level, text;
-      if (m.is_scalar() && read(m.scalar, &level, &text))
+      if (m.is_scalar() && starts(m.scalar) && read(m.scalar, &level, &text))
         diags.push_back(problem(file, m.at, "rule-example", "the format reads this near miss"));
     }
   }

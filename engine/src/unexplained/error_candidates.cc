@@ -33,114 +33,7 @@ std::string_view trim_left(std::string_view s) {
   return s;
 }
 
-Severity glog_letter(char c) { return value_named(kGlogLevels, std::string_view(&c, 1)).value_or(Severity::kCritical); }
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_regex_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }  // RE2's \s
-
-// Whether `s` at `at` has `shape`, where 'd' stands for a digit and any other byte for itself.
-bool has_shape(std::string_view s, size_t at, std::string_view shape) {
-  if (s.size() < at + shape.size()) return false;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    const char c = s[at + k];
-    if (shape[k] == 'd' ? !is_digit(c) : c != shape[k]) return false;
-  }
-  return true;
-}
-
-constexpr std::string_view kTensorFlowStamp = "dddd-dd-dd dd:dd:dd";  // 2024-05-12 10:01:02
-constexpr std::string_view kGlogStamp = "dddd dd:dd:dd";              // 0512 10:01:02
-
-// The first byte from `p` on that is ']' or one of RE2's \s, or h.size(); `high` gathers the high
-// bits of the bytes read: zero says they are all ASCII.
-size_t next_bracket_or_space(std::string_view h, size_t p, unsigned& high) {
-  for (; p < h.size() && h[p] != ']' && !is_regex_space(h[p]); ++p) high |= static_cast<unsigned char>(h[p]) & 0x80u;
-  return p;
-}
-
-// The glog/absl letter of a line, read as RE2 reads kGlog (below); 0: none; '?': ask RE2 (the
-// file name holds bytes past ASCII). By hand because it runs on every ERROR entry and RE2 costs
-// some 1,500 instructions a call there.
-char glog_letter_of(std::string_view h) {
-  size_t i = 0;
-  if (!h.empty() && is_digit(h[0])) {  // then only the timestamp can come first: a digit is no letter
-    if (!has_shape(h, 0, kTensorFlowStamp)) return 0;
-    i = 19;
-    if (i < h.size() && h[i] == '.') {
-      size_t j = i + 1;
-      while (j < h.size() && is_digit(h[j])) ++j;
-      if (j > i + 1) i = j;
-    }
-    if (h.substr(i, 2) != ": ") return 0;
-    i += 2;
-  }
-  if (i >= h.size() || (h[i] != 'I' && h[i] != 'W' && h[i] != 'E' && h[i] != 'F')) return 0;  // no memchr call
-  const char letter = h[i++];
-  if (i < h.size() && is_digit(h[i]) && has_shape(h, i, kGlogStamp)) return letter;  // most have a blank there
-  // \s+\S+\.(?:cc|h|py):\d+\] : blanks, then a word holding, after its first byte, a source file's
-  // extension, a colon, digits and ']'. One pass to each ']' of the word, read backwards from there
-  // (the word is some 50 bytes of path, read thrice when the dots were looked for first).
-  size_t w = i;
-  while (w < h.size() && is_regex_space(h[w])) ++w;
-  if (w == i) return 0;
-  unsigned high = 0;  // of the bytes read from w on: past ASCII, the word before the dot is asked again
-  for (size_t p = w;; ++p) {
-    p = next_bracket_or_space(h, p, high);
-    if (p >= h.size() || h[p] != ']') return 0;
-    size_t colon = p;
-    while (colon > w && is_digit(h[colon - 1])) --colon;
-    if (colon == p || colon == w || h[--colon] != ':') continue;
-    for (std::string_view ext : {"cc", "h", "py"}) {
-      if (colon < w + 2 + ext.size()) continue;  // a byte of the word, the dot, the extension
-      const size_t dot = colon - ext.size() - 1;
-      if (h[dot] != '.' || h.substr(dot + 1, ext.size()) != ext) continue;
-      // The word before the dot is what RE2 reads as UTF-8: past ASCII, ask it ('?').
-      return high == 0 || is_ascii(h.substr(w, dot - w)) ? letter : '?';
-    }
-  }
-}
-
-// Python logging's level word of `LEVEL:name:…`, read as RE2 reads kPython (below); empty: none.
-std::string_view python_level_of(std::string_view h) {
-  for (const auto& row : kPythonLevels) {
-    const std::string_view level = row.name;
-    // The first byte first: the words start with different letters, and most lines with none.
-    if (h.size() <= level.size() || h[0] != level[0] || h[level.size()] != ':' || h.substr(0, level.size()) != level) {
-      continue;
-    }
-    size_t i = level.size() + 1;
-    while (i < h.size() && (is_digit(h[i]) || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= 'a' && h[i] <= 'z') ||
-                            h[i] == '_' || h[i] == '.' || h[i] == '-')) {
-      ++i;
-    }
-    return i < h.size() && h[i] == ':' ? level : std::string_view{};
-  }
-  return {};
-}
-
 }  // namespace
-
-Severity effective_severity(const LogRecord& r) {
-  if (r.severity < Severity::kError) return r.severity;
-  // glog/absl: "E0512 10:01:02.345678  1234 file.cc:12] …"; TensorFlow's C++ logging before absl:
-  // "2024-05-12 10:01:02.345678: W tensorflow/core/…"; Python's logging.basicConfig default
-  // "WARNING:absl:…" (tensorflow/core/platform/default/logging.cc; absl/log/internal/log_format.cc;
-  // Python's logging BASIC_FORMAT). The patterns say what is read; it is read by hand (the same
-  // answer: tests/effective_severity_test.cc), RE2 asked only where UTF-8 could make a difference.
-  static const RE2 kGlog(std::string(kGlogHead) + "([IWEF])" + std::string(kGlogTail));
-  // kPython, read by python_level_of: ^(a kPythonLevels word)kPythonLevelTail
-  const std::string_view head = r.message.substr(0, 256);
-  char letter = glog_letter_of(head);
-  std::string_view level;
-  if (letter == '?') {
-    re2::StringPiece found;
-    letter = RE2::PartialMatch(head, kGlog, &found) ? found[0] : 0;
-  }
-  if (letter == 0) level = python_level_of(head);  // ASCII only: read as RE2 reads it
-  if (letter != 0) return glog_letter(letter);
-  if (auto s = value_named(kPythonLevels, level); s && *s < Severity::kError) return *s;
-  return r.severity;
-}
 
 bool is_traceback_fragment(std::string_view line) {
   for (std::string_view start : kFragmentStarts) {
@@ -273,16 +166,23 @@ std::optional<LineFormats::Read> ErrorCandidates::own_line(const LogRecord& r) c
   return formats_.read(r.message);
 }
 
+std::optional<Severity> ErrorCandidates::first_line_level(const LogRecord& r) const {
+  if (!formats_.may_read(r.message)) return std::nullopt;
+  const std::string_view first = r.message.substr(0, r.message.find('\n'));
+  const auto read = formats_.read(first);
+  return read ? read->level : std::nullopt;
+}
+
 ErrorCandidates::Screened ErrorCandidates::screen(const LogRecord& r) {
   Screened s;
   s.own = own_line(r);
   const auto& own = s.own;
   if (r.severity >= Severity::kError) {
-    // The prefix first: it reads a few bytes, while most ERROR entries that it demotes (glog/absl
-    // lines) carry their own timestamp, so remembering them would only fill the memo.
-    if (may_demote(r.message) && effective_severity(r) < Severity::kError && !holds_traceback(r)) return s;
-    // Another program's line that says its own level below ERROR (TensorRT's `[TRT] [W]` on stderr).
-    if (own && own->level && *own->level < Severity::kError) return s;
+    // A line that says its own level below ERROR: stderr arrives at ERROR whatever it carries
+    // (absl/glog's `I`/`W` lines, TensorFlow's, Python's `WARNING:absl:`, TensorRT's `[TRT] [W]`).
+    // Read before the memo: most such lines carry their own timestamp and would only fill it.
+    const auto level = own ? own->level : first_line_level(r);
+    if (level && *level < Severity::kError && !holds_traceback(r)) return s;
     s.line = verdict_of(r);
     if (s.line != nullptr) {
       if (s.line->benign < 0) s.line->benign = benign(own ? own->text : r.message);

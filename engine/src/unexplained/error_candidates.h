@@ -1,7 +1,7 @@
 // Error candidates: the entries no rule claimed that may still say why a job failed — an entry at
-// ERROR or above (read through glog/absl and Python logging prefixes, which stderr carries at ERROR
-// whatever their level), a Python traceback or a Java `Caused by:` chain at any severity, a
-// job-message error. Taken on the matching thread, after the record's signals, and parsed there
+// ERROR or above (read through the pack's line formats: stderr carries glog/absl, TensorFlow and
+// Python logging lines at ERROR whatever their own level), a relayed line whose own level is ERROR,
+// a Python traceback or a Java `Caused by:` chain at any severity, a job-message error. Taken on the matching thread, after the record's signals, and parsed there
 // (error_text.h) so that grouping in input order is cheap. The stage's one cache is here: the short
 // texts read last, with what was found of them (LineVerdict). Internal to engine.
 #pragma once
@@ -20,7 +20,6 @@
 #include "atom_finder.h"
 #include "error_text.h"
 #include "evidence/evidence.h"
-#include "gpudiag/enum_names.h"
 #include "gpudiag/log_record.h"
 #include "gpudiag/severity.h"
 #include "match/match.h"
@@ -28,20 +27,8 @@
 
 namespace gpudiag::detail {
 
-// What screen() reads, as data: pack_selection() hands the same strings to `gpudiag sql`.
-// A glog/absl or TensorFlow prefix: kGlogHead, the level letter, kGlogTail.
-inline constexpr std::string_view kGlogHead = R"(^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?: )?)";
-inline constexpr std::string_view kGlogTail = R"((?:\d{4} \d\d:\d\d:\d\d|\s+\S+\.(?:cc|h|py):\d+\]))";
-// The level letters of such prefixes (glog_letter): those below ERROR demote an ERROR entry.
-inline constexpr std::array<EnumName<Severity>, 4> kGlogLevels{
-    {{Severity::kInfo, "I"}, {Severity::kWarning, "W"}, {Severity::kError, "E"}, {Severity::kCritical, "F"}}};
-// Python logging's `LEVEL:name:` (read by hand as the level's word, then this pattern).
-inline constexpr std::array<EnumName<Severity>, 5> kPythonLevels{{{Severity::kDebug, "DEBUG"},
-                                                                  {Severity::kInfo, "INFO"},
-                                                                  {Severity::kWarning, "WARNING"},
-                                                                  {Severity::kError, "ERROR"},
-                                                                  {Severity::kCritical, "CRITICAL"}}};
-inline constexpr std::string_view kPythonLevelTail = R"(:[\w.\-]*:)";
+// What screen() reads, as data: pack_selection() hands the same strings to `gpudiag sql`. (A line's
+// own level is the pack's: rules/line-formats.yaml.)
 // A traceback inside one entry's text (with a line break: a one-line header is a fragment).
 inline constexpr std::array<std::string_view, 2> kTracebackMarkers = {"Traceback (most recent call last)",
                                                                       "\nCaused by: "};
@@ -54,21 +41,6 @@ inline constexpr std::array<std::string_view, 6> kFragmentStarts = {
     "The above exception was the direct cause", "Caused by: ", "Exception in thread "};
 inline constexpr std::string_view kExceptionLine =
     R"(^[A-Za-z_][\w.$]*(?:Error|Exception|Exit|Interrupt|Fault|Warning|Failure)(?::|$))";
-
-// The severity that picks candidates: the entry's own, except that a line of stderr logged at ERROR
-// says its real level in its prefix ("I0512 10:01:02.345 …", "2024-05-12 10:01:02.345: W tensorflow/…",
-// "WARNING:absl:…"). Used only here: rules' severity filters read the entry's own severity.
-Severity effective_severity(const LogRecord& r);
-
-// Whether effective_severity can put an entry logged at ERROR below ERROR: only a prefix that names
-// a lower level can, and every such prefix starts with a digit (TensorFlow's timestamp), `I`, `W`
-// (glog/absl's letters, Python's INFO and WARNING) or `D` (Python's DEBUG). Most ERROR chatter
-// starts otherwise (kubelet's `"…"`, `Error …`, absl's `E0000 …`), and is spared the reading.
-inline bool may_demote(std::string_view message) {
-  if (message.empty()) return false;
-  const char c = message.front();
-  return (c >= '0' && c <= '9') || c == 'I' || c == 'W' || c == 'D';
-}
 
 // Whether one line, logged alone, is a piece of a traceback (its header, a frame, a source line
 // under a frame, a chaining line, an exception line, a Java `at`/`Caused by:`/`... N more` line).
@@ -157,6 +129,9 @@ class ErrorCandidates {
   // A one-line entry another program printed (the pack's line_formats): its own level and its own
   // text, or nullopt.
   std::optional<LineFormats::Read> own_line(const LogRecord& r) const;
+  // The level the first line of a message says of itself (a multi-line entry, or one with an
+  // exception: absl/glog, TensorFlow and Python logging prefix the first line only).
+  std::optional<Severity> first_line_level(const LogRecord& r) const;
 
   const ReadingRules reading_;  // the pack's frameworks and wrappers
   const LineFormats& formats_;  // the pack's line formats (rules/line-formats.yaml)
