@@ -117,9 +117,11 @@ TEST_CASE("a relayed line logged at INFO is a candidate when its own level is ER
   CHECK(relayed_candidate("2024-03-06T17:53:31.149443Z ERROR text_generation_launcher: Shard 0 failed to start"));
   CHECK(relayed_candidate("[TensorRT-LLM][ERROR] Assertion failed: Failed to initialize cutlass TMA WS grouped gemm."));
   CHECK_FALSE(relayed_candidate("INFO:     Started server process [51949]"));
-  CHECK_FALSE(relayed_candidate("WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be built."));
+  CHECK_FALSE(
+      relayed_candidate("WARNING:absl:Compiled the loaded model, but the compiled metrics have yet to be built."));
   CHECK_FALSE(relayed_candidate("I0205 07:31:47.012817 1 server.cc:592] Waiting for in-flight requests to complete."));
   // A benign line stays benign through its prefix (rules/benign-errors.yaml reads the line's own text).
-  CHECK_FALSE(candidate("E0000 00:00:1759573879.528330   74721 cuda_dnn.cc:8579] Unable to register cuDNN factory: "
-                        "Attempting to register factory for plugin cuDNN when one has already been registered"));
+  CHECK_FALSE(
+      candidate("E0000 00:00:1759573879.528330   74721 cuda_dnn.cc:8579] Unable to register cuDNN factory: "
+                "Attempting to register factory for plugin cuDNN when one has already been registered"));
 }

@@ -2,6 +2,7 @@
 // corpus exports, independent of input order and thread count, and the rule stub that
 // `gpudiag patterns suggest` writes from a group — which `rules test` must pass and `rules lint`
 // accept with one warning per TODO.
+#include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <catch2/catch.hpp>
@@ -254,4 +255,28 @@ TEST_CASE("a group key is written and read in one place, with its version", "[un
   CHECK_FALSE(GroupKey::parse("g2|cut|main.py:run"));  // another version is not read as this one
   CHECK_FALSE(GroupKey::parse("g1|what|x"));
   CHECK_FALSE(GroupKey::parse("g1|exc|NoFrame"));
+}
+
+TEST_CASE("one failure in several SDK processes of a worker is one group that counts them", "[unit]") {
+  // The corpus case's SDK process is sdk-0-0 throughout; here each of its entries names another of
+  // four (Dataflow starts one SDK process per vCPU, and each meets the same bad input).
+  std::string text = test::read_file(test::source_dir() + "/corpus/user-dofn-valueerror-python/export.json");
+  int n = 0;
+  const std::string from = "\"portability_worker_id\": \"sdk-0-0\"";
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + 1)) {
+    text.replace(at, from.size(), "\"portability_worker_id\": \"sdk-0-" + std::to_string(n++ % 4) + "\"");
+  }
+  REQUIRE(n > 4);
+  const Analysis d = test::analyze_text(text);
+  const UnexplainedGroup& g = top_group(d);
+  CHECK(g.exception_type == "ValueError");
+  CHECK(g.workers_total == 2);
+  CHECK(g.sdk_processes > g.workers_total);
+  const RankedReport report = rank(d);
+  CHECK(report.verdict_line.find(fmt::format("8 entries on 2 workers ({} SDK processes)", g.sdk_processes)) !=
+        std::string::npos);
+  // The unchanged case names one process per worker: nothing is said of processes.
+  const Analysis plain = test::analyze_case("corpus/user-dofn-valueerror-python");
+  CHECK(top_group(plain).sdk_processes == 2);
+  CHECK(rank(plain).verdict_line.find("SDK processes") == std::string::npos);
 }

@@ -173,6 +173,7 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     w.field("count", g.count);
     w.array_field("workers", g.workers);
     w.field("workers_total", g.workers_total);
+    w.field("sdk_processes", g.sdk_processes);
     write_time(w, "first_seen", g.first_seen);
     write_time(w, "last_seen", g.last_seen);
     w.field("severity", impact_name(u.severity()));

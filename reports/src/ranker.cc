@@ -10,6 +10,7 @@
 
 #include "gpudiag/diagnostic_codes.h"
 #include "gpudiag/report.h"
+#include "wording.h"
 
 namespace gpudiag {
 namespace {
@@ -307,8 +308,9 @@ void set_verdict(RankedReport& report, const Analysis& whole) {
           : report.unexplained.front().group;
   if (report.verdict == Verdict::kFailed && (!explained || top->finding->generic) && likely_group != nullptr) {
     const UnexplainedGroup& g = *likely_group;
-    const std::string seen = g.workers_total > 1 ? fmt::format("{} entries on {} workers", g.count, g.workers_total)
-                                                 : fmt::format("{} entr{}", g.count, g.count == 1 ? "y" : "ies");
+    std::string seen = g.workers_total > 1 ? fmt::format("{} entries on {} workers", g.count, g.workers_total)
+                                           : fmt::format("{} entr{}", g.count, g.count == 1 ? "y" : "ies");
+    if (detail::several_processes(g)) seen += fmt::format(" ({} SDK processes)", g.sdk_processes);
     report.verdict_line = fmt::format("FAILED — most likely cause: {}, {} — no rule in the pack knows this error{}",
                                       unexplained_headline(g), seen, unread_suffix);
   } else if (report.verdict == Verdict::kFailed && !explained) {

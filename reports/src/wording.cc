@@ -232,11 +232,14 @@ bool unexplained_first(const RankedReport& report) {
 }
 
 std::string unexplained_stats(const UnexplainedGroup& g, bool to_ms) {
-  return fmt::format("{}, {}{}{}", plural(g.count, "entry", "entries"),
+  return fmt::format("{}, {}{}{}{}", plural(g.count, "entry", "entries"),
                      to_ms ? time_span_ms(g.first_seen, g.last_seen) : time_span(g.first_seen, g.last_seen),
                      g.workers_total == 0 ? "" : fmt::format(", {}", plural(g.workers_total, "worker", "workers")),
+                     several_processes(g) ? fmt::format(" × {} SDK processes", g.sdk_processes) : "",
                      g.truncated ? "; only a cut copy was exported" : "");
 }
+
+bool several_processes(const UnexplainedGroup& g) { return g.sdk_processes > std::max<uint64_t>(g.workers_total, 1); }
 
 std::string_view novelty_note(Novelty n) {
   switch (n) {

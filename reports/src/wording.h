@@ -80,6 +80,9 @@ bool unexplained_first(const RankedReport& report);
 // "8 entries, 2024-… … (1m56s), 2 workers", and "; only a cut copy was exported" when so.
 // `to_ms`: its times to the millisecond (the text report).
 std::string unexplained_stats(const UnexplainedGroup& g, bool to_ms = false);
+// Whether the group came from more SDK processes than workers (the same failure in each process of
+// a worker): the count is worth saying.
+bool several_processes(const UnexplainedGroup& g);
 // "new: no earlier run of this pipeline had it" …; "" without a run history.
 std::string_view novelty_note(Novelty n);
 // The findings folded under a group: "#1 work-item-failed" each.

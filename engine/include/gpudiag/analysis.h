@@ -135,6 +135,9 @@ struct UnexplainedGroup {
   uint64_t count = 0;                // entries (after reassembly: a docker-split traceback is one)
   std::vector<std::string> workers;  // distinct worker VMs, sorted: the first kMaxListedWorkers
   uint64_t workers_total = 0;
+  // Distinct SDK processes (a worker's portability_worker_id) among its entries that name one; 0:
+  // none named one. Dataflow runs one per vCPU: one failure in each is one group, counted here.
+  uint64_t sdk_processes = 0;
   Timestamp first_seen = kNoTime;
   Timestamp last_seen = kNoTime;
   // error: the job failed (or a failure job message exists) after this group's first entry, and no

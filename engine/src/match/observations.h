@@ -79,6 +79,7 @@ struct ErrorCandidate {
   Timestamp at = kNoTime;
   uint32_t job = 0;  // the entry's job: its JobSeen::ordinal in the batch's ChunkObservations::jobs
   std::string worker;
+  std::string sdk_worker;  // the SDK process on the worker (jsonPayload.portability_worker_id), "" if none
   std::string log;
   SourceLocation where;
   // … logged below ERROR: it counts only within a reassembled traceback that has its header and

@@ -314,25 +314,17 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
   out = std::move(patterns);
 }
 
-// A line format's examples, proven here: each line is read to its level and text, each near miss is
-// not read.
-
-void check_line_format_examples(const RuleFile& file, const Node& item, const LineFormat& f, const RE2& re,
-                                Diagnostics& diags) {
-  const int text_group = re.NamedCapturingGroups().at("text");
-  const auto level_at = re.NamedCapturingGroups().find("level");
-  const int groups = re.NumberOfCapturingGroups();
+// A line format's examples, proven here by the reader itself (LineFormats: its `starts`, then its
+// pattern): each line is read to its level and text, each near miss is not read.
+void check_line_format_examples(const RuleFile& file, const Node& item, const LineFormat& f, Diagnostics& diags) {
+  const LineFormats reader(std::vector<LineFormat>{f});
   const auto read = [&](std::string_view line, std::string* level, std::string* text) {
-    std::vector<re2::StringPiece> found(groups + 1);
-    if (!re.Match(line, 0, line.size(), RE2::ANCHOR_START, found.data(), groups + 1)) return false;
-    *text = std::string(found[text_group]);
-    const re2::StringPiece token =
-        level_at == re.NamedCapturingGroups().end() ? re2::StringPiece() : found[level_at->second];
-    const auto sev = token.empty() ? std::nullopt : f.level_of(token);
-    *level = sev ? std::string(severity_name(*sev)) : "none";
+    const auto r = reader.read(line);
+    if (!r) return false;
+    *text = std::string(r->text);
+    *level = r->level ? std::string(severity_name(*r->level)) : "none";
     return true;
   };
-  // The reader tries a format only on a line one of its `starts` begins.
   const auto starts = [&](std::string_view line) {
     return std::any_of(f.starts.begin(), f.starts.end(), [&](const std::string& st) { return line.starts_with(st); });
   };
@@ -347,20 +339,21 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
         continue;
       }
       std::string got_level, got_text;
-      if (!read(line->scalar, &got_level, &got_text)) {
+      if (!starts(line->scalar)) {
+        diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
+      } else if (!read(line->scalar, &got_level, &got_text)) {
         diags.push_back(problem(file, line->at, "rule-example", "the format does not read this line"));
       } else if (got_level != level->scalar || got_text != text->scalar) {
         diags.push_back(
             problem(file, e.at, "rule-example",
                     fmt::format("the format reads level {} and text \"{}\" of this line", got_level, got_text)));
       }
-      if (!starts(line->scalar)) diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
     }
   }
   if (const Node* misses = item.get("near_misses"); misses != nullptr && misses->is_seq()) {
     for (const auto& m : misses->items) {
       std::string level, text;
-      if (m.is_scalar() && starts(m.scalar) && read(m.scalar, &level, &text))
+      if (m.is_scalar() && read(m.scalar, &level, &text))
         diags.push_back(problem(file, m.at, "rule-example", "the format reads this near miss"));
     }
   }
@@ -425,7 +418,7 @@ void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& polic
         continue;
       }
       const size_t before = diags.size();
-      check_line_format_examples(file, item, f, re, diags);
+      check_line_format_examples(file, item, f, diags);
       if (diags.size() > before) continue;
     }
     formats.push_back(std::move(f));

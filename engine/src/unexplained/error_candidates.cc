@@ -248,6 +248,7 @@ void ErrorCandidates::take(const Screened& s, const LogRecord& r, uint32_t job, 
   c.at = r.timestamp;
   c.job = job;
   c.worker = std::string(r.worker);
+  c.sdk_worker = std::string(r.sdk_worker);
   c.log = std::string(r.log);
   c.where = r.where;
   c.claimed_by = claimed_by;

@@ -1,9 +1,9 @@
 // Error candidates: the entries no rule claimed that may still say why a job failed — an entry at
 // ERROR or above (read through the pack's line formats: stderr carries glog/absl, TensorFlow and
 // Python logging lines at ERROR whatever their own level), a relayed line whose own level is ERROR,
-// a Python traceback or a Java `Caused by:` chain at any severity, a job-message error. Taken on the matching thread, after the record's signals, and parsed there
-// (error_text.h) so that grouping in input order is cheap. The stage's one cache is here: the short
-// texts read last, with what was found of them (LineVerdict). Internal to engine.
+// a Python traceback or a Java `Caused by:` chain at any severity, a job-message error. Taken on the matching thread,
+// after the record's signals, and parsed there (error_text.h) so that grouping in input order is cheap. The stage's one
+// cache is here: the short texts read last, with what was found of them (LineVerdict). Internal to engine.
 #pragma once
 
 #include <re2/filtered_re2.h>

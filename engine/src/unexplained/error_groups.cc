@@ -70,7 +70,7 @@ void ErrorGroups::add(ErrorCandidate&& c) {
   }
   ++fragment_count_;
   fragments_[{c.worker, c.log, c.below_error, c.reading->process}].push_back(
-      Fragment{c.at, c.where, line, std::move(c.claimed_by), std::move(c.record)});
+      Fragment{c.at, c.where, std::move(c.sdk_worker), line, std::move(c.claimed_by), std::move(c.record)});
 }
 
 ErrorGroups::Group* ErrorGroups::group_for(const std::string& key, const std::string& message_template) {
@@ -112,6 +112,9 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   if (s.first_seen == kNoTime || (c.at != kNoTime && c.at < s.first_seen)) s.first_seen = c.at;
   if (c.at != kNoTime && (s.last_seen == kNoTime || c.at > s.last_seen)) s.last_seen = c.at;
   if (!c.worker.empty() && g->workers.size() < kMaxWorkersCounted) g->workers.insert(c.worker);
+  if (!c.sdk_worker.empty() && g->processes.size() < kMaxWorkersCounted) {
+    g->processes.insert(c.worker + '\x1f' + c.sdk_worker);
+  }
   note_log(g->logs, c.log, c.at, c.where);
   g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
@@ -157,6 +160,9 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
     s.count += g.shown.count;
     for (auto& w : g.workers) {
       if (mine->workers.size() < kMaxWorkersCounted) mine->workers.insert(w);
+    }
+    for (auto& p : g.processes) {
+      if (mine->processes.size() < kMaxWorkersCounted) mine->processes.insert(p);
     }
     for (const auto& [log, at] : g.logs) note_log(mine->logs, log, at.first, at.second);
     mine->claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
@@ -213,6 +219,7 @@ void ErrorGroups::reassemble(const ReadingRules& rules) {
       c.at = first.at;
       c.where = first.where;
       c.worker = std::get<0>(where);
+      c.sdk_worker = first.sdk_worker;
       c.log = std::get<1>(where);
       c.claimed_by = std::move(claimed_by);
       auto reading = std::make_shared<CandidateReading>();
@@ -300,6 +307,7 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
       for (const auto& [log, at] : g.logs) note_log(whole.logs, log, at.first, at.second);
       whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
       for (auto& w : g.workers) whole.workers.insert(w);
+      for (auto& p : g.processes) whole.processes.insert(p);
       whole.shown.first_seen = std::min(whole.shown.first_seen, g.shown.first_seen);
       whole.shown.last_seen = std::max(whole.shown.last_seen, g.shown.last_seen);
       g.shown.count = 0;
@@ -319,6 +327,7 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
     if (std::any_of(g.claimed_by.begin(), g.claimed_by.end(), fired)) continue;  // a rule explains it
     s.fingerprint = group_fingerprint(s.key);
     s.workers_total = g.workers.size();
+    s.sdk_processes = g.processes.size();
     for (const auto& w : g.workers) {
       if (s.workers.size() < kMaxListedWorkers) s.workers.push_back(w);
     }

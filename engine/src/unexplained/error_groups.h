@@ -62,6 +62,9 @@ class ErrorGroups {
   struct Group {
     UnexplainedGroup shown;
     std::set<std::string> workers;
+    // The SDK processes that logged it: worker, '\x1f', portability_worker_id (the same failure in
+    // every SDK process of a worker is one group, counted so: "× 4 SDK processes").
+    std::set<std::string> processes;
     std::map<std::string, std::pair<Timestamp, SourceLocation>> logs;  // log → its earliest copy
     std::set<int> claimed_by;                                          // rules that took one of its entries as evidence
     std::string first_template;                                        // a plain line's masked text when first seen
@@ -72,6 +75,7 @@ class ErrorGroups {
   struct Fragment {
     Timestamp at = kNoTime;
     SourceLocation where;
+    std::string sdk_worker;
     std::string text;
     std::vector<int> claimed_by;
     std::unique_ptr<KeptRecord> record;
