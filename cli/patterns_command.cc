@@ -173,6 +173,11 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run) {
                   "The fraction of a template's tokens a line must share to join its group")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd->add_option("--prefix-tokens", o->limits.prefix_tokens,
+                  "A line is compared only with the groups whose first N tokens it shares (tokens with a digit "
+                  "count as variables)")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
   auto s = std::make_shared<SuggestOptions>();
   CLI::App* suggest = cmd->add_subcommand(
       "suggest",

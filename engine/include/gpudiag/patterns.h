@@ -25,6 +25,9 @@ struct MinerLimits {
   size_t max_clusters = 10000;   // groups, the overflow group not counted
   size_t max_bytes = 16u << 20;  // token text, templates and tree, estimated
   double similarity = 0.8;       // fraction of tokens a message must share with a template (tuned: bench/patterns.py)
+  // The tree's levels under the token count: a message is compared only with the groups that share
+  // its first `prefix_tokens` tokens (a token with a digit counts as <*>). Drain's depth less two.
+  size_t prefix_tokens = 2;  // chosen by tools/miner-loso (bench/RESULTS-miner-loso.md)
 };
 
 // The template of the overflow group (the lines that came once a limit was reached and fit no group).

@@ -1,6 +1,6 @@
 // TemplateMiner: Drain (He, Zhu, Zheng, Lyu: "Drain: An Online Log Parsing Approach with Fixed Depth
 // Tree", ICWS 2017) over masked messages. The tree's first level is the token count, the next
-// kPrefixTokens levels the first tokens (a token with a variable, or past kMaxChildren siblings,
+// MinerLimits::prefix_tokens levels the first tokens (a token with a variable, or past kMaxChildren siblings,
 // goes under <*>), and each leaf lists its groups. A message joins the leaf's most similar group if
 // at least `similarity` of the tokens are equal, and the group's differing tokens become <*>.
 //
@@ -21,7 +21,6 @@
 namespace gpudiag {
 namespace {
 
-constexpr size_t kPrefixTokens = 1;  // Drain's depth 4, as Loghub's benchmark runs it
 constexpr size_t kMaxChildren = 100;
 constexpr std::string_view kVar = "<*>";
 constexpr size_t kNoGroup = std::numeric_limits<size_t>::max();
@@ -163,7 +162,7 @@ struct TemplateMiner::Impl {
     auto len = by_length.find(tokens.size());
     if (len == by_length.end()) return kNoGroup;
     uint32_t node = len->second;
-    for (size_t depth = 0; depth < kPrefixTokens && depth < tokens.size(); ++depth) {
+    for (size_t depth = 0; depth < limits.prefix_tokens && depth < tokens.size(); ++depth) {
       const auto& children = nodes[node].children;
       auto child = children.find(holds_variable(tokens[depth]) ? kVar : tokens[depth]);
       if (child == children.end()) child = children.find(kVar);
@@ -223,7 +222,7 @@ struct TemplateMiner::Impl {
   bool may_create(std::string_view text) const {
     if (groups.size() >= limits.max_clusters) return false;
     const size_t cost = text.size() + tokens.size() * (sizeof(std::string_view) + kChildBytes) + kGroupBytes +
-                        kPrefixTokens * (kNodeBytes + kChildBytes);
+                        limits.prefix_tokens * (kNodeBytes + kChildBytes);
     return estimated_bytes() + cost <= limits.max_bytes;
   }
 
@@ -241,7 +240,7 @@ struct TemplateMiner::Impl {
       by_length.emplace(tokens.size(), node);
       bookkeeping_bytes += kChildBytes;
     }
-    for (size_t depth = 0; depth < kPrefixTokens && depth < tokens.size(); ++depth)
+    for (size_t depth = 0; depth < limits.prefix_tokens && depth < tokens.size(); ++depth)
       node = child_for_insert(node, tokens[depth]);
     nodes[node].groups.push_back(static_cast<uint32_t>(id));
     return id;
