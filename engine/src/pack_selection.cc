@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "facts/facts.h"
+#include "pack/line_formats.h"
 #include "pack/pack.h"
 #include "unexplained/unexplained.h"
 
@@ -103,69 +104,12 @@ std::string_view role_name(detail::SignalRole role) {
   return "?";
 }
 
-std::string plain_groups(std::string pattern) {
-  RE2::GlobalReplace(&pattern, R"(\(\?P<\w+>)", "(");
-  return pattern;
-}
-
-// The end of the group whose `(` is at `open` in an RE2 pattern (the index of its `)`), or npos.
-size_t group_end(std::string_view p, size_t open) {
-  int depth = 0;
-  bool in_class = false;
-  for (size_t i = open; i < p.size(); ++i) {
-    if (p[i] == '\\') {
-      ++i;
-    } else if (in_class) {
-      in_class = p[i] != ']';
-    } else if (p[i] == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // `[]…]`: the bracket is a member
-    } else if (p[i] == '(') {
-      ++depth;
-    } else if (p[i] == ')' && --depth == 0) {
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// A line format as a screen of the lines it reads at some levels (`below_error`: those below ERROR,
-// else ERROR and above): its pattern, anchored, with the group `level` narrowed to the tokens (its
-// `levels` and the severity names) that group reads and that name such a level. A format without a
-// `level` group reads lines without a level: the whole pattern, or none when `below_error`. None too
-// when no token of the group names such a level.
-std::optional<std::string> screen_of(const LineFormat& f, bool below_error) {
-  constexpr std::string_view kLevelGroup = "(?P<level>";
-  const size_t open = f.pattern.find(kLevelGroup);
-  if (open == std::string::npos) {
-    if (below_error) return std::nullopt;
-    return fmt::format("^(?:{})", plain_groups(f.pattern));
-  }
-  const size_t close = group_end(f.pattern, open);
-  if (close == std::string_view::npos) return std::nullopt;
-  const RE2 group(f.pattern.substr(open + kLevelGroup.size(), close - open - kLevelGroup.size()), RE2::Quiet);
-  std::set<std::string, std::less<>> tokens;
-  const auto consider = [&](std::string_view token) {
-    const auto level = f.level_of(token);
-    if (level && (*level < Severity::kError) == below_error && RE2::FullMatch(token, group)) tokens.emplace(token);
-  };
-  for (const auto& [token, level] : f.levels) consider(token);
-  for (const auto& row : kSeverityNames) consider(row.name);
-  if (!group.ok() || tokens.empty()) return std::nullopt;
-  std::string alternation;
-  for (const auto& t : tokens) {
-    alternation += fmt::format("{}{}", alternation.empty() ? "" : "|", RE2::QuoteMeta(t));
-  }
-  return fmt::format("^(?:{}(?:{}){})", plain_groups(f.pattern.substr(0, open)), alternation,
-                     plain_groups(f.pattern.substr(close + 1)));
-}
-
 CandidateScreen candidate_screen(const detail::CompiledRulePack& pack) {
   CandidateScreen s;
   s.min_severity = Severity::kError;
   s.benign_errors = pack.policy.benign_errors;
   for (const auto& f : pack.policy.line_formats) {
-    if (auto p = screen_of(f, /*below_error=*/true)) s.demoting_prefixes.push_back(std::move(*p));
+    if (auto p = detail::LineFormats::screen_of(f, /*below_error=*/true)) s.demoting_prefixes.push_back(std::move(*p));
   }
   s.traceback_markers.assign(detail::kTracebackMarkers.begin(), detail::kTracebackMarkers.end());
   s.fragment_logs.assign(detail::kFragmentLogs.begin(), detail::kFragmentLogs.end());
@@ -179,7 +123,7 @@ CandidateScreen candidate_screen(const detail::CompiledRulePack& pack) {
   // The pack's line formats as they read an error, or a line without a level (a relayed traceback's
   // piece), their named groups plain (BigQuery's REGEXP_CONTAINS names none).
   for (const auto& f : pack.policy.line_formats) {
-    if (auto p = screen_of(f, /*below_error=*/false)) s.line_formats.push_back(std::move(*p));
+    if (auto p = detail::LineFormats::screen_of(f, /*below_error=*/false)) s.line_formats.push_back(std::move(*p));
   }
   return s;
 }

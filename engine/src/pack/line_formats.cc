@@ -1,8 +1,41 @@
 #include "line_formats.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace gpudiag::detail {
+namespace {
+
+std::string plain_groups(std::string pattern) {
+  RE2::GlobalReplace(&pattern, R"(\(\?P<\w+>)", "(");
+  return pattern;
+}
+
+// The end of the group whose `(` is at `open` in an RE2 pattern (the index of its `)`), or npos.
+size_t group_end(std::string_view p, size_t open) {
+  int depth = 0;
+  bool in_class = false;
+  for (size_t i = open; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = p[i] != ']';
+    } else if (p[i] == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // `[]…]`: the bracket is a member
+    } else if (p[i] == '(') {
+      ++depth;
+    } else if (p[i] == ')' && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
 
 LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
   constexpr std::string_view kRest = "(?P<text>.*)";
@@ -49,6 +82,32 @@ std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const 
     return r;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> LineFormats::screen_of(const LineFormat& f, bool below_error) {
+  constexpr std::string_view kLevelGroup = "(?P<level>";
+  const size_t open = f.pattern.find(kLevelGroup);
+  if (open == std::string::npos) {
+    if (below_error) return std::nullopt;
+    return fmt::format("^(?:{})", plain_groups(f.pattern));
+  }
+  const size_t close = group_end(f.pattern, open);
+  if (close == std::string_view::npos) return std::nullopt;
+  const RE2 group(f.pattern.substr(open + kLevelGroup.size(), close - open - kLevelGroup.size()), RE2::Quiet);
+  std::set<std::string, std::less<>> tokens;
+  const auto consider = [&](std::string_view token) {
+    const auto level = f.level_of(token);
+    if (level && (*level < Severity::kError) == below_error && RE2::FullMatch(token, group)) tokens.emplace(token);
+  };
+  for (const auto& [token, level] : f.levels) consider(token);
+  for (const auto& row : kSeverityNames) consider(row.name);
+  if (!group.ok() || tokens.empty()) return std::nullopt;
+  std::string alternation;
+  for (const auto& t : tokens) {
+    alternation += fmt::format("{}{}", alternation.empty() ? "" : "|", RE2::QuoteMeta(t));
+  }
+  return fmt::format("^(?:{}(?:{}){})", plain_groups(f.pattern.substr(0, open)), alternation,
+                     plain_groups(f.pattern.substr(close + 1)));
 }
 
 }  // namespace gpudiag::detail

@@ -48,6 +48,13 @@ class LineFormats {
   }
   // The first format (in the pack's order) whose `starts` and pattern read `line`.
   std::optional<Read> read(std::string_view line) const;
+  // A format as a screen of the lines it reads at some levels (`below_error`: below ERROR, else
+  // ERROR and above or none): its pattern, anchored, with the group `level` narrowed to the tokens
+  // (its `levels` and the severity names) that the group reads and that name such a level, named
+  // groups plain. A format without a `level` group reads lines without a level: the whole pattern,
+  // or none when `below_error`. None too when no token of the group names such a level. `gpudiag sql`
+  // compiles the same (pack_selection.h).
+  static std::optional<std::string> screen_of(const LineFormat& f, bool below_error);
   bool empty() const { return formats_.empty(); }
 
  private:

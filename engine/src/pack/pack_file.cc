@@ -318,8 +318,12 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
 // pattern): each line is read to its level and text, each near miss is not read.
 void check_line_format_examples(const RuleFile& file, const Node& item, const LineFormat& f, Diagnostics& diags) {
   const LineFormats reader(std::vector<LineFormat>{f});
-  const auto read = [&](std::string_view line, std::string* level, std::string* text) {
-    const auto r = reader.read(line);
+  // `screened`: only where one of its `starts` begins the line, as the reader reads; an example is
+  // also read without them, so that a wrong start and a wrong reading are both said.
+  const auto read = [&](std::string_view line, std::string* level, std::string* text, bool screened = true) {
+    LineFormat any_start = f;
+    any_start.starts = {std::string(line.substr(0, 1))};
+    const auto r = screened || line.empty() ? reader.read(line) : LineFormats({any_start}).read(line);
     if (!r) return false;
     *text = std::string(r->text);
     *level = r->level ? std::string(severity_name(*r->level)) : "none";
@@ -339,14 +343,15 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
         continue;
       }
       std::string got_level, got_text;
-      if (!starts(line->scalar)) {
-        diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
-      } else if (!read(line->scalar, &got_level, &got_text)) {
+      if (!read(line->scalar, &got_level, &got_text, /*screened=*/false)) {
         diags.push_back(problem(file, line->at, "rule-example", "the format does not read this line"));
       } else if (got_level != level->scalar || got_text != text->scalar) {
         diags.push_back(
             problem(file, e.at, "rule-example",
                     fmt::format("the format reads level {} and text \"{}\" of this line", got_level, got_text)));
+      }
+      if (!starts(line->scalar)) {
+        diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
       }
     }
   }

@@ -168,8 +168,7 @@ std::optional<LineFormats::Read> ErrorCandidates::own_line(const LogRecord& r) c
 
 std::optional<Severity> ErrorCandidates::first_line_level(const LogRecord& r) const {
   if (!formats_.may_read(r.message)) return std::nullopt;
-  const std::string_view first = r.message.substr(0, r.message.find('\n'));
-  const auto read = formats_.read(first);
+  const auto read = formats_.read(r.message.substr(0, r.message.find('\n')));
   return read ? read->level : std::nullopt;
 }
 
