@@ -84,6 +84,10 @@ TEST_CASE("a stderr line logged at ERROR is read at its own level, by the engine
        "rank=0",
        false},
       {"[08/01/2022-15:41:44] [TRT] [W] TensorRT was linked against cuDNN 8.4.1 but loaded cuDNN 8.2.1", false},
+      // NCCL's debug log (huggingface/accelerate#2183, NVIDIA/TensorRT-LLM#1670): INFO is chatter, WARN
+      // is NCCL's error level; no start is fixed (the host name comes first).
+      {"axon:5019:5088 [0] NCCL INFO Allocated 9637892 bytes of shared memory in /dev/shm/nccl-CmU6vI", false},
+      {"VM-0-16-ubuntu:392:494 [2] enqueue.cc:43 NCCL WARN Cuda failure 'out of memory'", true},
       // googlecolab/colabtools#1868 (2021): pip's resolver, no logging prefix (its own word, not a level).
       {"tensorflow 2.16.1 requires ml-dtypes~=0.3.1, but you have ml-dtypes 0.4.0 which is incompatible.", true},
       {"E", true},

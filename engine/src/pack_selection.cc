@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "facts/facts.h"
-#include "pack/line_formats.h"
 #include "pack/pack.h"
 #include "unexplained/unexplained.h"
 

@@ -54,7 +54,10 @@ struct QuietShape {
 // Beam relays at INFO, a library's `[TRT] [E]` line that stderr carries at ERROR.
 struct LineFormat {
   std::string name;
-  std::vector<std::string> starts;                      // a matching line starts with one of these (a cheap screen)
+  std::vector<std::string> starts;  // a matching line starts with one of these (a cheap screen) …
+  // … or, for a line whose prefix has no fixed first bytes (NCCL's `host:pid:tid [dev] NCCL INFO`),
+  // holds one of these in its first LineFormats::kContainsWindow bytes: tried on ERROR entries only.
+  std::vector<std::string> contains;
   std::string pattern;                                  // RE2, anchored; named groups `text` (required) and `level`
   std::map<std::string, Severity, std::less<>> levels;  // `level` tokens that are not severity names
 

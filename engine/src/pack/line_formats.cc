@@ -53,6 +53,9 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
     for (const auto& s : f.starts) {
       if (!s.empty()) starts_by_byte_[static_cast<unsigned char>(s.front())].push_back({s, formats_.size()});
     }
+    for (const auto& c : f.contains) {
+      if (!c.empty()) contains_.push_back({c, formats_.size()});
+    }
     const auto level = named.find("level");
     const auto process = named.find("process");
     formats_.push_back(Compiled{f, std::move(re), rest, text == named.end() ? 0 : text->second,
@@ -61,27 +64,42 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
   }
 }
 
-std::optional<LineFormats::Read> LineFormats::read(std::string_view line) const {
+std::optional<LineFormats::Read> LineFormats::read(std::string_view line, bool at_error) const {
   if (line.empty()) return std::nullopt;
-  size_t tried = formats_.size();  // the format tried last: one whose several starts begin the line is tried once
-  for (const auto& start : starts_by_byte_[static_cast<unsigned char>(line.front())]) {
-    if (start.format == tried || !line.starts_with(start.text)) continue;
-    tried = start.format;
-    const Compiled& f = formats_[start.format];
-    const int groups = std::max({f.text_group, f.level_group, f.process_group}) + 1;
-    re2::StringPiece found[kMaxGroups + 1];
-    if (groups > kMaxGroups + 1 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups)) continue;
-    Read r;
-    r.text = f.text_is_rest ? line.substr(found[0].size())
-                            : std::string_view(found[f.text_group].data(), found[f.text_group].size());
-    if (f.process_group >= 0)
-      r.process = std::string_view(found[f.process_group].data(), found[f.process_group].size());
-    if (f.level_group >= 0 && !found[f.level_group].empty()) {
-      r.level = f.format.level_of(std::string_view(found[f.level_group].data(), found[f.level_group].size()));
-    }
-    return r;
+  // The formats whose `starts` begin the line and (at ERROR) whose `contains` are in its window,
+  // merged in the pack's order: the first that reads it wins. A format has one kind of screen, so
+  // its entries in either list are adjacent and it is tried once.
+  const auto& by_start = starts_by_byte_[static_cast<unsigned char>(line.front())];
+  const std::vector<Start> none;
+  const auto& by_contents = at_error ? contains_ : none;
+  const std::string_view window = line.substr(0, kContainsWindow);
+  size_t i = 0, j = 0;
+  size_t tried = formats_.size();
+  while (i < by_start.size() || j < by_contents.size()) {
+    const bool from_start =
+        j >= by_contents.size() || (i < by_start.size() && by_start[i].format < by_contents[j].format);
+    const Start& s = from_start ? by_start[i++] : by_contents[j++];
+    if (s.format == tried) continue;
+    if (from_start ? !line.starts_with(s.text) : window.find(s.text) == std::string_view::npos) continue;
+    tried = s.format;
+    if (auto r = read_with(formats_[s.format], line)) return r;
   }
   return std::nullopt;
+}
+
+std::optional<LineFormats::Read> LineFormats::read_with(const Compiled& f, std::string_view line) const {
+  const int groups = std::max({f.text_group, f.level_group, f.process_group}) + 1;
+  re2::StringPiece found[kMaxGroups + 1];
+  if (groups > kMaxGroups + 1 || !f.re->Match(line, 0, line.size(), RE2::ANCHOR_START, found, groups))
+    return std::nullopt;
+  Read r;
+  r.text = f.text_is_rest ? line.substr(found[0].size())
+                          : std::string_view(found[f.text_group].data(), found[f.text_group].size());
+  if (f.process_group >= 0) r.process = std::string_view(found[f.process_group].data(), found[f.process_group].size());
+  if (f.level_group >= 0 && !found[f.level_group].empty()) {
+    r.level = f.format.level_of(std::string_view(found[f.level_group].data(), found[f.level_group].size()));
+  }
+  return r;
 }
 
 std::optional<std::string> LineFormats::screen_of(const LineFormat& f, bool below_error) {

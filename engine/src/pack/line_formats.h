@@ -36,18 +36,25 @@ class LineFormats {
     std::string_view text;          // within the line read
     std::string_view process;       // the group `process` (`EngineCore_DP0 pid=402`), "" without one
   };
-  // Whether some format's `starts` begins `line`: a few compares, asked before any RE2.
-  bool may_read(std::string_view line) const {
+  // How far into a line a format's `contains` is looked for.
+  static constexpr size_t kContainsWindow = 160;
+
+  // Whether some format may read `line`: one of its `starts` begins it, or (`at_error`: the entry is
+  // at ERROR, stderr's level) the pack has a format that `contains` screens. A few compares, asked
+  // before any RE2.
+  bool may_read(std::string_view line, bool at_error = false) const {
     // Every record below ERROR asks: most are answered by their first byte (a loop over every
     // start cost some 120 instructions a record, 1.5 % of `analyze` on bench's healthy export).
     if (line.empty()) return false;
+    if (at_error && !contains_.empty()) return true;
     for (const auto& s : starts_by_byte_[static_cast<unsigned char>(line.front())]) {
       if (line.starts_with(s.text)) return true;
     }
     return false;
   }
-  // The first format (in the pack's order) whose `starts` and pattern read `line`.
-  std::optional<Read> read(std::string_view line) const;
+  // The first format (in the pack's order) whose `starts` (or, `at_error`, `contains`) and pattern
+  // read `line`.
+  std::optional<Read> read(std::string_view line, bool at_error = false) const;
   // A format as a screen of the lines it reads at some levels (`below_error`: below ERROR, else
   // ERROR and above or none): its pattern, anchored, with the group `level` narrowed to the tokens
   // (its `levels` and the severity names) that the group reads and that name such a level, named
@@ -75,8 +82,10 @@ class LineFormats {
     size_t format = 0;  // its index in formats_
   };
   std::vector<Compiled> formats_;
-  // Every format's `starts` by their first byte, in the pack's order.
+  // Every format's `starts` by their first byte, in the pack's order; every `contains`, in order.
   std::array<std::vector<Start>, 256> starts_by_byte_;
+  std::vector<Start> contains_;
+  std::optional<Read> read_with(const Compiled& f, std::string_view line) const;
 };
 
 }  // namespace gpudiag::detail

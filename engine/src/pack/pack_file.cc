@@ -323,14 +323,19 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
   const auto read = [&](std::string_view line, std::string* level, std::string* text, bool screened = true) {
     LineFormat any_start = f;
     any_start.starts = {std::string(line.substr(0, 1))};
-    const auto r = screened || line.empty() ? reader.read(line) : LineFormats({any_start}).read(line);
+    any_start.contains.clear();
+    const auto r =
+        screened || line.empty() ? reader.read(line, /*at_error=*/true) : LineFormats({any_start}).read(line);
     if (!r) return false;
     *text = std::string(r->text);
     *level = r->level ? std::string(severity_name(*r->level)) : "none";
     return true;
   };
   const auto starts = [&](std::string_view line) {
-    return std::any_of(f.starts.begin(), f.starts.end(), [&](const std::string& st) { return line.starts_with(st); });
+    return std::any_of(f.starts.begin(), f.starts.end(), [&](const std::string& st) { return line.starts_with(st); }) ||
+           std::any_of(f.contains.begin(), f.contains.end(), [&](const std::string& c) {
+             return line.substr(0, LineFormats::kContainsWindow).find(c) != std::string_view::npos;
+           });
   };
   if (const Node* examples = item.get("examples"); examples != nullptr && examples->is_seq()) {
     for (const auto& e : examples->items) {
@@ -351,7 +356,9 @@ void check_line_format_examples(const RuleFile& file, const Node& item, const Li
                     fmt::format("the format reads level {} and text \"{}\" of this line", got_level, got_text)));
       }
       if (!starts(line->scalar)) {
-        diags.push_back(problem(file, line->at, "rule-example", "the line starts with none of `starts`"));
+        diags.push_back(problem(file, line->at, "rule-example",
+                                f.starts.empty() ? "the line holds none of `contains` near its start"
+                                                 : "the line starts with none of `starts`"));
       }
     }
   }
@@ -384,18 +391,19 @@ void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& polic
     const Node* name = item.get("name");
     const Node* pattern = item.get("pattern");
     const Node* starts = item.get("starts");
+    const Node* contains = item.get("contains");
     const Node* examples = item.get("examples");
-    if (name == nullptr || pattern == nullptr || starts == nullptr || !starts->is_seq() || starts->items.empty() ||
-        examples == nullptr || !examples->is_seq() || examples->items.empty() || item.get("sources") == nullptr ||
-        !pattern->is_scalar()) {
+    const auto non_empty_list = [](const Node* n) { return n != nullptr && n->is_seq() && !n->items.empty(); };
+    if (name == nullptr || pattern == nullptr || non_empty_list(starts) == non_empty_list(contains) ||
+        !non_empty_list(examples) || item.get("sources") == nullptr || !pattern->is_scalar()) {
       diags.push_back(problem(file, item.at, "rule-type",
-                              "a line format needs `name`, `starts` and `examples` (non-empty lists), `pattern` and "
-                              "`sources`"));
+                              "a line format needs `name`, `starts` or `contains` (one of them), `examples` (non-empty "
+                              "lists), `pattern` and `sources`"));
       continue;
     }
     LineFormat f{.name = name->scalar, .pattern = pattern->scalar};
-    for (const auto& st : starts->items) {
-      if (st.is_scalar() && !st.scalar.empty()) f.starts.push_back(st.scalar);
+    for (const auto& st : (starts != nullptr ? starts : contains)->items) {
+      if (st.is_scalar() && !st.scalar.empty()) (starts != nullptr ? f.starts : f.contains).push_back(st.scalar);
     }
     bool ok = true;
     if (const Node* levels = item.get("levels"); levels != nullptr && levels->is_map()) {

@@ -161,14 +161,16 @@ bool ErrorCandidates::benign(std::string_view message) {
 }
 
 std::optional<LineFormats::Read> ErrorCandidates::own_line(const LogRecord& r) const {
-  if (!r.exception.empty() || !formats_.may_read(r.message) || r.message.find('\n') != std::string_view::npos)
+  const bool at_error = r.severity >= Severity::kError;
+  if (!r.exception.empty() || !formats_.may_read(r.message, at_error) || r.message.find('\n') != std::string_view::npos)
     return std::nullopt;
-  return formats_.read(r.message);
+  return formats_.read(r.message, at_error);
 }
 
 std::optional<Severity> ErrorCandidates::first_line_level(const LogRecord& r) const {
-  if (!formats_.may_read(r.message)) return std::nullopt;
-  const auto read = formats_.read(r.message.substr(0, r.message.find('\n')));
+  const bool at_error = r.severity >= Severity::kError;
+  if (!formats_.may_read(r.message, at_error)) return std::nullopt;
+  const auto read = formats_.read(r.message.substr(0, r.message.find('\n')), at_error);
   return read ? read->level : std::nullopt;
 }
 
