@@ -82,7 +82,8 @@ def build(c):
         ERROR are errors, reassembled without their prefixes into one traceback (the logged and
         the raw copy of each of the four attempts: 8 entries): the ValueError is the most likely
         cause, and the generic RuntimeError and Beam's Exception name it as
-        their cause. The healthy vLLM INFO chatter must stay quiet.''')
+        their cause. The healthy vLLM INFO chatter must stay quiet. Since issue 40 the rule
+        llm-engine-gpu-memory-short knows the engine's error and leads the verdict.''')
     cf = N.cfg(machine='g2-standard-8', gpu='nvidia-l4', driver=True, num_workers=1, max_workers=1,
                steps=['S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write'])
     j = c.job('answer-vllm-l4', '2025-11-26T18:10:02Z', region='us-central1',
@@ -108,8 +109,8 @@ def build(c):
         block = []
         for k, line in enumerate(engine_traceback()):
             at += 0.002
-            block.append(relayed(j, at, head + line, SRC_VLLM, mark='logged' if first and k == 0 else None,
-                                 cite=line))
+            block.append(relayed(j, at, head + line, SRC_VLLM,
+                                 mark='logged' if first and line == FREE else None, cite=line))
         for e in block[1:]:
             e.block_head = block[0]  # the claims below may be in any line of the relayed traceback
         at += 0.01
@@ -139,8 +140,10 @@ def build(c):
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)
     c.output('export.json')
-    c.fire('work-item-failed', marks=['wif'])
-    c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
+    # Since issue 40 a rule knows the engine core's error: llm-engine-gpu-memory-short reads it in
+    # the relayed lines (INFO entries), and the generic errors above it fold under it.
+    c.fire('llm-engine-gpu-memory-short', marks=['logged'],
+           captures={'free': '13.80', 'total': '22.03', 'utilization': '0.9'})
+    c.fire('work-item-failed', marks=['wif'], caused_by='llm-engine-gpu-memory-short')
+    c.fire('workflow-failed', marks=['wif'], caused_by='llm-engine-gpu-memory-short')
     c.not_fire('gpu-out-of-memory', 'worker-lost-contact')
-    c.unexplained(exception='ValueError', message='Free memory on device', user_frame=None, step=None,
-                  marks=['logged'], key_strings=['Free memory on device', 'less than desired GPU memory utilization'])
