@@ -1,26 +1,15 @@
-from corpuslib import noise as N, texts as T
+from corpuslib import noise as N
+from corpuslib.model_servers import SRC_RELAY, relayed, start_failed
 
 STEP = 'RunInference/BeamML_RunInference'
 BF16 = ('ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your '
         'Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the '
         '`dtype` flag in CLI, for example: --dtype=half.')
-BEAM = ('Exception: Failed to start vLLM server, polling process exited with code 1.  Next time a '
-        'request is tried, the server will be restarted')
 SRC_BF16 = ('vllm-project/vllm vllm/platforms/cuda.py check_if_supports_dtype (≈0.8 on: "the `dtype`" '
             'with the space); NVIDIA-AI-Blueprints/bring-llms-to-nim#7 and substratusai/vllm-docker#37 '
             'quote the error on Turing GPUs (the GPU name as a T4 prints it)', 'V-code')
 SRC_CAST = ('vllm-project/vllm#29566: "Casting torch.bfloat16 to torch.float16." is a WARNING vLLM prints '
             'when it picks float16 itself: a near miss', 'V')
-SRC_RELAY = ('apache/beam sdks/python/apache_beam/ml/inference/vllm_inference.py (2.64): start_process '
-             're-logs each line of the server\'s output with logging.info; "Failed to start vLLM '
-             'server, polling process exited with code …" after its retries', 'V-code')
-
-
-def relayed(j, t, line, src, mark=None):
-    e = j.wlog(t, j.w[0], line, src=src, cite=line, mark=mark,
-               module='apache_beam/ml/inference/vllm_inference.py', line=91, thread='Thread-7')
-    e.fields['digits'] = 6
-    return e
 
 
 def build(c):
@@ -49,15 +38,7 @@ def build(c):
         pid = 240 + attempt
         relayed(j, t + 9, '(EngineCore_DP0 pid=%d) ERROR 10-21 13:0%d:12 [core.py:718] %s' % (pid, attempt + 3, BF16),
                 SRC_BF16, mark='bf16' if attempt == 0 else None)
-        beam = T.user_tb('3.11', [
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 157, in __init__' % T.sp('3.11'),
-            '    self.start_server()',
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 209, in start_server' % T.sp('3.11'),
-            '    raise Exception(',
-        ], BEAM)
-        j.wlog(t + 18, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), beam),
-               sev='ERROR', src=SRC_RELAY, cite=BEAM, module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP)
+        start_failed(j, t + 18, attempt, STEP)
         t += 60.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)

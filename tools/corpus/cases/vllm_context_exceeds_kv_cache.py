@@ -1,4 +1,5 @@
-from corpuslib import noise as N, texts as T
+from corpuslib import noise as N
+from corpuslib.model_servers import SRC_RELAY, relayed, start_failed
 
 STEP = 'RunInference/BeamML_RunInference'
 VLLM = '/usr/local/lib/python3.11/site-packages/vllm'
@@ -8,8 +9,6 @@ KV = ("ValueError: To serve at least one request with the models's max seq len (
       "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")
 PARENT = ('RuntimeError: Engine core initialization failed. See root cause above. Failed core '
           'proc(s): {}')
-BEAM = ('Exception: Failed to start vLLM server, polling process exited with code 1.  Next time a '
-        'request is tried, the server will be restarted')
 SRC_KV = ('vllm-project/vllm vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory (0.9.1–0.11, '
           'the "models\'s" wording with the estimate); vllm-project/vllm#25350 and '
           'vllm-project/tpu-inference#223 quote it in real logs (figures adapted to Llama 3.1 8B on an '
@@ -18,18 +17,6 @@ SRC_CHATTER = ('vllm-project/vllm V1 start-up INFO lines ("Using max model len",
                '"Available KV cache memory", as in vllm-project/vllm#29566; figures adapted)', 'V')
 SRC_PARENT = ('vllm-project/vllm#23176 (2025): "RuntimeError: Engine core initialization failed. See root '
               'cause above. Failed core proc(s): {}" verbatim', 'V')
-SRC_RELAY = ('apache/beam sdks/python/apache_beam/ml/inference/vllm_inference.py (2.64): start_process '
-             're-logs each line of the server\'s output with logging.info; "Failed to start vLLM '
-             'server, polling process exited with code …" after its retries', 'V-code')
-
-
-def relayed(j, t, line, src, sdk, mark=None, cite=None):
-    """One line of a server's output as Beam's relay logs it from SDK process `sdk`: INFO, from
-    vllm_inference.py."""
-    e = j.wlog(t, j.w[0], line, src=src, cite=cite or line, mark=mark, sdk=sdk,
-               module='apache_beam/ml/inference/vllm_inference.py', line=91, thread='Thread-7')
-    e.fields['digits'] = 6
-    return e
 
 
 def build(c):
@@ -57,7 +44,7 @@ def build(c):
         pid = 512 + attempt
         relayed(j, t, "Starting service with ['/usr/local/bin/python', '-m', "
                 "'vllm.entrypoints.openai.api_server', '--model', 'meta-llama/Llama-3.1-8B-Instruct', "
-                "'--port', '%d']" % (42000 + attempt), SRC_RELAY, sdk)
+                "'--port', '%d']" % (42000 + attempt), SRC_RELAY, sdk=sdk)
         chatter = [
             '(APIServer pid=%d) INFO 12-02 07:0%d:11 [model.py:1752] Using max model len 131072' % (300 + attempt, attempt + 3),
             '(EngineCore_DP0 pid=%d) INFO 12-02 07:0%d:52 [gpu_model_runner.py:2653] Model loading took 14.99 GiB '
@@ -65,10 +52,10 @@ def build(c):
             '(EngineCore_DP0 pid=%d) INFO 12-02 07:0%d:58 [gpu_worker.py:298] Available KV cache memory: 3.41 GiB' % (pid, attempt + 3),
         ]
         for k, line in enumerate(chatter):
-            relayed(j, t + 4 + 3 * k, line, SRC_CHATTER, sdk)
+            relayed(j, t + 4 + 3 * k, line, SRC_CHATTER, sdk=sdk)
         head = '(EngineCore_DP0 pid=%d) ERROR 12-02 07:0%d:58 [core.py:718] ' % (pid, attempt + 3)
         at = t + 14.0
-        relayed(j, at, head + 'EngineCore failed to start.', SRC_CHATTER, sdk)
+        relayed(j, at, head + 'EngineCore failed to start.', SRC_CHATTER, sdk=sdk)
         lines = [
             'Traceback (most recent call last):',
             '  File "%s/v1/engine/core.py", line 709, in run_engine_core' % VLLM,
@@ -86,21 +73,13 @@ def build(c):
         block = []
         for k, line in enumerate(lines):
             at += 0.002
-            block.append(relayed(j, at, head + line, SRC_KV, sdk,
+            block.append(relayed(j, at, head + line, SRC_KV, sdk=sdk,
                                  mark='kv' if first and k == len(lines) - 1 else None, cite=line))
         for e in block[1:]:
             e.block_head = block[0]
         at += 0.5
-        relayed(j, at, '(APIServer pid=%d) ' % (300 + attempt) + PARENT, SRC_PARENT, sdk)
-        beam = T.user_tb('3.11', [
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 157, in __init__' % T.sp('3.11'),
-            '    self.start_server()',
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 209, in start_server' % T.sp('3.11'),
-            '    raise Exception(',
-        ], BEAM)
-        j.wlog(at + 8.0, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), beam),
-               sev='ERROR', src=SRC_RELAY, cite=BEAM, module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, sdk=sdk)
+        relayed(j, at, '(APIServer pid=%d) ' % (300 + attempt) + PARENT, SRC_PARENT, sdk=sdk)
+        start_failed(j, at + 8.0, attempt, STEP, sdk=sdk)
         t += 80.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)

@@ -1,4 +1,5 @@
 from corpuslib import noise as N, texts as T
+from corpuslib.model_servers import SRC_RELAY, START_FAILED as BEAM, relayed, start_failed
 
 STEP = 'RunInference/BeamML_RunInference'
 FREE = ('ValueError: Free memory on device (13.80/22.03 GiB) on startup is less than desired GPU '
@@ -6,8 +7,6 @@ FREE = ('ValueError: Free memory on device (13.80/22.03 GiB) on startup is less 
         'used by other processes.')
 PARENT = ('RuntimeError: Engine core initialization failed. See root cause above. Failed core '
           'proc(s): {}')
-BEAM = ('Exception: Failed to start vLLM server, polling process exited with code 1.  Next time a '
-        'request is tried, the server will be restarted')
 VLLM = '/usr/local/lib/python3.11/site-packages/vllm'
 SRC_VLLM = ('vllm-project/vllm#25837 (2025): the EngineCore lines, their `(EngineCore_DP0 pid=N) ERROR '
             'MM-DD HH:MM:SS [core.py:N]` prefix and the last four frames verbatim (site-packages '
@@ -15,9 +14,6 @@ SRC_VLLM = ('vllm-project/vllm#25837 (2025): the EngineCore lines, their `(Engin
             'vllm/v1/engine/core.py', 'V')
 SRC_PARENT = ('vllm-project/vllm#23176 (2025): the APIServer traceback tail and "RuntimeError: Engine '
               'core initialization failed. See root cause above. Failed core proc(s): {}" verbatim', 'V')
-SRC_RELAY = ('apache/beam sdks/python/apache_beam/ml/inference/vllm_inference.py (2.64): start_process '
-             're-logs each line of the server\'s output with logging.info, and "Failed to start vLLM '
-             'server, polling process exited with code …" after its retries', 'V-code')
 
 
 def engine_traceback():
@@ -55,15 +51,6 @@ def parent_traceback():
         '    raise RuntimeError("Engine core initialization failed. "',
         PARENT,
     ]
-
-
-def relayed(j, t, line, src, mark=None, cite=None):
-    """One line of the server's output as Beam's relay logs it: at INFO, from vllm_inference.py,
-    with the microseconds of Python's logging record (Cloud Logging keeps them)."""
-    e = j.wlog(t, j.w[0], line, src=src, cite=cite or line, mark=mark,
-               module='apache_beam/ml/inference/vllm_inference.py', line=91, thread='Thread-7')
-    e.fields['digits'] = 6
-    return e
 
 
 def build(c):
@@ -123,19 +110,12 @@ def build(c):
         for line in parent_traceback():
             at += 0.002
             relayed(j, at, '(APIServer pid=%d) ' % (231 + attempt) + line, SRC_PARENT, cite=line)
-        beam = T.user_tb('3.11', [
+        start_failed(j, at + 8.0, attempt, STEP, mark='beam' if first else None, frames=[
             '  File "%s/apache_beam/ml/inference/base.py", line 1565, in _load_model' % T.sp('3.11'),
             '    model = self._model_handler.load_model()',
             '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 272, in load_model' % T.sp('3.11'),
             '    return _VLLMModelServer(self._model_name, self._vllm_server_kwargs)',
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 157, in __init__' % T.sp('3.11'),
-            '    self.start_server()',
-            '  File "%s/apache_beam/ml/inference/vllm_inference.py", line 209, in start_server' % T.sp('3.11'),
-            '    raise Exception(',
-        ], BEAM)
-        j.wlog(at + 8.0, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), beam),
-               sev='ERROR', src=SRC_RELAY, cite=BEAM, module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, mark='beam' if first else None)
+        ])
         t += 75.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)
