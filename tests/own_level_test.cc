@@ -129,3 +129,24 @@ TEST_CASE("a relayed line logged at INFO is a candidate when its own level is ER
       candidate("E0000 00:00:1759573879.528330   74721 cuda_dnn.cc:8579] Unable to register cuDNN factory: "
                 "Attempting to register factory for plugin cuDNN when one has already been registered"));
 }
+
+TEST_CASE("a line format is read as its whole pattern reads it, whatever shortcut the reader takes", "[unit]") {
+  // The reader matches only the part before a trailing `(?P<text>.*)` and takes the rest of the line
+  // as the text; where the suffix binds to one branch of a top-level alternation, that is not the
+  // same reading, and the whole pattern is matched.
+  const detail::LineFormats alternation(
+      std::vector<LineFormat>{LineFormat{.name = "x", .starts = {"E", "W"}, .pattern = "EE|W(?P<text>.*)"}});
+  const auto ee = alternation.read("EExyz");
+  REQUIRE(ee);
+  CHECK(ee->text.empty());
+  const auto w = alternation.read("Wxyz");
+  REQUIRE(w);
+  CHECK(w->text == "xyz");
+  // A class that holds `]` or `)` does not end the level group early: gpudiag sql's narrowing keeps
+  // the rest of the pattern.
+  const LineFormat bracket{.name = "y", .starts = {"["}, .pattern = R"(\[(?P<level>[^])]+)\] (?P<text>.*))"};
+  const auto screen = detail::LineFormats::screen_of(bracket, /*below_error=*/true);
+  REQUIRE(screen);
+  CHECK(RE2::PartialMatch("[INFO] fine", RE2(*screen)));
+  CHECK_FALSE(RE2::PartialMatch("[ERROR] bad", RE2(*screen)));
+}

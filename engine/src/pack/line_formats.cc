@@ -25,7 +25,8 @@ size_t group_end(std::string_view p, size_t open) {
       in_class = p[i] != ']';
     } else if (p[i] == '[') {
       in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // `[]…]`: the bracket is a member
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // `[]…]`, `[^]…]`: the bracket is a member
     } else if (p[i] == '(') {
       ++depth;
     } else if (p[i] == ')' && --depth == 0) {
@@ -35,6 +36,32 @@ size_t group_end(std::string_view p, size_t open) {
   return std::string_view::npos;
 }
 
+// Whether `p` has a `|` outside every group and class, or sets RE2's `U` flag (`.*` then lazy):
+// then the pattern without its trailing `(?P<text>.*)` is not the pattern's prefix.
+bool prefix_is_not_plain(std::string_view p) {
+  if (p.find("(?U") != std::string_view::npos || p.find("(?sU") != std::string_view::npos) return true;
+  int depth = 0;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = p[i] != ']';
+    } else if (p[i] == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
+    } else if (p[i] == '(') {
+      ++depth;
+    } else if (p[i] == ')') {
+      --depth;
+    } else if (p[i] == '|' && depth == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
@@ -42,9 +69,13 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
   for (const auto& f : formats) {
     auto whole = std::make_unique<const RE2>(f.pattern, RE2::Quiet);
     if (!whole->ok() || !whole->NamedCapturingGroups().contains("text")) continue;  // the loader refused it already
-    // `.*` takes every byte of a one-line text whatever the prefix matched, so the prefix's match is
-    // the one the whole pattern's would be (RE2's leftmost-first choice is the same).
-    const bool rest = std::string_view(f.pattern).ends_with(kRest);
+    // `.*` takes every character of a one-line text whatever the prefix matched, so the prefix's
+    // match is the one the whole pattern's would be (RE2's leftmost-first choice is the same) —
+    // unless the suffix binds to one branch of a top-level alternation, or `.*` is lazy. (A byte that
+    // is not UTF-8 stops `.*`: the whole pattern then fails where the prefix reads; such a line is
+    // read with the rest as its text.)
+    const bool rest = std::string_view(f.pattern).ends_with(kRest) &&
+                      !prefix_is_not_plain(std::string_view(f.pattern).substr(0, f.pattern.size() - kRest.size()));
     auto re = rest ? std::make_unique<const RE2>(f.pattern.substr(0, f.pattern.size() - kRest.size()), RE2::Quiet)
                    : std::move(whole);
     if (!re->ok()) continue;
@@ -119,6 +150,7 @@ std::optional<std::string> LineFormats::screen_of(const LineFormat& f, bool belo
   };
   for (const auto& [token, level] : f.levels) consider(token);
   for (const auto& row : kSeverityNames) consider(row.name);
+  for (const auto& row : kSeverityAliases) consider(row.name);
   if (!group.ok() || tokens.empty()) return std::nullopt;
   std::string alternation;
   for (const auto& t : tokens) {

@@ -402,8 +402,9 @@ void read_line_formats(const RuleFile& file, const Node& root, PackPolicy& polic
       continue;
     }
     LineFormat f{.name = name->scalar, .pattern = pattern->scalar};
-    for (const auto& st : (starts != nullptr ? starts : contains)->items) {
-      if (st.is_scalar() && !st.scalar.empty()) (starts != nullptr ? f.starts : f.contains).push_back(st.scalar);
+    const bool by_start = non_empty_list(starts);
+    for (const auto& st : (by_start ? starts : contains)->items) {
+      if (st.is_scalar() && !st.scalar.empty()) (by_start ? f.starts : f.contains).push_back(st.scalar);
     }
     bool ok = true;
     if (const Node* levels = item.get("levels"); levels != nullptr && levels->is_map()) {

@@ -13,7 +13,8 @@ namespace {
 
 constexpr size_t kMaxWorkersCounted = 1000;  // distinct workers told apart per group
 // The template miner of one job's plain error lines: a few hundred distinct lines is a lot for a job.
-constexpr MinerLimits kJobMinerLimits{.max_clusters = 1000, .max_bytes = 1u << 20};
+// The tree's prefix tokens as `gpudiag patterns` has them (chosen on Loghub-2k, bench/RESULTS-miner-loso.md).
+constexpr MinerLimits kJobMinerLimits{.max_clusters = 1000, .max_bytes = 1u << 20, .prefix_tokens = 2};
 
 // Time, then place: the byte offset, as a one-line JSON array holds every entry on line 1.
 bool earlier(Timestamp at, const SourceLocation& w, Timestamp than_at, uint32_t than_input, uint64_t than_offset) {
@@ -69,7 +70,8 @@ void ErrorGroups::add(ErrorCandidate&& c) {
     return;
   }
   ++fragment_count_;
-  fragments_[{c.worker, c.log, c.below_error, c.reading->process}].push_back(
+  // The printing process within its SDK process: two SDK processes' servers may reuse a pid.
+  fragments_[{c.worker, c.log, c.below_error, c.reading->process + '\x1f' + c.sdk_worker}].push_back(
       Fragment{c.at, c.where, std::move(c.sdk_worker), line, std::move(c.claimed_by), std::move(c.record)});
 }
 
@@ -306,8 +308,12 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
       whole.shown.count += g.shown.count;
       for (const auto& [log, at] : g.logs) note_log(whole.logs, log, at.first, at.second);
       whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
-      for (auto& w : g.workers) whole.workers.insert(w);
-      for (auto& p : g.processes) whole.processes.insert(p);
+      for (auto& w : g.workers) {
+        if (whole.workers.size() < kMaxWorkersCounted) whole.workers.insert(w);
+      }
+      for (auto& p : g.processes) {
+        if (whole.processes.size() < kMaxWorkersCounted) whole.processes.insert(p);
+      }
       whole.shown.first_seen = std::min(whole.shown.first_seen, g.shown.first_seen);
       whole.shown.last_seen = std::max(whole.shown.last_seen, g.shown.last_seen);
       g.shown.count = 0;

@@ -93,7 +93,8 @@ class ErrorGroups {
   // (worker, log, logged below ERROR) → lines. Lines below ERROR are reassembled apart: they make a
   // candidate only as a whole traceback of their own, and never change how the ERROR lines of the
   // same log reassemble.
-  // Per worker, log, below ERROR or not, and relaying process (CandidateReading::process).
+  // Per worker, log, below ERROR or not, and relaying process (CandidateReading::process, then
+  // '\x1f' and the SDK process).
   std::map<std::tuple<std::string, std::string, bool, std::string>, std::vector<Fragment>> fragments_;
   size_t fragment_count_ = 0;
   ErrorBudget* budget_ = nullptr;
