@@ -14,11 +14,13 @@ std::string plain_groups(std::string pattern) {
   return pattern;
 }
 
-// The end of the group whose `(` is at `open` in an RE2 pattern (the index of its `)`), or npos.
-size_t group_end(std::string_view p, size_t open) {
+// The first `c` in RE2 pattern `p` from `from` on at `from`'s nesting level — outside escapes, classes
+// and the groups opened after `from` — or npos, also when the group `from` is in closes first (a
+// `)` that closes it is found when `c` is `)`).
+size_t find_at_level(std::string_view p, size_t from, char c) {
   int depth = 0;
   bool in_class = false;
-  for (size_t i = open; i < p.size(); ++i) {
+  for (size_t i = from; i < p.size(); ++i) {
     if (p[i] == '\\') {
       ++i;
     } else if (in_class) {
@@ -27,39 +29,25 @@ size_t group_end(std::string_view p, size_t open) {
       in_class = true;
       if (i + 1 < p.size() && p[i + 1] == '^') ++i;
       if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // `[]…]`, `[^]…]`: the bracket is a member
+    } else if (p[i] == c && depth == 0) {
+      return i;
     } else if (p[i] == '(') {
       ++depth;
-    } else if (p[i] == ')' && --depth == 0) {
-      return i;
+    } else if (p[i] == ')' && --depth < 0) {
+      return std::string_view::npos;
     }
   }
   return std::string_view::npos;
 }
 
+// The end of the group whose `(` is at `open` (the index of its `)`), or npos.
+size_t group_end(std::string_view p, size_t open) { return find_at_level(p, open + 1, ')'); }
+
 // Whether `p` has a `|` outside every group and class, or sets RE2's `U` flag (`.*` then lazy):
 // then the pattern without its trailing `(?P<text>.*)` is not the pattern's prefix.
 bool prefix_is_not_plain(std::string_view p) {
   if (p.find("(?U") != std::string_view::npos || p.find("(?sU") != std::string_view::npos) return true;
-  int depth = 0;
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\') {
-      ++i;
-    } else if (in_class) {
-      in_class = p[i] != ']';
-    } else if (p[i] == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
-    } else if (p[i] == '(') {
-      ++depth;
-    } else if (p[i] == ')') {
-      --depth;
-    } else if (p[i] == '|' && depth == 0) {
-      return true;
-    }
-  }
-  return false;
+  return find_at_level(p, 0, '|') != std::string_view::npos;
 }
 
 }  // namespace
