@@ -55,8 +55,6 @@ bool prefix_is_not_plain(std::string_view p) {
 LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
   constexpr std::string_view kRest = "(?P<text>.*)";
   for (const auto& f : formats) {
-    auto whole = std::make_unique<const RE2>(f.pattern, RE2::Quiet);
-    if (!whole->ok() || !whole->NamedCapturingGroups().contains("text")) continue;  // the loader refused it already
     // `.*` takes every character of a one-line text whatever the prefix matched, so the prefix's
     // match is the one the whole pattern's would be (RE2's leftmost-first choice is the same) —
     // unless the suffix binds to one branch of a top-level alternation, or `.*` is lazy. (A byte that
@@ -64,11 +62,12 @@ LineFormats::LineFormats(const std::vector<LineFormat>& formats) {
     // read with the rest as its text.)
     const bool rest = std::string_view(f.pattern).ends_with(kRest) &&
                       !prefix_is_not_plain(std::string_view(f.pattern).substr(0, f.pattern.size() - kRest.size()));
-    auto re = rest ? std::make_unique<const RE2>(f.pattern.substr(0, f.pattern.size() - kRest.size()), RE2::Quiet)
-                   : std::move(whole);
-    if (!re->ok()) continue;
+    // One compile: the prefix, or the whole pattern (the loader refused one without a group `text`).
+    auto re = std::make_unique<const RE2>(rest ? f.pattern.substr(0, f.pattern.size() - kRest.size()) : f.pattern,
+                                          RE2::Quiet);
     const auto& named = re->NamedCapturingGroups();
     const auto text = named.find("text");
+    if (!re->ok() || (!rest && text == named.end())) continue;
     for (const auto& s : f.starts) {
       if (!s.empty()) starts_by_byte_[static_cast<unsigned char>(s.front())].push_back({s, formats_.size()});
     }
@@ -89,8 +88,8 @@ std::optional<LineFormats::Read> LineFormats::read(std::string_view line, bool a
   // merged in the pack's order: the first that reads it wins. A format has one kind of screen, so
   // its entries in either list are adjacent and it is tried once.
   const auto& by_start = starts_by_byte_[static_cast<unsigned char>(line.front())];
-  const std::vector<Start> none;
-  const auto& by_contents = at_error ? contains_ : none;
+  static const std::vector<Start> kNone;
+  const auto& by_contents = at_error ? contains_ : kNone;
   const std::string_view window = line.substr(0, kContainsWindow);
   size_t i = 0, j = 0;
   size_t tried = formats_.size();
