@@ -8,4 +8,5 @@
 #include "gpu_machine_fit.h"
 #include "job_facts.h"
 #include "launch_facts.h"
+#include "sdk_processes.h"
 #include "service_defaults.h"

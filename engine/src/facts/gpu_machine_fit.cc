@@ -39,6 +39,8 @@ void derive_gpu_machine_fit(const FactCatalog& catalog, JobFacts& facts) {
   allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
   if (!gpu->min_driver.empty()) facts.set("gpu_min_driver", gpu->min_driver, source, priority);
   if (!gpu->min_cuda.empty()) facts.set("gpu_min_cuda", gpu->min_cuda, source, priority);
+  if (!gpu->compute_capability.empty()) facts.set("gpu_compute_capability", gpu->compute_capability, source, priority);
+  if (!gpu->memory_gb.empty()) facts.set("gpu_memory_gb", gpu->memory_gb, source, priority);
   facts.set("gpu_counts_allowed", fmt::format("{}", fmt::join(allowed, ", ")), source, priority);
 
   const std::string* count_text = known(facts, "gpu_count");

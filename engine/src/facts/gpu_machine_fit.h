@@ -7,6 +7,7 @@
 //   gpu_count_for_machine  accelerator-optimized: the GPUs machine_type carries, when it is one of them
 //   gpu_machine_fit        ok | wrong-family | wrong-count (unset, so unknown, when a fact is unknown)
 //   gpu_min_driver, gpu_min_cuda  the driver and CUDA versions the GPU needs, where the table has them
+//   gpu_compute_capability, gpu_memory_gb  the GPU's compute capability and memory, where the table has them
 // ALL-CAPS placeholders (GPU_TYPE, G2_MACHINE_TYPE) are unknown values, never wrong ones. Internal
 // to engine.
 #pragma once

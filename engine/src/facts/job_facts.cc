@@ -304,17 +304,19 @@ void apply_options(const Options& options, const FactCatalog& catalog, JobFacts&
              has_experiment("use_portable_job_submission")) {
     facts.set("runner_v2", "true", source, priority);
   }
-  if (const auto* v = find("streaming")) {
-    if (is_true(v->text) || is_false(v->text))
-      facts.set("streaming", is_true(v->text) ? "true" : "false", source, priority);
-  }
-  // Options whose value is the fact's value, as the catalog types it.
+  // Options whose value is the fact's value, as the catalog types it (a bool in Python's or JSON's
+  // spelling: `'streaming': True`, `"usePublicIps": false`).
   for (const auto& [fact, names] : catalog.all_option_names()) {
     const FactDef* def = catalog.find(fact);
-    if (def == nullptr || def->type == FactType::kBool) continue;
+    if (def == nullptr) continue;
     if (fact == "service_options" || fact == "experiments" || fact == "accelerator_hint") continue;  // lists, above
     const PythonValue* v = find(fact);
-    if (v != nullptr && !v->is_list && valid_fact_value(def->type, v->text)) facts.set(fact, v->text, source, priority);
+    if (v == nullptr || v->is_list) continue;
+    if (def->type == FactType::kBool) {
+      if (is_true(v->text) || is_false(v->text)) facts.set(fact, is_true(v->text) ? "true" : "false", source, priority);
+    } else if (valid_fact_value(def->type, v->text)) {
+      facts.set(fact, v->text, source, priority);
+    }
   }
   if (facts.get("sdk_container_image") != nullptr) facts.set("custom_container", "true", source, priority);
   for (const auto& hint : items(find("accelerator_hint"))) {

@@ -309,6 +309,7 @@ void JobAccumulator::finish() {
   // Facts derived from the others, once every source has spoken.
   derive_gpu_machine_fit(pack.catalog, facts);
   derive_accelerator_corrected(facts);
+  derive_sdk_processes_per_gpu(facts);
   // The job's labels.
   const FactSource labels{"resource labels"};
   if (!job_id.empty()) facts.set("job_id", job_id, labels, kLogLinePriority);

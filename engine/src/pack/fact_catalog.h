@@ -37,6 +37,8 @@ struct GpuPlatform {
   std::vector<std::pair<std::string, int>> machines;  // machine type → its GPUs (accelerator-optimized)
   std::string min_driver;                             // the NVIDIA driver it needs, where the docs say ("525.0")
   std::string min_cuda;                               // the CUDA toolkit it needs, where the docs say ("12.0")
+  std::string compute_capability;  // NVIDIA's compute capability ("7.5"): which dtypes and kernels run
+  std::string memory_gb;           // memory of one GPU in GB ("16")
 };
 struct GpuPlatformTable {
   std::string read;    // the date the source was read, YYYY-MM-DD

@@ -571,17 +571,21 @@ void read_gpu_platforms(const RuleFile& file, const Node& n, FactCatalog& catalo
       diags.push_back(problem(file, g.at, "rule-type", "a GPU is a mapping (type, family, counts or machines)"));
       continue;
     }
-    check_keys(file, g, {"type", "family", "counts", "machines", "min_driver", "min_cuda"}, "a GPU of gpu_platforms",
-               diags);
+    check_keys(file, g,
+               {"type", "family", "counts", "machines", "min_driver", "min_cuda", "compute_capability", "memory_gb"},
+               "a GPU of gpu_platforms", diags);
     GpuPlatform p{.type = table_text(file, g, "type", "a GPU", diags),
                   .family = table_text(file, g, "family", "a GPU", diags)};
     if (p.type.empty() || p.family.empty()) continue;
-    for (const auto& [key, slot] : {std::pair{"min_driver", &p.min_driver}, std::pair{"min_cuda", &p.min_cuda}}) {
+    for (const auto& [key, slot] :
+         {std::pair{"min_driver", &p.min_driver}, std::pair{"min_cuda", &p.min_cuda},
+          std::pair{"compute_capability", &p.compute_capability}, std::pair{"memory_gb", &p.memory_gb}}) {
       const Node* v = g.get(key);
       if (v == nullptr) continue;
       static const RE2 version(R"(\d+(?:\.\d+)*)");
       if (!v->is_scalar() || !RE2::FullMatch(v->scalar, version)) {
-        diags.push_back(problem(file, v->at, "rule-type", fmt::format("`{}` is a version, e.g. 525.0", key)));
+        diags.push_back(
+            problem(file, v->at, "rule-type", fmt::format("`{}` is a number or a version, e.g. 525.0", key)));
         continue;
       }
       *slot = v->scalar;

@@ -20,7 +20,8 @@ def build(c):
         PyTorch's NCCLUtils.cpp getNcclErrorDetailStr). The first two lines are generic
         (rules/generic-errors.yaml); the report must name the Duplicate GPU line first, then the
         wrapper, then the user's file:line and step. The frames below the user's are
-        torch.distributed's barrier (composition).''')
+        torch.distributed's barrier (composition). Since issue 40 nccl-ranks-share-gpu knows the
+        reason and leads the report.''')
     cf = N.cfg(machine='g2-standard-24', gpu='nvidia-l4', gpu_count=2, driver=True, num_workers=1,
                max_workers=1, steps=['S01:ReadPrompts/Read+ShardedGenerate+WriteText/Write'])
     j = c.job('sharded-generate-l4', '2025-10-02T14:20:07Z', region='us-central1',
@@ -48,9 +49,9 @@ def build(c):
         t += 41.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+ShardedGenerate+WriteText/Write', [j.w[0]] * 4)
     c.output('export.json')
-    c.fire('work-item-failed', marks=['wif'])
-    c.fire('workflow-failed', marks=['wif'], caused_by='work-item-failed')
-    c.not_fire('gpu-out-of-memory', 'worker-lost-contact')
-    c.unexplained(exception='torch.distributed.DistBackendError', message='NCCL error in:',
-                  user_frame='sharded.py:61', step=STEP, marks=['dup'],
-                  key_strings=['Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10'])
+    # Since issue 40 a rule knows the reason NCCL gives: nccl-ranks-share-gpu reads it in the same
+    # entry and leads; the generic wrapper lines are its evidence's cause chain.
+    c.fire('nccl-ranks-share-gpu', marks=['dup'], captures={'rank_a': '1', 'rank_b': '0', 'bus_id': '10'})
+    c.fire('work-item-failed', marks=['wif'], caused_by='nccl-ranks-share-gpu')
+    c.fire('workflow-failed', marks=['wif'], caused_by='nccl-ranks-share-gpu')
+    c.not_fire('gpu-out-of-memory', 'worker-lost-contact', 'nccl-error')

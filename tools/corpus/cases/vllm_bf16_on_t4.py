@@ -38,12 +38,13 @@ def build(c):
         pid = 240 + attempt
         relayed(j, t + 9, '(EngineCore_DP0 pid=%d) ERROR 10-21 13:0%d:12 [core.py:718] %s' % (pid, attempt + 3, BF16),
                 SRC_BF16, mark='bf16' if attempt == 0 else None)
-        start_failed(j, t + 18, attempt, STEP)
+        start_failed(j, t + 18, attempt, STEP, mark='beam' if attempt == 0 else None)
         t += 60.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)
     c.output('export.json')
     c.fire('bf16-unsupported-gpu', marks=['bf16'], captures={'gpu': 'Tesla T4', 'capability': '7.5'})
+    c.fire('model-server-start-failed', marks=['beam'], captures={'server': 'vLLM'}, caused_by='bf16-unsupported-gpu')
     c.fire('work-item-failed', marks=['wif'], caused_by='bf16-unsupported-gpu')
     c.fire('workflow-failed', marks=['wif'], caused_by='bf16-unsupported-gpu')
     c.not_fire('cuda-arch-unsupported', 'gpu-out-of-memory', 'llm-engine-gpu-memory-short')

@@ -79,12 +79,13 @@ def build(c):
             e.block_head = block[0]
         at += 0.5
         relayed(j, at, '(APIServer pid=%d) ' % (300 + attempt) + PARENT, SRC_PARENT, sdk=sdk)
-        start_failed(j, at + 8.0, attempt, STEP, sdk=sdk)
+        start_failed(j, at + 8.0, attempt, STEP, sdk=sdk, mark='beam' if first else None)
         t += 80.0
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+RunInference/BeamML_RunInference+WriteAnswers/Write',
                        [j.w[0]] * 4)
     c.output('export.json')
     c.fire('llm-context-exceeds-kv-cache', marks=['kv'], captures={'max_model_len': '131072', 'fits': '27920'})
+    c.fire('model-server-start-failed', marks=['beam'], captures={'server': 'vLLM'}, caused_by='llm-context-exceeds-kv-cache')
     c.fire('work-item-failed', marks=['wif'], caused_by='llm-context-exceeds-kv-cache')
     c.fire('workflow-failed', marks=['wif'], caused_by='llm-context-exceeds-kv-cache')
     c.not_fire('llm-engine-gpu-memory-short', 'gpu-out-of-memory', 'worker-lost-contact')

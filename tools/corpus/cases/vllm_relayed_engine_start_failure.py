@@ -124,6 +124,7 @@ def build(c):
     # the relayed lines (INFO entries), and the generic errors above it fold under it.
     c.fire('llm-engine-gpu-memory-short', marks=['logged'],
            captures={'free': '13.80', 'total': '22.03', 'utilization': '0.9'})
+    c.fire('model-server-start-failed', marks=['beam'], captures={'server': 'vLLM'}, caused_by='llm-engine-gpu-memory-short')
     c.fire('work-item-failed', marks=['wif'], caused_by='llm-engine-gpu-memory-short')
     c.fire('workflow-failed', marks=['wif'], caused_by='llm-engine-gpu-memory-short')
     c.not_fire('gpu-out-of-memory', 'worker-lost-contact')
