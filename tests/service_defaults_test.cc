@@ -216,3 +216,42 @@ TEST_CASE("launch and image versions: job.json's launch side against the image t
   const auto same = analyze_with_job("versions-launch-3.10-2.60", {image_line("apache/beam_python3.10_sdk:2.60.0")});
   CHECK(fired(same, "configuration").empty());
 }
+
+// Issue 40: the GPU's capability and memory come from the GPU table; the SDK processes that share a
+// GPU come from the options (one per vCPU for Python unless no_use_multiple_sdk_containers), divided
+// by the GPUs per worker; a bool option is read in Python's spelling.
+TEST_CASE("GPU facts: capability, memory, vCPUs and SDK processes per GPU", "[unit]") {
+  const auto options = [](const std::string& machine, const std::string& accelerator, const std::string& extra) {
+    return analyze_with_job(
+        "", {test::log_entry_line("2024-01-01T00:00:02Z", "worker",
+                                  "Pipeline_options: {'runner': 'DataflowRunner', 'machine_type': '" + machine +
+                                      "', 'experiments': ['use_runner_v2'" + extra +
+                                      "], 'dataflow_service_options': ['worker_accelerator=" + accelerator +
+                                      "'], 'use_public_ips': False}"),
+             test::log_entry_line("2024-01-01T00:00:03Z", "worker",
+                                  "  File \"/usr/local/lib/python3.11/site-packages/torch/cuda/__init__.py\", "
+                                  "line 319, in _lazy_init")});
+  };
+  const auto value = [](const Analysis& d, std::string_view name) {
+    const JobFact* f = fact(d, name);
+    return f != nullptr ? f->value : std::string("(unknown)");
+  };
+  const auto t4 = options("n1-standard-8", "type:nvidia-tesla-t4;count:2;install-nvidia-driver", "");
+  CHECK(value(t4, "gpu_compute_capability") == "7.5");
+  CHECK(value(t4, "gpu_memory_gb") == "16");
+  CHECK(value(t4, "machine_vcpus") == "8");
+  CHECK(value(t4, "sdk_processes_per_gpu") == "4");  // 8 processes (Python, one per vCPU) on 2 GPUs
+  CHECK(value(t4, "use_public_ips") == "false");
+  CHECK(value(t4, "framework") == "torch");
+
+  const auto single =
+      options("g2-standard-24", "type:nvidia-l4;count:2;install-nvidia-driver", ", 'no_use_multiple_sdk_containers'");
+  CHECK(value(single, "gpu_compute_capability") == "8.9");
+  CHECK(value(single, "sdk_processes_per_gpu") == "1");
+
+  // Accelerator-optimized names count GPUs, not vCPUs: the vCPUs stay unknown, and so does the
+  // share of a GPU when no process was seen.
+  const auto a2 = options("a2-highgpu-1g", "type:nvidia-tesla-a100;count:1;install-nvidia-driver", "");
+  CHECK(value(a2, "gpu_memory_gb") == "40");
+  CHECK(value(a2, "machine_vcpus") == "(unknown)");
+}

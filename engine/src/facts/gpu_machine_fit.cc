@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
 namespace gpudiag::detail {
 namespace {
@@ -43,14 +42,7 @@ void derive_gpu_machine_fit(const FactCatalog& catalog, JobFacts& facts) {
   if (!gpu->memory_gb.empty()) facts.set("gpu_memory_gb", gpu->memory_gb, source, priority);
   facts.set("gpu_counts_allowed", fmt::format("{}", fmt::join(allowed, ", ")), source, priority);
 
-  const std::string* count_text = known(facts, "gpu_count");
-  // 0 (unknown) for anything but a small whole number: a job.json may carry any text there, and
-  // std::stoi would throw on it.
-  int count = 0;
-  if (count_text != nullptr && count_text->size() < 4) {
-    const char* end = count_text->data() + count_text->size();
-    if (std::from_chars(count_text->data(), end, count).ptr != end) count = 0;
-  }
+  const int count = facts.small_number("gpu_count");
   if (count > 0) {
     for (const auto& [machine, n] : gpu->machines) {
       if (n == count) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 
 #include "gpudiag/diagnostic_codes.h"
 
@@ -200,6 +201,14 @@ void JobFacts::note_more(std::string_view name, uint64_t count) {
 const FactValue* JobFacts::get(std::string_view name) const {
   auto it = facts_.find(name);
   return it == facts_.end() ? nullptr : &it->second;
+}
+
+int JobFacts::small_number(std::string_view name) const {
+  const FactValue* f = get(name);
+  int n = 0;
+  if (f == nullptr || f->value.empty() || f->value.size() > 4) return 0;
+  const char* end = f->value.data() + f->value.size();
+  return std::from_chars(f->value.data(), end, n).ptr == end ? n : 0;
 }
 
 std::vector<JobFact> JobFacts::list() const {

@@ -44,6 +44,9 @@ class JobFacts {
   // `count` more sources gave `name` (sightings past what a chunk keeps).
   void note_more(std::string_view name, uint64_t count);
   const FactValue* get(std::string_view name) const;
+  // The fact as a small whole number (a count: GPUs, processes, vCPUs), or 0 when it is unknown or
+  // anything else — a job.json may carry any text, and std::stoi would throw on it.
+  int small_number(std::string_view name) const;
   std::vector<JobFact> list() const;
   // While `names` is set, every name set() is given is appended to it (what a decoder set).
   void record_names(std::vector<std::string>* names) { recording_ = names; }

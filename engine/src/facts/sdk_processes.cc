@@ -3,17 +3,8 @@
 
 #include <re2/re2.h>
 
-#include <charconv>
-
 namespace gpudiag::detail {
 namespace {
-
-int small_number(const FactValue* f) {
-  int n = 0;
-  if (f == nullptr || f->value.empty() || f->value.size() > 4) return 0;
-  const char* end = f->value.data() + f->value.size();
-  return std::from_chars(f->value.data(), end, n).ptr == end ? n : 0;
-}
 
 // The vCPUs a machine type's name states: the predefined shapes end in their vCPU count
 // (n1-standard-4, g2-standard-8, n2-highmem-16), custom types say it after `custom-`
@@ -34,8 +25,8 @@ void derive_sdk_processes_per_gpu(JobFacts& facts) {
   const int vcpus = machine != nullptr ? vcpus_of(machine->value) : 0;
   if (vcpus > 0) facts.set("machine_vcpus", std::to_string(vcpus), source, kLogLinePriority);
 
-  int gpus = small_number(facts.get("gpu_count"));
-  if (gpus == 0) gpus = small_number(facts.get("gpu_count_for_machine"));
+  int gpus = facts.small_number("gpu_count");
+  if (gpus == 0) gpus = facts.small_number("gpu_count_for_machine");
   if (gpus == 0) return;
   const FactValue* experiments = facts.get("experiments");
   const bool single =
@@ -43,7 +34,7 @@ void derive_sdk_processes_per_gpu(JobFacts& facts) {
   // Python starts one process per vCPU; a job whose workers are known to run Python and whose
   // processes did not all log is judged by its machine type. Java and Go run one process.
   const bool python = facts.get("python_version_worker") != nullptr || facts.get("python_version_launch") != nullptr;
-  int processes = single ? 1 : small_number(facts.get("sdk_processes_per_worker"));
+  int processes = single ? 1 : facts.small_number("sdk_processes_per_worker");
   if (!single && python && vcpus > processes) processes = vcpus;
   if (processes == 0) return;
   const int per_gpu = (processes + gpus - 1) / gpus;
