@@ -802,5 +802,9 @@ def _wrap(text, width):
 
 
 def yq(s):
-    """YAML single-quoted scalar."""
-    return "'" + str(s).replace("'", "''") + "'"
+    """YAML single-quoted scalar; a double-quoted one with escapes when the text holds a control
+    character (an ANSI colour code), which YAML allows in no plain or single-quoted scalar."""
+    s = str(s)
+    if any(ord(ch) < 0x20 and ch not in '\t' for ch in s):
+        return json.dumps(s)
+    return "'" + s.replace("'", "''") + "'"
