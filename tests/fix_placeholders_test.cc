@@ -67,22 +67,27 @@ TEST_CASE("a fix uses the first text whose facts are all known", "[unit]") {
   const FixInfo fix = host_oom_fix();
   const std::map<std::string, std::vector<std::string>> none;
   CHECK(detail::fill_fix_action(
-            fix, none, facts_of({{"machine_type", "n1-standard-4"}, {"sdk_processes_per_worker", "4"}}), 1, 1) ==
+            fix, none, facts_of({{"machine_type", "n1-standard-4"}, {"sdk_processes_per_worker", "4"}}), {1, 1}) ==
         "Give each SDK process more RAM: n1-standard-4 → n1-highmem-4, or 1 SDK process per worker instead of 4");
   // One SDK process already: the second text.
   CHECK(detail::fill_fix_action(fix, none,
-                                facts_of({{"machine_type", "n1-standard-4"}, {"sdk_processes_per_worker", "1"}}), 1,
-                                1) == "Give each SDK process more RAM: n1-standard-4 → n1-highmem-4");
+                                facts_of({{"machine_type", "n1-standard-4"}, {"sdk_processes_per_worker", "1"}}),
+                                {1, 1}) == "Give each SDK process more RAM: n1-standard-4 → n1-highmem-4");
   // Unknown machine type, or one without a highmem shape: the generic text, never a `?`.
-  CHECK(detail::fill_fix_action(fix, none, facts_of({{"sdk_processes_per_worker", "4"}}), 1, 1) == fix.action);
-  CHECK(detail::fill_fix_action(fix, none, facts_of({{"machine_type", "g2-standard-8"}}), 1, 1) == fix.action);
+  CHECK(detail::fill_fix_action(fix, none, facts_of({{"sdk_processes_per_worker", "4"}}), {1, 1}) == fix.action);
+  CHECK(detail::fill_fix_action(fix, none, facts_of({{"machine_type", "g2-standard-8"}}), {1, 1}) == fix.action);
   // Captures count as known too.
   FixInfo pull;
   pull.action = "Check that the image exists";
   pull.action_with_facts = {"Check that {image} exists"};
-  CHECK(detail::fill_fix_action(pull, {{"image", {"gcr.io/p/app:1"}}}, facts_of({}), 1, 1) ==
+  CHECK(detail::fill_fix_action(pull, {{"image", {"gcr.io/p/app:1"}}}, facts_of({}), {1, 1}) ==
         "Check that gcr.io/p/app:1 exists");
-  CHECK(detail::fill_fix_action(pull, none, facts_of({}), 1, 1) == "Check that the image exists");
+  CHECK(detail::fill_fix_action(pull, none, facts_of({}), {1, 1}) == "Check that the image exists");
+  // {ran_after}: how long the job went on after the finding's first entry, when known.
+  const std::map<std::string, std::vector<std::string>> nothing;
+  CHECK(detail::fill_placeholders("ran on for {ran_after}", nothing, facts_of({}),
+                                  {1, 1, 3LL * 3600 * 1000000000 + 120LL * 1000000000}) == "ran on for 3h2m");
+  CHECK(detail::fill_placeholders("ran on for {ran_after}", nothing, facts_of({}), {1, 1}) == "ran on for ?");
 }
 
 TEST_CASE("corpus: host OOM names the machine type and SDK processes the job has", "[rules]") {

@@ -239,21 +239,23 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       f.confidence_note = "only weak evidence";
     }
   }
-  const size_t nworkers = f.workers_total;
-  f.title = fill_placeholders(info.title, f.captures, acc_.facts, f.count, nworkers);
-  f.description = fill_placeholders(info.description, f.captures, acc_.facts, f.count, nworkers);
+  FindingNumbers numbers{f.count, f.workers_total};
+  if (f.first_seen != kNoTime && acc_.latest != kNoTime && acc_.latest >= f.first_seen)
+    numbers.ran_after_ns = acc_.latest - f.first_seen;
+  f.title = fill_placeholders(info.title, f.captures, acc_.facts, numbers);
+  f.description = fill_placeholders(info.description, f.captures, acc_.facts, numbers);
   for (size_t i = 0; i < info.fixes.size(); ++i) {
     const FixInfo& fix = info.fixes[i];
     FindingFix ff{fix.id,
-                  fill_fix_action(fix, f.captures, acc_.facts, f.count, nworkers),
-                  fill_placeholders(fix.why, f.captures, acc_.facts, f.count, nworkers),
+                  fill_fix_action(fix, f.captures, acc_.facts, numbers),
+                  fill_placeholders(fix.why, f.captures, acc_.facts, numbers),
                   fix.weight,
                   false,
                   {},
                   fix.doc};
     for (const auto& t : fix.i18n) {
-      ff.i18n.push_back({t.lang, fill_placeholders(t.action, f.captures, acc_.facts, f.count, nworkers),
-                         fill_placeholders(t.why, f.captures, acc_.facts, f.count, nworkers)});
+      ff.i18n.push_back({t.lang, fill_placeholders(t.action, f.captures, acc_.facts, numbers),
+                         fill_placeholders(t.why, f.captures, acc_.facts, numbers)});
     }
     const auto& demote = rule.spec.fix_demote_tests[i];
     if (!demote.empty() && test_all(demote, acc_.facts) == Tri::kTrue) {
@@ -338,12 +340,14 @@ namespace {
 // One placeholder's value, nullopt when unknown (no capture, no fact, or the filter has no answer).
 std::optional<std::string> placeholder_value(const Placeholder& p,
                                              const std::map<std::string, std::vector<std::string>>& captures,
-                                             const JobFacts& facts, uint64_t count, size_t workers) {
+                                             const JobFacts& facts, const FindingNumbers& numbers) {
   std::optional<std::string> value;
   if (p.name == "count") {
-    value = std::to_string(count);
+    value = std::to_string(numbers.count);
   } else if (p.name == "workers") {
-    value = std::to_string(workers);
+    value = std::to_string(numbers.workers);
+  } else if (p.name == "ran_after") {
+    if (numbers.ran_after_ns >= 0) value = format_duration(numbers.ran_after_ns);
   } else if (auto it = captures.find(std::string(p.name)); it != captures.end() && !it->second.empty()) {
     const size_t shown = std::min<size_t>(it->second.size(), 5);
     std::vector<std::string> values(it->second.begin(), it->second.begin() + static_cast<ptrdiff_t>(shown));
@@ -358,13 +362,13 @@ std::optional<std::string> placeholder_value(const Placeholder& p,
 
 // `text` filled; nullopt when `all_known` and a placeholder is unknown, else unknown ones are `?`.
 std::optional<std::string> fill(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
-                                const JobFacts& facts, uint64_t count, size_t workers, bool all_known) {
+                                const JobFacts& facts, const FindingNumbers& numbers, bool all_known) {
   std::string out;
   out.reserve(text.size());
   size_t pos = 0;
   for (const Placeholder& p : placeholders_in(text)) {
     out.append(text.substr(pos, p.begin - pos));
-    const auto value = placeholder_value(p, captures, facts, count, workers);
+    const auto value = placeholder_value(p, captures, facts, numbers);
     if (!value && all_known) return std::nullopt;
     out += value ? *value : "?";
     pos = p.end;
@@ -376,16 +380,16 @@ std::optional<std::string> fill(std::string_view text, const std::map<std::strin
 }  // namespace
 
 std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
-                              const JobFacts& facts, uint64_t count, size_t workers) {
-  return *fill(text, captures, facts, count, workers, false);
+                              const JobFacts& facts, const FindingNumbers& numbers) {
+  return *fill(text, captures, facts, numbers, false);
 }
 
 std::string fill_fix_action(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
-                            const JobFacts& facts, uint64_t count, size_t workers) {
+                            const JobFacts& facts, const FindingNumbers& numbers) {
   for (const auto& specific : fix.action_with_facts) {
-    if (auto filled = fill(specific, captures, facts, count, workers, true)) return *filled;
+    if (auto filled = fill(specific, captures, facts, numbers, true)) return *filled;
   }
-  return fill_placeholders(fix.action, captures, facts, count, workers);
+  return fill_placeholders(fix.action, captures, facts, numbers);
 }
 
 void evaluate_rules(const JobAccumulator& acc, Analysis& out) {

@@ -479,6 +479,7 @@ void RuleReader::check_placeholders(const Node& root, const RuleSpec& rule) {
   for (const auto name : catalog_.names()) names.emplace_back(name);
   names.emplace_back("count");
   names.emplace_back("workers");
+  names.emplace_back("ran_after");
   std::vector<std::string> filters;
   for (const auto& f : kPlaceholderFilters) filters.emplace_back(f.name);
   const auto check = [&](const Node& n) {
