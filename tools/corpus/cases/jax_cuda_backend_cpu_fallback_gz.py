@@ -15,9 +15,10 @@ def build(c):
         CUDA components: / Outdated cuDNN installation found. / … The local installation version
         must be no lower than 9100..(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)", one
         stderr write that the docker log keeps as one ERROR entry. The job runs for 2 h 40 m on
-        the CPU and ends "succeeded". gpu-not-used fires, and since it hides a failure the verdict
-        is FAILED ("the job reported success, but"). The driver is installed: gpu-driver-missing
-        and cuda-libraries-missing stay quiet. The export is gzipped, as users keep them.''')
+        the CPU and ends "succeeded". jax-cuda-libraries-outdated names the refused cuDNN (8907,
+        needs 9100) and explains gpu-not-used; since both hide a failure the verdict is FAILED ("the
+        job reported success, but"). The driver is installed: gpu-driver-missing and
+        cuda-libraries-missing stay quiet. The export is gzipped, as users keep them.''')
     cf = N.cfg(machine='g2-standard-8', gpu='nvidia-l4', driver=True, num_workers=1,
                max_workers=1, experiments=['no_use_multiple_sdk_containers'],
                image='europe-west4-docker.pkg.dev/geo-ml/images/jax-embed:0.4.30', disk=80)
@@ -34,5 +35,7 @@ def build(c):
     N.sdk_shutdown(j, w, end - 30)
     N.teardown(j, cf, end)
     c.output('export.json.gz')
-    c.fire('gpu-not-used', marks=['cpu'])
+    c.fire('jax-cuda-libraries-outdated', marks=['cpu'],
+           captures={'component': 'cuDNN', 'installed': '8907', 'minimum': '9100'})
+    c.fire('gpu-not-used', marks=['cpu'], caused_by='jax-cuda-libraries-outdated')
     c.not_fire('gpu-driver-missing', 'cuda-libraries-missing', 'cuda-driver-too-old')
