@@ -190,6 +190,11 @@ TEST_CASE("benign_errors read through their literals give the answer each patter
   // Past ASCII: every pattern is asked.
   CHECK_FALSE(screened("kubelet » Skipping pod synchronization — PLEG is not healthy"));
   CHECK(screened("kubelet » Skipping pod synchronizätion"));
+  // tqdm's progress bar (transformers loading shards, huggingface_hub downloading): its rate unit is
+  // the literal; the same words without a bar are an error.
+  CHECK_FALSE(screened("Loading checkpoint shards:  40%|####      | 12/30 [02:24<03:36, 12.0s/it]"));
+  CHECK_FALSE(screened("model.safetensors: 100%|##########| 4.97G/4.97G [00:41<00:00, 120MB/s]"));
+  CHECK(screened("Loading checkpoint shards: 40% done, then OSError: [Errno 28] No space left on device"));
   // Only the first line: a benign line under another is no benign entry.
   CHECK(screened("Unable to register cuDNN factory\nSkipping pod synchronization"));
   CHECK_FALSE(screened("Skipping pod synchronization\nUnable to register cuDNN factory"));
