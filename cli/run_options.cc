@@ -70,11 +70,12 @@ std::vector<std::string> impact_choices() {
   return choices;
 }
 
-// The terminal's width in columns (TIOCGWINSZ, else $COLUMNS), at least 40; 80 when it cannot tell.
-size_t terminal_width() {
+// The width the text report fills: the terminal's (TIOCGWINSZ) when stdout is one, else $COLUMNS
+// when set — in a pipe or a CI log that is how a user says how wide the reader is — else 80; at least 40.
+size_t output_width(bool to_terminal) {
   size_t columns = 0;
   winsize size{};
-  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+  if (to_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     columns = size.ws_col;
   } else if (const char* env = std::getenv("COLUMNS"); env != nullptr) {
     columns = std::strtoul(env, nullptr, 10);
@@ -190,7 +191,7 @@ RenderOptions RunOptions::render_options(OutputFormat format, bool to_terminal) 
   render.color = format == OutputFormat::kText && (color == "always" || (color == "auto" && auto_color));
   render.text_detail = quiet ? TextDetail::kVerdict : brief ? TextDetail::kBrief : TextDetail::kFull;
   if (!min_severity.empty()) render.min_severity = parse_impact(min_severity);
-  render.width = to_terminal ? terminal_width() : 80;
+  render.width = output_width(to_terminal);
   std::error_code cwd_error;  // without a working directory, paths are shown as given
   render.working_directory = std::filesystem::current_path(cwd_error).string();
   render.lang = doc_language();

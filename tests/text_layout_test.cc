@@ -5,6 +5,8 @@
 // when the report used one of its notations.
 #include "text_layout.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <regex>
 #include <sstream>
@@ -114,8 +116,28 @@ TEST_CASE("the brief report fits 15 lines of 100 columns on every corpus case", 
       bool cause_fix = false;
       for (const auto& rf : report.findings) cause_fix = cause_fix || (rf.depth == 0 && !rf.fixes.empty());
       if (cause_fix) CHECK(brief.find("\nfix: ") != std::string::npos);
+      // A cause's rule id is never cut: the title gives way (users search and baseline by the id).
+      for (const auto& rf : report.findings) {
+        if (rf.depth > 0 || rf.caused_by_unexplained) continue;
+        if (brief.find(fmt::format("\n{}. [", rf.rank)) == std::string::npos) continue;
+        CHECK_THAT(brief, Catch::Contains(fmt::format("({}),", rf.finding->rule_id)));
+      }
     }
   }
+}
+
+TEST_CASE("a brief cause too long for its line wraps and its title gives way before its rule id", "[unit][reports]") {
+  // corpus/hostile-log-text: the malformed accelerator's title quotes the whole option value.
+  const Analysis d = test::analyze_case("corpus/hostile-log-text");
+  const RankedReport report = rank(d);  // it points into d
+  RenderOptions o{.deterministic = true};
+  o.text_detail = TextDetail::kBrief;
+  o.width = 60;
+  const std::string brief = render_text(report, o);
+  INFO(brief);
+  CHECK_THAT(brief, Catch::Contains(" (accelerator-option-malformed), from the job's"));
+  CHECK_THAT(brief, Catch::Contains("\n1. [ERROR] worker_accelerator value is not in the expected\n  form: … ("));
+  for (const auto& line : lines_of(brief)) CHECK(display_width(line) <= 60);
 }
 
 TEST_CASE("the brief report with several jobs lists the failed ones and counts the healthy", "[unit][reports]") {
@@ -254,6 +276,33 @@ TEST_CASE("the legend is printed exactly when the report uses a notation it expl
     }
     if (excerpt_cut) CHECK(legend_of(text).find("… text left out") != std::string::npos);
   }
+}
+
+TEST_CASE("in a pipe the text report is as wide as COLUMNS says or else 80 columns", "[cli]") {
+  const std::string input = "corpus/hostile-log-text/export.json";
+  const auto widest = [](const std::string& text) {
+    size_t most = 0;
+    for (const auto& line : lines_of(text)) most = std::max(most, display_width(line));
+    return most;
+  };
+  const auto with_columns = [&](const std::string& columns, const std::string& flags) {
+    return test::run_shell(fmt::format("{}{} analyze {}{}", columns.empty() ? "" : "COLUMNS=" + columns + " ",
+                                       test::shell_quote(GPUDIAG_BINARY), flags, input));
+  };
+  const auto brief = with_columns("", "--brief ");
+  const auto wide_brief = with_columns("90", "--brief ");
+  REQUIRE(brief.exit_code == 0);  // analyze without --fail-on
+  REQUIRE(wide_brief.exit_code == 0);
+  CHECK(widest(brief.out) <= 80);
+  CHECK(widest(wide_brief.out) > 80);
+  CHECK(widest(wide_brief.out) <= 90);
+  CHECK(widest(with_columns("200", "--brief ").out) <= detail::kBriefColumns);  // readable on a wide screen
+  // The full report wraps its prose to the same width (evidence lines keep their paths whole).
+  const auto full = with_columns("", "");
+  const auto wide_full = with_columns("140", "");
+  CHECK(full.out != wide_full.out);
+  CHECK_THAT(wide_full.out,
+             Catch::Contains(fmt::format("\n{}\n", "legend: … text left out (--format json has it whole)")));
 }
 
 TEST_CASE("brief and quiet reports and a minimum severity leave the exit code alone", "[cli]") {

@@ -60,13 +60,39 @@ std::string evidence_line(const Analysis& d, const Evidence& e, const RenderOpti
   return lead + shown;
 }
 
-// "1. [ERROR] GPU ran out of memory (gpu-out-of-memory), 4 entries", cropped to `width`.
-std::string cause_line(std::string_view label, Impact severity, const std::string& rest, size_t width,
-                       const TextPaint& paint, TextLegend& legend) {
-  const size_t lead = display_width(label) + 1 + impact_name(severity).size() + 2 + 1;
-  const std::string shown = crop_columns(rest, width > lead ? width - lead : 0);
-  legend.note_cut(shown, rest);
-  return fmt::format("{} {} {}", label, paint.severity(severity), shown);
+// "1. [ERROR] GPU ran out of memory (gpu-out-of-memory), 4 entries" within `width`: wrapped onto a
+// second line when long, and when even two lines are too few the title gives way word by word, so
+// the rule id is never cut (users search and baseline by it); the count may be.
+std::vector<std::string> cause_lines(std::string_view label, Impact severity, std::string_view title,
+                                     std::string_view rule_id, std::string_view count, size_t width,
+                                     const TextPaint& paint, TextLegend& legend) {
+  const std::string lead = fmt::format("{} [{}] ", label, impact_name(severity));
+  const std::string id = fmt::format("({}),", rule_id);
+  const auto fold = [&](std::string_view shown_title, bool* cut) {
+    return fold_prose(fmt::format("{} {} {}", shown_title, id, count), lead, "  ", width, 2, " …", cut);
+  };
+  const auto id_whole = [&](const std::vector<std::string>& lines) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(id) != l.npos; });
+  };
+  bool cut = false;
+  std::vector<std::string> lines = fold(title, &cut);
+  std::string_view shown = title;
+  while (!id_whole(lines) && !shown.empty()) {  // drop the title's last word, and say it was shortened
+    const size_t space = shown.find_last_of(' ');
+    shown = space == std::string_view::npos ? std::string_view{} : shown.substr(0, space);
+    lines = fold(fmt::format("{} …", shown), &cut);
+  }
+  if (cut || shown.size() != title.size()) legend.note_cut();
+  for (auto& line : lines) {  // a single word wider than the line (a long path) is cropped
+    std::string cropped = crop_columns(line, width);
+    if (cropped != line) legend.note_cut();
+    line = std::move(cropped);
+  }
+  // The severity is painted in place: fold_prose measured the plain "[ERROR]".
+  if (!lines.empty() && lines.front().starts_with(lead)) {
+    lines.front() = fmt::format("{} {} {}", label, paint.severity(severity), lines.front().substr(lead.size()));
+  }
+  return lines;
 }
 
 // The causes, most likely first: the errors no rule explains when one leads, then the findings that
@@ -79,9 +105,8 @@ std::vector<Block> cause_blocks(const RankedReport& report, const RenderOptions&
     for (const auto& u : report.unexplained) {
       if (u.severity() < Impact::kError || !shown_at(u.severity(), o)) continue;
       Block b;
-      const std::string rest = fmt::format("{} (unexplained-error), {}", b.legend.safe(unexplained_headline(*u.group)),
-                                           plural(u.group->count, "entry", "entries"));
-      b.lines.push_back(cause_line(fmt::format("U{}.", u.rank), u.severity(), rest, width, paint, b.legend));
+      b.lines = cause_lines(fmt::format("U{}.", u.rank), u.severity(), b.legend.safe(unexplained_headline(*u.group)),
+                            "unexplained-error", plural(u.group->count, "entry", "entries"), width, paint, b.legend);
       b.lines.push_back(evidence_line(d, u.group->exemplar, o, width, b.legend));
       blocks.push_back(std::move(b));
     }
@@ -93,8 +118,8 @@ std::vector<Block> cause_blocks(const RankedReport& report, const RenderOptions&
     const std::string count = f.via == "facts"     ? "from the job's configuration"
                               : f.via == "absence" ? "by what is missing"
                                                    : plural(f.count, "entry", "entries");
-    const std::string rest = fmt::format("{} ({}), {}", b.legend.safe(f.title), f.rule_id, count);
-    b.lines.push_back(cause_line(fmt::format("{}.", rf.rank), f.severity, rest, width, paint, b.legend));
+    b.lines = cause_lines(fmt::format("{}.", rf.rank), f.severity, b.legend.safe(f.title), f.rule_id, count, width,
+                          paint, b.legend);
     if (!f.evidence.empty()) b.lines.push_back(evidence_line(d, f.evidence.front(), o, width, b.legend));
     blocks.push_back(std::move(b));
   }
