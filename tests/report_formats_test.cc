@@ -263,7 +263,7 @@ TEST_CASE("JUnit: a testcase per rule, failures at the threshold", "[unit][repor
   CHECK_THAT(errors, Catch::Contains("<properties>") &&
                          Catch::Contains(R"(<testcase name="input" classname="input" time="0"/>)"));
   CHECK_THAT(errors, Catch::Contains(R"(<testcase name="gpu-out-of-memory" classname="runtime" time="0">)"));
-  CHECK_THAT(errors, Catch::Contains("Fix: Use 1-vCPU custom machine types"));
+  CHECK_THAT(errors, Catch::Contains("Fix: Lower the batch size or the number of model copies"));
   const std::string warnings =
       render_junit(report, rules, RenderOptions{.deterministic = true, .fail_on = Impact::kWarning});
   CHECK_THAT(warnings, Catch::Contains("failures=\"5\""));

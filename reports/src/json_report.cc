@@ -113,6 +113,16 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
       w.end_object();
     }
     w.end_array();
+    // Fixes whose `needs` the job's facts contradict: left out of the other reports, kept here.
+    w.key("fixes_not_applicable").begin_array();
+    for (const auto& fix : rf.fixes_not_applicable) {
+      w.begin_object();
+      w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
+      w.field("because", fix.not_applicable_because);
+      write_doc(w, fix.doc, o);
+      w.end_object();
+    }
+    w.end_array();
     w.key("caused_by");
     if (rf.caused_by)
       w.value(r.findings[*rf.caused_by].finding->rule_id);

@@ -59,8 +59,11 @@ bool explains(const Finding& cause, const Finding& symptom) {
   return cause.first_seen <= symptom.last_seen || shares_worker(cause, symptom);
 }
 
-std::vector<FindingFix> order_fixes(const Finding& f, std::vector<std::string>& reasons) {
-  std::vector<FindingFix> fixes = f.fixes;
+// The finding's fixes that fit the job, best first (the rest go to `not_applicable`).
+std::vector<FindingFix> order_fixes(const Finding& f, std::vector<std::string>& reasons,
+                                    std::vector<FindingFix>& not_applicable) {
+  std::vector<FindingFix> fixes;
+  for (const auto& fix : f.fixes) (fix.not_applicable ? not_applicable : fixes).push_back(fix);
   std::stable_sort(fixes.begin(), fixes.end(), [](const FindingFix& a, const FindingFix& b) {
     if (a.demoted != b.demoted) return !a.demoted;
     return a.weight > b.weight;
@@ -381,7 +384,7 @@ RankedReport rank_within(const Analysis& d, const Analysis& whole) {
     RankedFinding rf;
     rf.finding = &d.findings[i];
     rf.depth = depth;
-    rf.fixes = order_fixes(d.findings[i], rf.fix_reasons);
+    rf.fixes = order_fixes(d.findings[i], rf.fix_reasons, rf.fixes_not_applicable);
     const size_t at = report.findings.size();
     position[i] = at;
     if (parent) {

@@ -340,6 +340,16 @@ void render_job_body(std::string& out, const RankedReport& report, Out& w) {
       out += w.prose(fmt::format("… and {} for the findings --min-severity hides", plural(hidden, "fix", "fixes")),
                      "  ", "    ");
     }
+    // Fixes the job's facts rule out (`needs:`): named by count, so their absence is not a surprise.
+    size_t not_applicable = 0;
+    for (const auto& rf : report.findings) {
+      if (rf.depth == 0 && shown_finding(rf)) not_applicable += rf.fixes_not_applicable.size();
+    }
+    if (not_applicable > 0) {
+      out += w.prose(fmt::format("… and {} that do not fit this job (--format json says why)",
+                                 plural(not_applicable, "fix", "fixes")),
+                     "  ", "    ");
+    }
   }
   if (!groups_first && !report.unexplained.empty()) {
     if (report.verdict == Verdict::kOk) {  // a healthy job's error chatter: noted, not shown

@@ -28,6 +28,10 @@ struct FindingFix {
   std::string demoted_because;
   DocLink doc;
   std::vector<FixTranslation> i18n;  // placeholders filled
+  // The job's facts contradict what the fix needs (`needs:`): it does not fit this job, and the
+  // reports leave it out (JSON lists it with the reason).
+  bool not_applicable = false;
+  std::string not_applicable_because;
 };
 
 // One line of an evidence excerpt: a line of the entry's text, or a fold standing for the lines

@@ -121,6 +121,7 @@ struct FixInfo {
   std::string why;
   int weight = 50;        // 0–100
   std::string demote_if;  // the fact tests, rendered ("" = none)
+  std::string needs;      // the fact tests the fix needs, rendered ("" = none)
   DocLink doc;
   std::vector<FixTranslation> i18n;
 };

@@ -41,6 +41,36 @@ struct LegResult {
 
 class RuleEvaluator {
  public:
+  // Why `t` answers `answer` on this job's facts: "framework is torch (from the worker entry at
+  // logs.json:12)" for each fact that decides it; of an `any`, the group that decides it.
+  void explain_test(const FactTest& t, Tri answer, std::vector<std::string>& out) const {
+    const ValueLookup lookup = facts_lookup(acc_.facts);
+    if (t.op == FactTest::Op::kAny) {
+      for (const auto& group : t.any) {
+        if (run_all(group, lookup) != answer) continue;
+        for (const auto& inner : group) {
+          if (run_test(inner, lookup) == answer) explain_test(inner, answer, out);
+        }
+        if (answer == Tri::kTrue) return;  // one group that holds is the reason
+      }
+      return;
+    }
+    if (run_test(t, lookup) != answer) return;
+    const FactValue* v = acc_.facts.get(t.fact);
+    std::string from = v ? v->source.what : "?";
+    if (v && v->source.input >= 0 && static_cast<size_t>(v->source.input) < acc_.input_paths.size()) {
+      from += fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->source.input]).filename().string(),
+                          v->source.line);
+    }
+    const std::string value = v ? v->value : "?";
+    // "(from the worker entry at logs.json:12)", or "(derived from …)" for a fact no entry states
+    const std::string cite =
+        from.rfind("derived", 0) == 0 ? fmt::format("({})", from) : fmt::format("(from the {})", from);
+    out.push_back(answer == Tri::kTrue
+                      ? fmt::format("{} is {} {}", t.fact, value, cite)
+                      : fmt::format("it needs {} {}, and the job's is {} {}", t.fact, t.text, value, cite));
+  }
+
   RuleEvaluator(const JobAccumulator& acc, Analysis& out)
       : acc_(acc), out_(out), frameworks_(*acc.pack.frameworks), wrappers_(acc.pack.wrappers) {}
 
@@ -261,16 +291,15 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     if (!demote.empty() && test_all(demote, acc_.facts) == Tri::kTrue) {
       ff.demoted = true;
       std::vector<std::string> why;
-      for (const auto& t : demote) {
-        const FactValue* v = acc_.facts.get(t.fact);
-        std::string from = v ? v->source.what : "?";
-        if (v && v->source.input >= 0 && static_cast<size_t>(v->source.input) < acc_.input_paths.size()) {
-          from += fmt::format(" at {}:{}", std::filesystem::path(acc_.input_paths[v->source.input]).filename().string(),
-                              v->source.line);
-        }
-        why.push_back(fmt::format("{} is {} (from the {})", t.fact, v ? v->value : "?", from));
-      }
+      for (const auto& t : demote) explain_test(t, Tri::kTrue, why);
       ff.demoted_because = fmt::format("already in place: {}", fmt::join(why, "; "));
+    }
+    const auto& needs = rule.spec.fix_needs_tests[i];
+    if (!needs.empty() && test_all(needs, acc_.facts) == Tri::kFalse) {
+      ff.not_applicable = true;
+      std::vector<std::string> why;
+      for (const auto& t : needs) explain_test(t, Tri::kFalse, why);
+      ff.not_applicable_because = fmt::format("does not fit the job: {}", fmt::join(why, "; "));
     }
     f.fixes.push_back(std::move(ff));
   }

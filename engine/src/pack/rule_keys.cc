@@ -104,6 +104,9 @@ const auto kKeys = std::to_array<RuleKey>({
     {"weight", P::kFix, N::kOptional, V::kNumber, "0–100, order within the rule (higher first; default 50)"},
     {"demote_if", P::kFix, N::kOptional, V::kFactTests,
      "fact tests (as in `when`): when they hold the fix is already in place; it ranks last and says so"},
+    {"needs", P::kFix, N::kOptional, V::kFactTests,
+     "fact tests (as in `when`) the fix needs: when a known fact contradicts them the fix does not fit the job; the "
+     "reports leave it out, JSON lists it with the reason"},
     {"doc", P::kFix, N::kRequired, V::kMapping, "the Dataflow documentation the fix comes from"},
     {"i18n", P::kFix, N::kOptional, V::kMapping,
      "language tag (`es`, `es-419`, `ja`, `ko`, `he`) → `{action, why}`: the fix in that language (--lang)"},

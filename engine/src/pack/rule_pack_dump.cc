@@ -125,9 +125,13 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
     if (!s.info.explains.empty()) out += fmt::format("  explains [{}]\n", fmt::join(s.info.explains, ", "));
     if (s.info.identity) out += fmt::format("  identity [{}]\n", fmt::join(*s.info.identity, ", "));
     if (!s.corroborated_by.empty()) out += fmt::format("  corroborated_by [{}]\n", fmt::join(s.corroborated_by, ", "));
-    for (const auto& fix : s.info.fixes) {
-      out += fmt::format("  fix {} weight={}{} doc={}\n", fix.id, fix.weight,
-                         fix.demote_if.empty() ? "" : " demote_if={" + fix.demote_if + "}", fix.doc.url);
+    for (size_t i = 0; i < s.info.fixes.size(); ++i) {
+      const FixInfo& fix = s.info.fixes[i];
+      const auto& demote = s.fix_demote_tests[i];
+      const auto& needs = s.fix_needs_tests[i];
+      out += fmt::format("  fix {} weight={}{}{} doc={}\n", fix.id, fix.weight,
+                         demote.empty() ? "" : " demote_if=" + render_tests(demote),
+                         needs.empty() ? "" : " needs=" + render_tests(needs), fix.doc.url);
     }
   }
   for (const auto& info : pack.infos) {

@@ -195,7 +195,7 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
     }
     check_keys(item, KeyPlace::kFix);
     FixInfo fix;
-    std::vector<FactTest> demote;
+    std::vector<FactTest> demote, needs;
     check_required(item, KeyPlace::kFix, "rule-missing-key", "a fix needs `{}`");
     if (const Node* v = item.get("id")) {
       fix.id = scalar(*v, "id").value_or("");
@@ -220,6 +220,12 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
       for (const auto& t : demote) text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", t.fact, t.text);
       fix.demote_if = text;
     }
+    if (const Node* v = item.get("needs")) {
+      needs = fact_tests(*v, "needs");
+      std::string text;
+      for (const auto& t : needs) text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", t.fact, t.text);
+      fix.needs = text;
+    }
     if (const Node* v = item.get("doc")) {
       if (!v->is_map()) {
         error(v->at, "rule-doc", "`doc` is a mapping with title, section and url");
@@ -237,6 +243,7 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
     if (const Node* v = item.get("i18n")) read_fix_translations(*v, fix);
     rule.info.fixes.push_back(std::move(fix));
     rule.fix_demote_tests.push_back(std::move(demote));
+    rule.fix_needs_tests.push_back(std::move(needs));
   }
 }
 

@@ -94,6 +94,7 @@ enum class IfUnknown : uint8_t { kSkip, kInconclusive, kFire };
 struct RuleSpec {
   RuleInfo info;
   std::vector<std::vector<FactTest>> fix_demote_tests;  // parallel to info.fixes
+  std::vector<std::vector<FactTest>> fix_needs_tests;   // parallel to info.fixes
   std::optional<ConditionSpec> match;
   std::optional<ConditionSpec> weak;
   std::optional<CountSpec> count;

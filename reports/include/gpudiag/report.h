@@ -68,17 +68,18 @@ struct ReportHistory {
 };
 
 struct RankedFinding {
-  int rank = 0;                           // 1-based, in report order
-  const Finding* finding = nullptr;       // points into the Analysis the report was built from
-  std::optional<size_t> caused_by;        // index (into RankedReport::findings) of its cause
-  std::vector<size_t> symptoms;           // indices of the findings it explains
-  int depth = 0;                          // 0 for root causes
-  std::vector<FindingFix> fixes;          // this finding's fixes, best first
-  std::vector<std::string> fix_reasons;   // parallel to fixes: why each ranks there
-  std::optional<size_t> baseline_entry;   // set by apply_baseline: the entry (into
-                                          // RankedReport::baseline->entries) that matched it
-  bool suppressed = false;                // … and still suppresses it (not expired)
-  std::optional<FindingHistory> history;  // set when the run was recorded in a run history
+  int rank = 0;                                  // 1-based, in report order
+  const Finding* finding = nullptr;              // points into the Analysis the report was built from
+  std::optional<size_t> caused_by;               // index (into RankedReport::findings) of its cause
+  std::vector<size_t> symptoms;                  // indices of the findings it explains
+  int depth = 0;                                 // 0 for root causes
+  std::vector<FindingFix> fixes;                 // this finding's fixes, best first
+  std::vector<std::string> fix_reasons;          // parallel to fixes: why each ranks there
+  std::vector<FindingFix> fixes_not_applicable;  // fixes whose `needs` the job's facts contradict
+  std::optional<size_t> baseline_entry;          // set by apply_baseline: the entry (into
+                                                 // RankedReport::baseline->entries) that matched it
+  bool suppressed = false;                       // … and still suppresses it (not expired)
+  std::optional<FindingHistory> history;         // set when the run was recorded in a run history
   // Folded under an unexplained error group (index into RankedReport::unexplained): a symptom or a
   // `generic` rule whose failure that earlier error explains. `caused_by` stays a rule's.
   std::optional<size_t> caused_by_unexplained;

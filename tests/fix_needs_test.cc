@@ -1,0 +1,95 @@
+// Fixes that fit the job (issue 41, item 1): `demote_if` ranks last a fix whose goal already holds,
+// whichever setting made it hold (an `any` of the ways), and `needs` leaves out a fix the job's facts
+// rule out, which the JSON report keeps with the reason.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "gpudiag/report.h"
+#include "json_support.h"
+#include "test_support.h"
+
+using namespace gpudiag;
+
+namespace {
+
+const RankedFinding* ranked(const RankedReport& r, const std::string& rule_id) {
+  for (const auto& rf : r.findings) {
+    if (rf.finding->rule_id == rule_id) return &rf;
+  }
+  return nullptr;
+}
+
+bool has_fix(const std::vector<FindingFix>& fixes, const std::string& id) {
+  return std::any_of(fixes.begin(), fixes.end(), [&](const FindingFix& f) { return f.id == id; });
+}
+
+}  // namespace
+
+TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with one SDK process", "[rules]") {
+  // corpus/gpu-oom-then-sdk-disconnected-work-item-failed: PyTorch (its frames) on a P4 with
+  // no_use_multiple_sdk_containers: one process per GPU already holds, so both ways to it rank last,
+  // MPS (for several processes) and TensorFlow's fix do not fit, and less memory per step leads.
+  const Analysis d = test::analyze_case("corpus/gpu-oom-then-sdk-disconnected-work-item-failed");
+  const RankedReport r = rank(d);
+  REQUIRE_FALSE(r.fixes.empty());
+  CHECK(r.fixes.front().id == "smaller-batches-or-bigger-gpu");
+  const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
+    const auto it = std::find_if(oom->fixes.begin(), oom->fixes.end(), [&](const FindingFix& f) { return f.id == id; });
+    REQUIRE(it != oom->fixes.end());
+    CHECK(it->demoted);
+    CHECK_THAT(it->demoted_because, Catch::Contains("already in place: experiments is no_use_multiple_sdk_containers"));
+    CHECK_THAT(it->demoted_because, Catch::Contains("export.json:"));
+  }
+  CHECK_FALSE(has_fix(oom->fixes, "enable-mps"));
+  CHECK_FALSE(has_fix(oom->fixes, "one-tensorflow-process-per-gpu"));
+  REQUIRE(has_fix(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu"));
+  const auto tf = std::find_if(oom->fixes_not_applicable.begin(), oom->fixes_not_applicable.end(),
+                               [](const FindingFix& f) { return f.id == "one-tensorflow-process-per-gpu"; });
+  CHECK_THAT(tf->not_applicable_because, Catch::Contains("it needs framework"));
+  CHECK_THAT(tf->not_applicable_because, Catch::Contains("the job's is torch (from the worker entry at export.json:"));
+}
+
+TEST_CASE("a fix is left out only when a known fact contradicts what it needs", "[rules]") {
+  // Several PyTorch processes share the GPU (corpus/multiple-processes-per-gpu): MPS fits them,
+  // TensorFlow's fix still does not.
+  const Analysis shared = test::analyze_case("corpus/multiple-processes-per-gpu");
+  const RankedReport r = rank(shared);
+  const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  CHECK(has_fix(oom->fixes, "enable-mps"));
+  CHECK(has_fix(oom->fixes, "one-sdk-process-per-gpu"));
+  CHECK_FALSE(std::find_if(oom->fixes.begin(), oom->fixes.end(), [](const FindingFix& f) {
+                return f.id == "one-sdk-process-per-gpu";
+              })->demoted);
+  CHECK(has_fix(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu"));
+  // A framework no frame names (RAPIDS cuDF) and one process: TensorFlow's fix needs several
+  // processes, which the job's facts rule out; an unknown framework alone would not.
+  const Analysis cudf = test::analyze_case("corpus/gpu-oom-rapids-cudf-gz");
+  const RankedReport c = rank(cudf);
+  const RankedFinding* cudf_oom = ranked(c, "gpu-out-of-memory");
+  REQUIRE(cudf_oom != nullptr);
+  CHECK(has_fix(cudf_oom->fixes_not_applicable, "one-tensorflow-process-per-gpu"));
+  CHECK(has_fix(cudf_oom->fixes, "smaller-batches-or-bigger-gpu"));
+}
+
+TEST_CASE("the JSON report keeps the fixes that do not fit with the reason", "[cli]") {
+  const std::string input = "corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json";
+  const auto run = test::run_gpudiag({"analyze", "--format", "json", input});
+  REQUIRE(run.exit_code == 0);
+  simdjson::dom::parser parser;
+  const auto doc = test::parse_json(parser, run.out);
+  const auto oom = test::finding(doc["jobs"].at(0)["findings"], "gpu-out-of-memory");
+  for (simdjson::dom::element x : oom["fixes"].get_array()) CHECK(std::string_view(x["id"]) != "enable-mps");
+  bool seen = false;
+  for (simdjson::dom::element x : oom["fixes_not_applicable"].get_array()) {
+    if (std::string_view(x["id"]) != "enable-mps") continue;
+    seen = true;
+    CHECK_THAT(std::string(std::string_view(x["because"])), Catch::Contains("it needs sdk_processes_per_gpu >1"));
+  }
+  CHECK(seen);
+  // The text report says how many it left out.
+  CHECK_THAT(test::run_gpudiag({"analyze", input}).out,
+             Catch::Contains("… and 2 fixes that do not fit this job (--format json says why)"));
+}
