@@ -19,9 +19,12 @@ const RankedFinding* ranked(const RankedReport& r, const std::string& rule_id) {
   return nullptr;
 }
 
-bool has_fix(const std::vector<FindingFix>& fixes, const std::string& id) {
-  return std::any_of(fixes.begin(), fixes.end(), [&](const FindingFix& f) { return f.id == id; });
+const FindingFix* fix_in(const std::vector<FindingFix>& fixes, const std::string& id) {
+  const auto it = std::find_if(fixes.begin(), fixes.end(), [&](const FindingFix& f) { return f.id == id; });
+  return it == fixes.end() ? nullptr : &*it;
 }
+
+bool has_fix(const std::vector<FindingFix>& fixes, const std::string& id) { return fix_in(fixes, id) != nullptr; }
 
 }  // namespace
 
@@ -36,17 +39,16 @@ TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with
   const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
-    const auto it = std::find_if(oom->fixes.begin(), oom->fixes.end(), [&](const FindingFix& f) { return f.id == id; });
-    REQUIRE(it != oom->fixes.end());
+    const FindingFix* it = fix_in(oom->fixes, id);
+    REQUIRE(it != nullptr);
     CHECK(it->demoted);
     CHECK_THAT(it->demoted_because, Catch::Contains("already in place: experiments is no_use_multiple_sdk_containers"));
     CHECK_THAT(it->demoted_because, Catch::Contains("export.json:"));
   }
   CHECK_FALSE(has_fix(oom->fixes, "enable-mps"));
   CHECK_FALSE(has_fix(oom->fixes, "one-tensorflow-process-per-gpu"));
-  REQUIRE(has_fix(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu"));
-  const auto tf = std::find_if(oom->fixes_not_applicable.begin(), oom->fixes_not_applicable.end(),
-                               [](const FindingFix& f) { return f.id == "one-tensorflow-process-per-gpu"; });
+  const FindingFix* tf = fix_in(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu");
+  REQUIRE(tf != nullptr);
   CHECK_THAT(tf->not_applicable_because, Catch::Contains("it needs framework"));
   CHECK_THAT(tf->not_applicable_because, Catch::Contains("the job's is torch (from the worker entry at export.json:"));
 }
@@ -59,10 +61,9 @@ TEST_CASE("a fix is left out only when a known fact contradicts what it needs", 
   const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
   CHECK(has_fix(oom->fixes, "enable-mps"));
-  CHECK(has_fix(oom->fixes, "one-sdk-process-per-gpu"));
-  CHECK_FALSE(std::find_if(oom->fixes.begin(), oom->fixes.end(), [](const FindingFix& f) {
-                return f.id == "one-sdk-process-per-gpu";
-              })->demoted);
+  const FindingFix* one_process = fix_in(oom->fixes, "one-sdk-process-per-gpu");
+  REQUIRE(one_process != nullptr);
+  CHECK_FALSE(one_process->demoted);
   CHECK(has_fix(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu"));
   // A framework no frame names (RAPIDS cuDF) and one process: TensorFlow's fix needs several
   // processes, which the job's facts rule out; an unknown framework alone would not.

@@ -29,20 +29,15 @@ def build(c):
     err = ('ValueError: The current `device_map` had weights offloaded to the disk. Please provide an `offload_folder` '
            'for them. Alternatively, make sure you have `safetensors` installed if the model you are using offers '
            'the weights in this format.')
-    for attempt in range(4):
-        tb = T.augmented_tb('3.10', [
-            '  File "/app/claims/dofn.py", line 35, in setup',
-            '    self.model = AutoModelForCausalLM.from_pretrained(self.path, device_map="auto", torch_dtype=torch.float16)',
-            '  File "%s/transformers/modeling_utils.py", line 3480, in from_pretrained' % SP,
-            '    ) = cls._load_pretrained_model(',
-            '  File "%s/transformers/modeling_utils.py", line 3601, in _load_pretrained_model' % SP,
-            '    raise ValueError(',
-        ], err, STEP)
-        j.wlog(t, w, T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC,
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (11 + attempt),
-               step=STEP, mark='offload' if attempt == 0 else None)
-        t += 70.0
-    N.fail_work_item_4(j, cf, t + 2.0, STEPS[0], [w] * 4)
+    tb = T.augmented_tb('3.10', [
+        '  File "/app/claims/dofn.py", line 35, in setup',
+        '    self.model = AutoModelForCausalLM.from_pretrained(self.path, device_map="auto", torch_dtype=torch.float16)',
+        '  File "%s/transformers/modeling_utils.py", line 3480, in from_pretrained' % SP,
+        '    ) = cls._load_pretrained_model(',
+        '  File "%s/transformers/modeling_utils.py", line 3601, in _load_pretrained_model' % SP,
+        '    raise ValueError(',
+    ], err, STEP)
+    N.failing_attempts(j, cf, w, t, tb, STEP, STEPS[0], SRC, 'offload', 70.0)
     c.output('export.json')
     c.fire('model-offloaded-to-disk', marks=['offload'])
     c.fire('work-item-failed', marks=['wif'], caused_by='model-offloaded-to-disk')

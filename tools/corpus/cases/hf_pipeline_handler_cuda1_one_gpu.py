@@ -33,22 +33,17 @@ def build(c):
     err = ('RuntimeError: CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported '
            'at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing '
            'CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.')
-    for attempt in range(4):
-        tb = T.augmented_tb('3.10', [
-            '  File "%s/apache_beam/ml/inference/base.py", line 1429, in _run_inference' % SP,
-            '    self._model = self._load_model()',
-            '  File "%s/apache_beam/ml/inference/huggingface_inference.py", line 673, in load_model' % SP,
-            '    return pipeline(',
-            '  File "%s/transformers/pipelines/base.py", line 880, in __init__' % SP,
-            '    self.model.to(self.device)',
-            '  File "%s/torch/nn/modules/module.py", line 1152, in to' % SP,
-            '    return self._apply(convert)',
-        ], err, STEP)
-        j.wlog(t, w, T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_ORDINAL,
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (11 + attempt),
-               step=STEP, mark='ordinal' if attempt == 0 else None)
-        t += 29.0
-    N.fail_work_item_4(j, cf, t + 2.0, STEPS[0], [w] * 4)
+    tb = T.augmented_tb('3.10', [
+        '  File "%s/apache_beam/ml/inference/base.py", line 1429, in _run_inference' % SP,
+        '    self._model = self._load_model()',
+        '  File "%s/apache_beam/ml/inference/huggingface_inference.py", line 673, in load_model' % SP,
+        '    return pipeline(',
+        '  File "%s/transformers/pipelines/base.py", line 880, in __init__' % SP,
+        '    self.model.to(self.device)',
+        '  File "%s/torch/nn/modules/module.py", line 1152, in to' % SP,
+        '    return self._apply(convert)',
+    ], err, STEP)
+    N.failing_attempts(j, cf, w, t, tb, STEP, STEPS[0], SRC_ORDINAL, 'ordinal', 29.0)
     c.output('export.json')
     c.fire('cuda-device-out-of-range', marks=['ordinal'])
     c.fire('work-item-failed', marks=['wif'], caused_by='cuda-device-out-of-range')

@@ -28,24 +28,19 @@ def build(c):
     t = ready + 17
     err = ('ImportError: This modeling file requires the following packages that were not found in your environment: '
            'einops. Run `pip install einops`')
-    for attempt in range(4):
-        tb = T.augmented_tb('3.11', [
-            '  File "/app/embed/dofn.py", line 22, in setup',
-            '    self.model = AutoModel.from_pretrained(MODEL_ID, trust_remote_code=True)',
-            '  File "%s/transformers/models/auto/auto_factory.py", line 553, in from_pretrained' % SP,
-            '    model_class = get_class_from_dynamic_module(',
-            '  File "%s/transformers/dynamic_module_utils.py", line 540, in get_class_from_dynamic_module' % SP,
-            '    final_module = get_cached_module_file(',
-            '  File "%s/transformers/dynamic_module_utils.py", line 365, in get_cached_module_file' % SP,
-            '    modules_needed = check_imports(resolved_module_file)',
-            '  File "%s/transformers/dynamic_module_utils.py", line 197, in check_imports' % SP,
-            '    raise ImportError(',
-        ], err, STEP)
-        j.wlog(t, w, T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC,
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (11 + attempt),
-               step=STEP, mark='missing' if attempt == 0 else None)
-        t += 27.0
-    N.fail_work_item_4(j, cf, t + 2.0, STEPS[0], [w] * 4)
+    tb = T.augmented_tb('3.11', [
+        '  File "/app/embed/dofn.py", line 22, in setup',
+        '    self.model = AutoModel.from_pretrained(MODEL_ID, trust_remote_code=True)',
+        '  File "%s/transformers/models/auto/auto_factory.py", line 553, in from_pretrained' % SP,
+        '    model_class = get_class_from_dynamic_module(',
+        '  File "%s/transformers/dynamic_module_utils.py", line 540, in get_class_from_dynamic_module' % SP,
+        '    final_module = get_cached_module_file(',
+        '  File "%s/transformers/dynamic_module_utils.py", line 365, in get_cached_module_file' % SP,
+        '    modules_needed = check_imports(resolved_module_file)',
+        '  File "%s/transformers/dynamic_module_utils.py", line 197, in check_imports' % SP,
+        '    raise ImportError(',
+    ], err, STEP)
+    N.failing_attempts(j, cf, w, t, tb, STEP, STEPS[0], SRC, 'missing', 27.0)
     c.output('export.json')
     c.fire('remote-code-package-missing', marks=['missing'], captures={'packages': 'einops'})
     c.fire('work-item-failed', marks=['wif'], caused_by='remote-code-package-missing')

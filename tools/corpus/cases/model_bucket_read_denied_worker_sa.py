@@ -36,22 +36,17 @@ def build(c):
            "acme-model-registry/o/fraud%2Fresnet50_v7.pt?projection=noAcl&prettyPrint=false: " + SA +
            " does not have storage.objects.get access to the Google Cloud Storage object. Permission "
            "'storage.objects.get' denied on resource (or it may not exist).")
-    for attempt in range(4):
-        tb = T.user_tb('3.11', [
-            '  File "%s/apache_beam/ml/inference/base.py", line 1569, in setup' % SP,
-            '    self._model = self._load_model()',
-            '  File "%s/apache_beam/ml/inference/pytorch_inference.py", line 103, in _load_model' % SP,
-            '    file = FileSystems.open(state_dict_path, \'rb\')',
-            '  File "%s/apache_beam/io/gcp/gcsio.py", line 262, in open' % SP,
-            '    return BeamBlobReader(blob, chunk_size=read_buffer_size, enable_read_bucket_metric=self.enable_read_bucket_metric)',
-            '  File "%s/google/cloud/storage/blob.py", line 1260, in reload' % SP,
-            '    api_response = client._get_resource(',
-        ], err)
-        j.wlog(t, w, T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_403,
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (12 + attempt),
-               step=STEP, mark='denied' if attempt == 0 else None)
-        t += 31.0
-    N.fail_work_item_4(j, cf, t + 2.0, STEPS[0], [w] * 4)
+    tb = T.user_tb('3.11', [
+        '  File "%s/apache_beam/ml/inference/base.py", line 1569, in setup' % SP,
+        '    self._model = self._load_model()',
+        '  File "%s/apache_beam/ml/inference/pytorch_inference.py", line 103, in _load_model' % SP,
+        '    file = FileSystems.open(state_dict_path, \'rb\')',
+        '  File "%s/apache_beam/io/gcp/gcsio.py", line 262, in open' % SP,
+        '    return BeamBlobReader(blob, chunk_size=read_buffer_size, enable_read_bucket_metric=self.enable_read_bucket_metric)',
+        '  File "%s/google/cloud/storage/blob.py", line 1260, in reload' % SP,
+        '    api_response = client._get_resource(',
+    ], err)
+    N.failing_attempts(j, cf, w, t, tb, STEP, STEPS[0], SRC_403, 'denied', 31.0, thread_base=12)
     c.output('export.json')
     c.fire('cloud-storage-read-denied', marks=['denied'],
            captures={'principal': SA, 'permission': 'storage.objects.get', 'bucket': 'acme-model-registry',

@@ -346,3 +346,16 @@ NO_ACTIVITY_1H = ('Workflow failed. Causes: The Dataflow job appears to be stuck
 UNABLE_TO_BRING_UP = ('Workflow failed. Causes: Unable to bring up enough workers: minimum 1, '
                       'actual 0. Please check your quota and retry later, or please try in a '
                       'different zone.')
+
+
+def failing_attempts(j, c, w, t, tb, step, stage, src, mark, gap, thread_base=11):
+    """A DoFn that raises the same traceback on each of four attempts, as the SDK harness logs it
+    (ERROR, "Error processing instruction process_bundle-N …", one thread per attempt, `gap`
+    seconds apart; `mark` tags the first), then the job's failure after the fourth."""
+    from corpuslib import texts as T
+    for attempt in range(4):
+        j.wlog(t, w, T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=src,
+               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (thread_base + attempt),
+               step=step, mark=mark if attempt == 0 else None)
+        t += gap
+    return fail_work_item_4(j, c, t + 2.0, stage, [w] * 4)
