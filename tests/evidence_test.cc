@@ -229,3 +229,27 @@ TEST_CASE("failure_text sets aside the job-message wrapper, the step and whitesp
   // Without them, the wrapper is part of the text.
   CHECK(detail::failure_text("Error message from worker: ValueError: bad", {}) != "ValueError:bad");
 }
+
+TEST_CASE("the entries around a piece of evidence are its own job's in an export of several jobs",
+          "[rules][evidence]") {
+  // A healthy job's "Worker configuration: … in us-central1-f" sits between the stockouts of the
+  // failed job in file order (issue 41, item 6): shown beside them, it reads as their context.
+  const Analysis a = test::analyze_case("corpus/multi-job-stockout-beside-healthy");
+  REQUIRE(a.jobs.size() == 2);
+  size_t around = 0;
+  for (const auto& job : a.jobs) {
+    for (const auto& f : job.findings) {
+      for (const auto& e : f.evidence) {
+        const std::string_view id = e.entry.record().job_id;
+        for (const auto* side : {&e.before, &e.after}) {
+          for (const auto& k : *side) {
+            INFO(f.rule_id << ": " << k.record().message);
+            CHECK(k.record().job_id == id);
+            ++around;
+          }
+        }
+      }
+    }
+  }
+  CHECK(around >= 4);  // the context is there, only of the right job
+}

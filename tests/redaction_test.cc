@@ -253,3 +253,22 @@ TEST_CASE("redacted analysis keeps fingerprints and ids and the match highlights
     CHECK(out.unexplained[g].fingerprint == raw.unexplained[g].fingerprint);
   }
 }
+
+TEST_CASE("redaction masks an error group's cause, chain and first step", "[unit][redaction]") {
+  gpudiag::Analysis a;
+  gpudiag::UnexplainedGroup g;
+  g.exception = "RuntimeError: Engine core initialization failed. See root cause above.";
+  g.cause = "scorer@acme-prod.iam.gserviceaccount.com does not have bigquery.tables.getData access to table t";
+  g.chain = {"google.api_core.exceptions.Forbidden: 403 scorer@acme-prod.iam.gserviceaccount.com denied"};
+  g.first_step.id = "permission-denied-to-principal";
+  g.first_step.action = "Grant scorer@acme-prod.iam.gserviceaccount.com a role that holds bigquery.tables.getData";
+  g.first_step.command = "gcloud projects get-iam-policy p --filter=scorer@acme-prod.iam.gserviceaccount.com";
+  a.unexplained.push_back(g);
+  const gpudiag::Analysis r = gpudiag::redacted(a);
+  const gpudiag::UnexplainedGroup& out = r.unexplained.at(0);
+  for (const std::string* text : {&out.cause, &out.chain.at(0), &out.first_step.action, &out.first_step.command}) {
+    INFO(*text);
+    CHECK(text->find("scorer@") == std::string::npos);
+  }
+  CHECK(out.first_step.command.find('<') == std::string::npos);  // still one shell command
+}

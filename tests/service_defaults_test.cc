@@ -59,9 +59,10 @@ const JobFact* fact(const Analysis& d, std::string_view name) {
   return nullptr;
 }
 
+// The fixes' actions and commands, a line each.
 std::string actions(const Finding& f) {
   std::string out;
-  for (const auto& fix : f.fixes) out += fix.action + "\n";
+  for (const auto& fix : f.fixes) out += fix.action + "\n" + fix.command + "\n";
   return out;
 }
 
@@ -170,7 +171,7 @@ TEST_CASE("each configuration check fires on a job.json of its case with the exa
   struct Case {
     std::string fixture;
     std::string rule;
-    std::string fix;  // a piece of the first fix's text
+    std::string fix;  // a piece of the first fix's text or command
   };
   const std::vector<Case> cases = {
       {"driver-not-requested", "gpu-driver-not-requested",
@@ -191,13 +192,16 @@ TEST_CASE("each configuration check fires on a job.json of its case with the exa
     const Finding* f = finding(d, c.rule);
     REQUIRE(f != nullptr);
     REQUIRE_FALSE(f->fixes.empty());
-    CHECK_THAT(f->fixes.front().action, Catch::Contains(c.fix));
+    CHECK_THAT(f->fixes.front().action + "\n" + f->fixes.front().command, Catch::Contains(c.fix));
   }
   // The wrong count names the count the machine carries too.
   const auto count = analyze_with_job("machine-wrong-count");
   CHECK(fact(count, "gpu_machine_fit")->value == "wrong-count");
-  CHECK_THAT(actions(*finding(count, "gpu-machine-type-mismatch")),
-             Catch::Contains("type:nvidia-l4;count:1;install-nvidia-driver (a g2-standard-4 carries 1)"));
+  CHECK_THAT(
+      actions(*finding(count, "gpu-machine-type-mismatch")),
+      Catch::Contains("to 1: a g2-standard-4 carries 1 x nvidia-l4") &&
+          Catch::Contains(
+              R"(--dataflow_service_options="worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver")"));
   CHECK(fact(analyze_with_job("machine-wrong-family"), "gpu_machine_fit")->value == "wrong-family");
 }
 

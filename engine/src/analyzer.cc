@@ -56,7 +56,6 @@ class MatchingSink : public RecordSink {
   // batch: a rule that matches everything must not copy everything.
   static void add_context(Neighbours& neighbours, std::vector<detail::Hit>& hits) {
     constexpr size_t kMaxPerBatch = 64;
-    constexpr size_t kNeighbours = 2;
     size_t done = 0;
     const detail::Hit* previous = nullptr;  // the last hit given context
     for (auto& hit : hits) {
@@ -67,9 +66,28 @@ class MatchingSink : public RecordSink {
         continue;
       }
       previous = &hit;
-      hit.before = neighbours.before(hit.entry_index, kNeighbours, detail::kContextTextBytes);
-      hit.after = neighbours.after(hit.entry_index, kNeighbours, detail::kContextTextBytes);
+      // An export of several jobs interleaves them: the context is the hit's own job's entries, the
+      // nearest of a few on each side (a line of another job beside a stockout reads as its cause).
+      const std::string_view job = hit.record->record().job_id;
+      hit.before = same_job(neighbours.before(hit.entry_index, kLookAround, detail::kContextTextBytes), job, true);
+      hit.after = same_job(neighbours.after(hit.entry_index, kLookAround, detail::kContextTextBytes), job, false);
     }
+  }
+
+  static constexpr size_t kNeighbours = 2;
+  static constexpr size_t kLookAround = 8;
+
+  // Of `around` (file order), the kNeighbours nearest the hit that belong to `job`: the last ones
+  // when they come before it, the first ones after.
+  static std::vector<KeptRecord> same_job(std::vector<KeptRecord> around, std::string_view job, bool before) {
+    std::erase_if(around, [&](const KeptRecord& k) { return k.record().job_id != job; });
+    if (around.size() > kNeighbours) {
+      if (before)
+        around.erase(around.begin(), around.end() - static_cast<ptrdiff_t>(kNeighbours));
+      else
+        around.resize(kNeighbours);
+    }
+    return around;
   }
 
   // Only the hits that can still be among their signal's kept evidence (its earliest and latest,

@@ -139,8 +139,12 @@ std::string render_github(const RankedReport& report, const RenderOptions& o) {
         line = r.where.line;
         message += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
       }
-      if (!rf.fixes.empty())
-        message += fmt::format("\nFix: {}\nDoc: {}", rf.fixes.front().action, rf.fixes.front().doc.url);
+      if (!rf.fixes.empty()) {
+        const FindingFix& fix = rf.fixes.front();
+        message += fmt::format("\nFix: {}", fix.action);
+        if (!fix.command.empty()) message += fmt::format("\n{} {}", detail::command_label(fix.command), fix.command);
+        message += fmt::format("\nDoc: {}", fix.doc.url);
+      }
       out += annotation(level, file, line, fmt::format("gpudiag: {}", f.title), message);
     }
     if (!groups_first) annotate_groups(job, who);

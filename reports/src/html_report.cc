@@ -105,6 +105,13 @@ std::string esc(std::string_view s) { return html_escape(s); }
 // A citation in the report's language (--lang): the translated titles carry their own `lang` and
 // `dir="auto"`, so a right-to-left title (Hebrew) reads right to left inside the English page; one
 // left in English says so in the language.
+// A fix's command on a line of its own, in a code element so that a triple click selects it whole.
+std::string command_html(const std::string& command) {
+  if (command.empty()) return {};
+  return fmt::format(R"(<br><span class="small muted">{}</span> <code class="cmd">{}</code>)",
+                     esc(detail::command_label(command)), esc(command));
+}
+
 std::string doc_link(const DocLink& doc, const RenderOptions& o) {
   const auto loc = localize(doc, o.lang);
   const std::string_view title = loc ? loc->title : doc.title, section = loc ? loc->section : doc.section;
@@ -428,8 +435,9 @@ void finding(std::string& out, const RankedReport& report, size_t index, const R
     if (!rf.fixes.empty()) {
       out += R"(<p class="small"><strong>Fixes for this finding, best first:</strong></p><ol class="small doc">)";
       for (const auto& fix : rf.fixes) {
-        out += fmt::format("<li>{}{} — {}</li>", esc(detail::fix_action(fix, o)),
-                           fix.demoted ? " <em>(already in place)</em>" : "", doc_link(fix.doc, o));
+        out += fmt::format("<li>{}{}{} — {}</li>", esc(detail::fix_action(fix, o)),
+                           fix.demoted ? " <em>(already in place)</em>" : "", command_html(fix.command),
+                           doc_link(fix.doc, o));
       }
       out += "</ol>";
     }
@@ -497,8 +505,8 @@ void fixes(std::string& out, const RankedReport& report, const RenderOptions& o,
   else
     out += R"(<ol class="fixes doc">)";
   for (const auto& fix : report.fixes) {
-    out += fmt::format("<li><strong>{}</strong>{}", esc(detail::fix_action(fix, o)),
-                       fix.demoted ? " <em>(already in place)</em>" : "");
+    out += fmt::format("<li><strong>{}</strong>{}{}", esc(detail::fix_action(fix, o)),
+                       fix.demoted ? " <em>(already in place)</em>" : "", command_html(fix.command));
     // A translated `why` stands for the fix's one reason; several findings' reasons stay English.
     const FixTranslation* t = detail::fix_translation(fix.i18n, o);
     for (const auto& why : fix.reasons) {

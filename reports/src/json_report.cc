@@ -106,6 +106,7 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
       w.begin_object();
       w.field("rank", static_cast<int>(i) + 1);
       w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
+      if (!fix.command.empty()) w.field("command", fix.command);
       w.field("demoted", fix.demoted);
       if (fix.demoted) w.field("demoted_because", fix.demoted_because);
       w.field("rank_reason", rf.fix_reasons[i]);
@@ -118,6 +119,7 @@ void write_findings(JsonWriter& w, const RankedReport& r, const RenderOptions& o
     for (const auto& fix : rf.fixes_not_applicable) {
       w.begin_object();
       w.field("id", fix.id).field("action", fix.action).field("why", fix.why);
+      if (!fix.command.empty()) w.field("command", fix.command);
       w.field("because", fix.not_applicable_because);
       write_doc(w, fix.doc, o);
       w.end_object();
@@ -200,6 +202,14 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     w.key("explains").begin_array();
     for (size_t s : u.symptoms) w.value(r.findings[s].finding->rule_id);
     w.end_array();
+    // The step rules/first-steps.yaml gives by the error's kind (the fixes list ranks it when the
+    // group is a cause).
+    if (!g.first_step.id.empty()) {
+      w.key("first_step").begin_object().field("id", g.first_step.id).field("action", g.first_step.action);
+      if (!g.first_step.command.empty()) w.field("command", g.first_step.command);
+      write_doc(w, g.first_step.doc, o);
+      w.end_object();
+    }
     if (r.baseline) {
       w.key("baseline");
       if (u.baseline_entry) {
@@ -220,6 +230,7 @@ void write_fixes(JsonWriter& w, const RankedReport& r, const RenderOptions& o) {
   for (const auto& fix : r.fixes) {
     w.begin_object();
     w.field("rank", fix.rank).field("id", fix.id).field("action", fix.action);
+    if (!fix.command.empty()) w.field("command", fix.command);
     if (const FixTranslation* t = detail::fix_translation(fix.i18n, o)) {
       w.key("localized").begin_object().field("lang", t->lang).field("action", t->action);
       if (!t->why.empty()) w.field("why", t->why);

@@ -58,8 +58,9 @@ std::string failure_body(const RankedReport& report, const RankedFinding& rf, co
   }
   if (!rf.fixes.empty()) {
     const FindingFix& fix = rf.fixes.front();
-    body += fmt::format("\nFix: {}\n  why: {}\n  doc: {} › {} {}\n", fix.action, fix.why, fix.doc.title,
-                        fix.doc.section, fix.doc.url);
+    body += fmt::format("\nFix: {}\n", fix.action);
+    if (!fix.command.empty()) body += fmt::format("  {} {}\n", detail::command_label(fix.command), fix.command);
+    body += fmt::format("  why: {}\n  doc: {} › {} {}\n", fix.why, fix.doc.title, fix.doc.section, fix.doc.url);
   }
   return body;
 }

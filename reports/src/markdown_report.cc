@@ -207,6 +207,8 @@ std::string fixes_section(const RankedReport& report, const RenderOptions& o) {
   for (const auto& fix : report.fixes) {
     out += fmt::format("{}. **{}**{}  \n", fix.rank, markdown_prose(detail::fix_action(fix, o)),
                        fix.demoted ? " (already in place)" : "");
+    if (!fix.command.empty())
+      out += fmt::format("   {} {}  \n", detail::command_label(fix.command), markdown_code_span(fix.command));
     for (const auto& why : fix.reasons) out += fmt::format("   {}  \n", markdown_prose(why));
     std::string rules;
     for (const auto& r : fix.for_rules) rules += (rules.empty() ? "" : ", ") + markdown_code_span(r);

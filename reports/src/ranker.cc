@@ -352,6 +352,96 @@ void set_verdict(RankedReport& report, const Analysis& whole) {
   }
 }
 
+// Where a first step with no kind of its own points: the page that says a failed work item's own
+// error is in the worker logs, which is what the group shows.
+const DocLink kFirstStepDoc{.title = "Troubleshoot Dataflow errors",
+                            .section = "A work item has failed 4 times",
+                            .url = "https://cloud.google.com/dataflow/docs/guides/common-errors"};
+constexpr size_t kMaxFirstSteps = 3;
+
+// The first step of each error group the report holds as a cause (at error: the job failed after
+// it and no rule at error explains the job), named by the group: what to do (rules/first-steps.yaml
+// by the kind of error, else from where it was raised), then what failed and where, how often and
+// since when. Its id is the group's fingerprint, its rule `unexplained-error`.
+void add_first_steps(RankedReport& report, std::map<std::string, size_t>& by_id) {
+  size_t added = 0;
+  for (const RankedUnexplained& u : report.unexplained) {
+    if (added == kMaxFirstSteps) break;
+    if (u.folded() || u.suppressed || u.severity() < Impact::kError) continue;
+    const UnexplainedGroup& g = *u.group;
+    const bool known_kind = !g.first_step.id.empty();
+    RankedFix r;
+    r.id = g.fingerprint;
+    const std::string what = known_kind     ? g.first_step.action
+                             : g.user_frame ? "Fix the error the pipeline's own code raised"
+                                            : "Start from the first error before the failure";
+    r.action = fmt::format("{}: {}", what, unexplained_headline(g));
+    r.command = g.first_step.command;
+    const std::string_view novelty = detail::novelty_note(u.novelty);
+    r.reasons.push_back(fmt::format("U{} ({}) came before the failure, and no rule in the pack knows it{}{}", u.rank,
+                                    detail::unexplained_stats(g), novelty.empty() ? "" : "; ", novelty));
+    r.for_rules.push_back(std::string(kUnexplainedRuleId));
+    r.doc = known_kind ? g.first_step.doc : kFirstStepDoc;
+    // Ahead of every rule's fix at the same impact (their weights are at most 100), in group order.
+    r.score = impact_weight(g.severity) * (101.0 - static_cast<double>(added));
+    by_id[r.id] = report.fixes.size();
+    report.fixes.push_back(std::move(r));
+    ++added;
+  }
+}
+
+// Job-wide fixes: score = how bad and how sure the finding is × the fix's weight; symptoms (of a
+// finding or of an error group) count half. An error group that is the most likely cause brings
+// its own first step, ahead of its symptoms' fixes: "find the failed attempts" is moot when the
+// report shows their error. Run again when the groups fold anew (apply_novelty).
+void rank_fixes(RankedReport& report) {
+  report.fixes.clear();
+  std::map<std::string, size_t> by_id;
+  add_first_steps(report, by_id);
+  for (const auto& rf : report.findings) {
+    const Finding& f = *rf.finding;
+    const double finding_score = impact_weight(f.severity) * f.confidence * (detail::is_root_cause(rf) ? 1.0 : 0.5);
+    for (const auto& fix : rf.fixes) {
+      const double score = fix.demoted ? 0.0 : finding_score * fix.weight;
+      auto it = by_id.find(fix.id);
+      if (it == by_id.end()) {
+        RankedFix r;
+        r.id = fix.id;
+        r.action = fix.action;
+        r.command = fix.command;
+        r.doc = fix.doc;
+        r.i18n = fix.i18n;
+        r.demoted = fix.demoted;
+        r.demoted_because = fix.demoted_because;
+        r.score = score;
+        by_id[fix.id] = report.fixes.size();
+        report.fixes.push_back(std::move(r));
+        it = by_id.find(fix.id);
+      }
+      RankedFix& r = report.fixes[it->second];
+      if (score > r.score) r.score = score;
+      if (!fix.demoted) r.demoted = false;
+      if (std::find(r.reasons.begin(), r.reasons.end(), fix.why) == r.reasons.end()) r.reasons.push_back(fix.why);
+      if (std::find(r.for_rules.begin(), r.for_rules.end(), f.rule_id) == r.for_rules.end())
+        r.for_rules.push_back(f.rule_id);
+    }
+  }
+  std::stable_sort(report.fixes.begin(), report.fixes.end(), [](const RankedFix& a, const RankedFix& b) {
+    if (a.demoted != b.demoted) return !a.demoted;
+    return a.score > b.score;
+  });
+  for (size_t i = 0; i < report.fixes.size(); ++i) {
+    RankedFix& r = report.fixes[i];
+    r.rank = static_cast<int>(i) + 1;
+    if (r.demoted) {
+      r.rank_reason = fmt::format("ranked last: {}", r.demoted_because);
+    } else {
+      r.rank_reason =
+          fmt::format("proposed for {}{}", fmt::join(r.for_rules, ", "), r.for_rules.size() > 1 ? " (shared)" : "");
+    }
+  }
+}
+
 RankedReport rank_within(const Analysis& d, const Analysis& whole) {
   RankedReport report;
   report.analysis = &d;
@@ -401,51 +491,8 @@ RankedReport rank_within(const Analysis& d, const Analysis& whole) {
   }
   for (size_t i = 0; i < report.findings.size(); ++i) report.findings[i].rank = static_cast<int>(i) + 1;
 
-  // Job-wide fixes: score = how bad and how sure the finding is × the fix's weight; symptoms count half.
-  std::map<std::string, size_t> by_id;
-  for (const auto& rf : report.findings) {
-    const Finding& f = *rf.finding;
-    const double finding_score = impact_weight(f.severity) * f.confidence * (rf.depth == 0 ? 1.0 : 0.5);
-    for (const auto& fix : rf.fixes) {
-      const double score = fix.demoted ? 0.0 : finding_score * fix.weight;
-      auto it = by_id.find(fix.id);
-      if (it == by_id.end()) {
-        RankedFix r;
-        r.id = fix.id;
-        r.action = fix.action;
-        r.doc = fix.doc;
-        r.i18n = fix.i18n;
-        r.demoted = fix.demoted;
-        r.demoted_because = fix.demoted_because;
-        r.score = score;
-        by_id[fix.id] = report.fixes.size();
-        report.fixes.push_back(std::move(r));
-        it = by_id.find(fix.id);
-      }
-      RankedFix& r = report.fixes[it->second];
-      if (score > r.score) r.score = score;
-      if (!fix.demoted) r.demoted = false;
-      if (std::find(r.reasons.begin(), r.reasons.end(), fix.why) == r.reasons.end()) r.reasons.push_back(fix.why);
-      if (std::find(r.for_rules.begin(), r.for_rules.end(), f.rule_id) == r.for_rules.end())
-        r.for_rules.push_back(f.rule_id);
-    }
-  }
-  std::stable_sort(report.fixes.begin(), report.fixes.end(), [](const RankedFix& a, const RankedFix& b) {
-    if (a.demoted != b.demoted) return !a.demoted;
-    return a.score > b.score;
-  });
-  for (size_t i = 0; i < report.fixes.size(); ++i) {
-    RankedFix& r = report.fixes[i];
-    r.rank = static_cast<int>(i) + 1;
-    if (r.demoted) {
-      r.rank_reason = fmt::format("ranked last: {}", r.demoted_because);
-    } else {
-      r.rank_reason =
-          fmt::format("proposed for {}{}", fmt::join(r.for_rules, ", "), r.for_rules.size() > 1 ? " (shared)" : "");
-    }
-  }
-
   rank_unexplained_groups(d, report);
+  rank_fixes(report);
   set_verdict(report, whole);
   for (const auto& job : d.jobs) report.jobs.push_back(rank_within(job, whole));
   return report;
@@ -467,6 +514,7 @@ void apply_novelty(RankedReport& report, const std::vector<Novelty>& novelty, bo
                         [](const RankedUnexplained& u) { return !u.folded(); });
   for (size_t i = 0; i < report.unexplained.size(); ++i) report.unexplained[i].rank = static_cast<int>(i) + 1;
   fold_under_unexplained(report);
+  rank_fixes(report);
   set_verdict(report, *report.analysis);
 }
 

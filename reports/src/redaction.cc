@@ -280,6 +280,27 @@ class Redactor {
     for (auto& x : e.excerpt) spanned(x.text, x.match_at, x.match_length);
   }
 
+  // A command stays one shell command: a redacted value reads as the docs' placeholders do
+  // (`<bucket>` → BUCKET), not as a redirection.
+  void command(std::string& c) const {
+    const std::string before = c;
+    in_place(c);
+    if (c == before) return;
+    static const RE2 kMarker("<([a-z]+)>");
+    std::string out;
+    size_t pos = 0;
+    const std::string_view text(c);
+    re2::StringPiece m[2];
+    while (pos <= text.size() && kMarker.Match(text, pos, text.size(), RE2::UNANCHORED, m, 2)) {
+      const size_t at = static_cast<size_t>(m[0].data() - text.data());
+      out.append(text.substr(pos, at - pos));
+      for (const char ch : m[1]) out += static_cast<char>(ch - 'a' + 'A');
+      pos = at + m[0].size();
+    }
+    out.append(text.substr(pos));
+    c = std::move(out);
+  }
+
   void finding(Finding& f) const {
     in_place(f.title);
     in_place(f.description);
@@ -291,6 +312,7 @@ class Redactor {
     for (auto& fix : f.fixes) {
       in_place(fix.action);
       in_place(fix.why);
+      command(fix.command);
     }
     // identity and the fingerprints stay: they were computed from the raw text, and baselines and
     // run histories name findings by them.
@@ -299,6 +321,10 @@ class Redactor {
   void group(UnexplainedGroup& g) const {
     in_place(g.template_text);
     in_place(g.exception);
+    in_place(g.cause);
+    for (auto& line : g.chain) in_place(line);
+    in_place(g.first_step.action);
+    command(g.first_step.command);
     evidence(g.exemplar);
   }
 

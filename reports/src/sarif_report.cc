@@ -154,8 +154,11 @@ std::string help_markdown(const RuleInfo& rule) {
     const FixInfo& fix = rule.fixes[i];
     const std::string title = markdown_escape(fmt::format("{} › {}", fix.doc.title, fix.doc.section));
     const std::string url = detail::safe_url(fix.doc.url);
-    out += fmt::format("{}. **{}**  \n   {} ({})\n", i + 1, markdown_prose(fix.action), markdown_prose(fix.why),
-                       url.empty() ? title : fmt::format("[{}]({})", title, url));
+    out += fmt::format("{}. **{}**  \n{}   {} ({})\n", i + 1, markdown_prose(fix.action),
+                       fix.command.empty() ? ""
+                                           : fmt::format("   {} {}  \n", detail::command_label(fix.command),
+                                                         markdown_code_span(fix.command)),
+                       markdown_prose(fix.why), url.empty() ? title : fmt::format("[{}]({})", title, url));
   }
   out += fmt::format("\n`gpudiag explain {}` prints the rule in full.\n", rule.id);
   return out;
@@ -302,7 +305,11 @@ std::string result_message(const RankedReport& report, const RankedFinding& rf, 
     text += fmt::format(" A symptom of U{} {}.", u.rank, unexplained_headline(*u.group));
   }
   if (!f.evidence.empty()) text += fmt::format("\n{}", detail::matched_excerpt(f.evidence.front(), kLineBytes));
-  if (!rf.fixes.empty()) text += fmt::format("\nFix: {} ({})", rf.fixes.front().action, rf.fixes.front().doc.url);
+  if (!rf.fixes.empty()) {
+    const FindingFix& fix = rf.fixes.front();
+    text += fmt::format("\nFix: {} ({})", fix.action, fix.doc.url);
+    if (!fix.command.empty()) text += fmt::format("\n{} {}", detail::command_label(fix.command), fix.command);
+  }
   return text;
 }
 

@@ -129,9 +129,10 @@ std::vector<Block> cause_blocks(const RankedReport& report, const RenderOptions&
 // The first fix proposed by a cause the brief can show.
 const RankedFix* first_fix(const RankedReport& report, const RenderOptions& o) {
   for (const auto& fix : report.fixes) {
+    if (detail::is_first_step(fix)) return &fix;  // an error group the brief shows as the cause
     for (const auto& id : fix.for_rules) {
       for (const auto& rf : report.findings) {
-        if (rf.depth == 0 && rf.finding->rule_id == id && shown_at(rf.finding->severity, o)) return &fix;
+        if (detail::is_root_cause(rf) && rf.finding->rule_id == id && shown_at(rf.finding->severity, o)) return &fix;
       }
     }
   }

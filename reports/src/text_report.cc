@@ -303,9 +303,10 @@ void render_job_body(std::string& out, const RankedReport& report, Out& w) {
     // The fixes of root causes; what only a folded symptom proposes waits in the JSON and HTML
     // reports, so the list stays about what to do first. Those of causes --min-severity hides wait too.
     const auto proposed_by = [&](const RankedFix& fix, bool shown) {
+      if (detail::is_first_step(fix)) return true;  // an error group's: the groups are the causes shown
       return std::any_of(fix.for_rules.begin(), fix.for_rules.end(), [&](const std::string& id) {
         return std::any_of(report.findings.begin(), report.findings.end(), [&](const RankedFinding& rf) {
-          return rf.depth == 0 && rf.finding->rule_id == id && (!shown || shown_finding(rf));
+          return detail::is_root_cause(rf) && rf.finding->rule_id == id && (!shown || shown_finding(rf));
         });
       });
     };
@@ -323,6 +324,9 @@ void render_job_body(std::string& out, const RankedReport& report, Out& w) {
       }
       const std::string number = fmt::format("  {}. ", ++shown);
       list += w.prose(w.safe(detail::fix_action(fix, o)), number, "     ");
+      // One line, never wrapped: a command pastes only whole.
+      if (!fix.command.empty())
+        list += fmt::format("     {} {}\n", st.dim(detail::command_label(fix.command)), w.safe(fix.command));
       for (const auto& why : fix.reasons) list += w.prose(w.safe(why), "     why: ", "          ");
       list += w.prose(st.dim(fmt::format("rank: {}", w.safe(fix.rank_reason))), "     ", "           ");
       const detail::CitationText doc = detail::citation(fix.doc, o);  // in --lang
@@ -343,7 +347,7 @@ void render_job_body(std::string& out, const RankedReport& report, Out& w) {
     // Fixes the job's facts rule out (`needs:`): named by count, so their absence is not a surprise.
     size_t not_applicable = 0;
     for (const auto& rf : report.findings) {
-      if (rf.depth == 0 && shown_finding(rf)) not_applicable += rf.fixes_not_applicable.size();
+      if (detail::is_root_cause(rf) && shown_finding(rf)) not_applicable += rf.fixes_not_applicable.size();
     }
     if (not_applicable > 0) {
       out += w.prose(fmt::format("… and {} that do not fit this job (--format json says why)",

@@ -79,6 +79,16 @@ const std::string& fix_action(const FindingFix& fix, const RenderOptions& option
   return t ? t->action : fix.action;
 }
 
+bool is_root_cause(const RankedFinding& rf) { return rf.depth == 0 && !rf.caused_by_unexplained; }
+
+bool is_first_step(const RankedFix& fix) {
+  return fix.for_rules.size() == 1 && fix.for_rules.front() == kUnexplainedRuleId;
+}
+
+std::string_view command_label(std::string_view command) {
+  return !command.empty() && command.front() == '-' ? "launch with:" : "run:";
+}
+
 std::string_view entry_text(const LogRecord& r) { return r.message.empty() ? r.exception : r.message; }
 
 std::string_view first_line(std::string_view text) { return text.substr(0, text.find('\n')); }

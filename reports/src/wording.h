@@ -72,6 +72,15 @@ const FixTranslation* fix_translation(const std::vector<FixTranslation>& i18n, c
 // A fix's action in `options.lang` when its rule translates it, else the English one.
 const std::string& fix_action(const RankedFix& fix, const RenderOptions& options);
 const std::string& fix_action(const FindingFix& fix, const RenderOptions& options);
+// What a fix's command is, as text shows it before the command: "launch with:" for options to add
+// to the pipeline's launch command (it starts with `-`), "run:" for a command of its own.
+std::string_view command_label(std::string_view command);
+
+// A root cause of the job's: no finding and no error group explains it. Its fixes lead the list;
+// a symptom's wait in the JSON and HTML reports.
+bool is_root_cause(const RankedFinding& rf);
+// Whether a job-wide fix is an error group's first step (its rule is `unexplained-error`).
+bool is_first_step(const RankedFix& fix);
 
 // Errors no rule explains (RankedReport::unexplained), worded alike in every format.
 // Whether the most likely cause is one of them (the top group is at error): formats show the groups

@@ -32,6 +32,9 @@ struct FindingFix {
   // reports leave it out (JSON lists it with the reason).
   bool not_applicable = false;
   std::string not_applicable_because;
+  // One shell command to paste, or the options to add to the launch command; values quoted for a
+  // POSIX shell. "" when the fix has none.
+  std::string command;
 };
 
 // One line of an evidence excerpt: a line of the entry's text, or a fold standing for the lines
@@ -118,6 +121,15 @@ enum class Novelty {
 // Entries that no rule explains, grouped: a Python or Java exception by its type, the innermost
 // user frame and the masked start of its message; any other error line by its template
 // (docs/unexplained.md). The worker, docker and job-message copies of one failure are one group.
+// What to try first about an error group (the pack's `first_steps:`, rules/first-steps.yaml): the
+// first step whose pattern found one of the group's lines, filled from that line. `id` "": none did.
+struct FirstStep {
+  std::string id;
+  std::string action;
+  std::string command;  // one shell command, values quoted ("" = none)
+  DocLink doc;
+};
+
 struct UnexplainedGroup {
   // "unexplained-error/" + 16 hex digits of XXH3-64 of `key` (the grouping key, versioned "g1|…").
   std::string fingerprint;
@@ -151,6 +163,7 @@ struct UnexplainedGroup {
   Evidence exemplar;                    // the earliest entry, raw (not masked)
   std::vector<std::string> also_in;     // other logs that held a copy ("job-message", "docker" …)
   std::vector<SourceLocation> also_at;  // … and where each log's earliest copy starts
+  FirstStep first_step;
 };
 
 // A check that could not be decided from this export (absence past its end, a log type missing).

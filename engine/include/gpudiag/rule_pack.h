@@ -68,6 +68,23 @@ struct LineFormat {
   }
 };
 
+struct DocLink {
+  std::string title;
+  std::string section;
+  std::string url;
+};
+
+// What to try first about an error no rule knows, by the kind of error it is (a pack file's
+// `first_steps:`, rules/first-steps.yaml): the first whose pattern finds one of the error's lines
+// gives the unexplained group's first step, its placeholders filled from the pattern's named groups.
+struct FirstStepSpec {
+  std::string id;
+  std::string pattern;  // RE2 over one line of the error (its exception, cause and chain)
+  std::string action;   // may hold {group} placeholders
+  std::string command;  // one shell command (shell_command.h), may hold placeholders; "" = none
+  DocLink doc;
+};
+
 struct PackPolicy {
   std::map<std::string, FamilyRole, std::less<>> family_roles;  // families not named are causes
   ConfidencePolicy confidence;
@@ -92,17 +109,12 @@ struct PackPolicy {
   std::vector<std::string> generic_errors;
   std::vector<std::string> advice_lines;
   std::vector<LineFormat> line_formats;
+  std::vector<FirstStepSpec> first_steps;
 
   FamilyRole role_of(std::string_view family) const {
     auto it = family_roles.find(family);
     return it == family_roles.end() ? FamilyRole::kCause : it->second;
   }
-};
-
-struct DocLink {
-  std::string title;
-  std::string section;
-  std::string url;
 };
 
 // A fix in another language (a fix's `i18n:`, docs/rules.md "Fixes"): shown with --lang.
@@ -118,6 +130,10 @@ struct FixInfo {
   // More specific actions, best first: the first whose every placeholder the job knows replaces
   // `action` (docs/rules.md, "Placeholders"). `action` stays the generic text.
   std::vector<std::string> action_with_facts;
+  // One shell command to paste, or the options to add to the launch command (shell_command.h): the
+  // loader checks it is one command; placeholders fill as literal text. "" when the fix has none.
+  std::string command;
+  std::vector<std::string> command_with_facts;  // best first, as action_with_facts
   std::string why;
   int weight = 50;        // 0–100
   std::string demote_if;  // the fact tests, rendered ("" = none)

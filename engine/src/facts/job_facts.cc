@@ -328,6 +328,7 @@ void apply_options(const Options& options, const FactCatalog& catalog, JobFacts&
     }
   }
   if (facts.get("sdk_container_image") != nullptr) facts.set("custom_container", "true", source, priority);
+  if (facts.get("worker_zone") != nullptr) facts.set("zone_pinned", "true", source, priority);
   for (const auto& hint : items(find("accelerator_hint"))) {
     if (hint.rfind("accelerator=", 0) == 0) {
       facts.set("accelerator_hint", hint.substr(12), source, priority);

@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -283,6 +284,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
                   false,
                   {},
                   fix.doc};
+    ff.command = fill_fix_command(fix, f.captures, acc_.facts, numbers);
     for (const auto& t : fix.i18n) {
       ff.i18n.push_back({t.lang, fill_placeholders(t.action, f.captures, acc_.facts, numbers),
                          fill_placeholders(t.why, f.captures, acc_.facts, numbers)});
@@ -406,7 +408,44 @@ std::optional<std::string> fill(std::string_view text, const std::map<std::strin
   return out;
 }
 
+// `command` with each placeholder made literal shell text; nullopt when `all_known` and one is unknown.
+std::optional<std::string> fill_command(std::string_view command,
+                                        const std::map<std::string, std::vector<std::string>>& captures,
+                                        const JobFacts& facts, const FindingNumbers& numbers, bool all_known) {
+  // A command acts on one thing: a capture gives its first value, not the list prose shows.
+  std::map<std::string, std::vector<std::string>> first;
+  for (const auto& [name, values] : captures) {
+    if (!values.empty()) first[name] = {values.front()};
+  }
+  ShellFiller out;
+  size_t pos = 0;
+  for (const Placeholder& p : placeholders_in(command)) {
+    out.text(command.substr(pos, p.begin - pos));
+    const auto value = placeholder_value(p, first, facts, numbers);
+    if (!value && all_known) return std::nullopt;
+    if (value) {
+      out.value(*value);
+    } else {
+      std::string name(p.name);
+      for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      out.text(name);
+    }
+    pos = p.end;
+  }
+  out.text(command.substr(pos));
+  return out.result();
+}
+
 }  // namespace
+
+std::string fill_fix_command(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
+                             const JobFacts& facts, const FindingNumbers& numbers) {
+  for (const auto& specific : fix.command_with_facts) {
+    if (auto filled = fill_command(specific, captures, facts, numbers, true)) return *filled;
+  }
+  if (fix.command.empty()) return {};
+  return *fill_command(fix.command, captures, facts, numbers, false);
+}
 
 std::string fill_placeholders(std::string_view text, const std::map<std::string, std::vector<std::string>>& captures,
                               const JobFacts& facts, const FindingNumbers& numbers) {

@@ -28,4 +28,10 @@ std::string fill_placeholders(std::string_view text, const std::map<std::string,
 std::string fill_fix_action(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
                             const JobFacts& facts, const FindingNumbers& numbers);
 
+// A fix's command for this job: the first of `fix.command_with_facts` whose every placeholder is
+// known, else `fix.command` with unknown placeholders as the docs' upper-case names ({gpu_type} →
+// GPU_TYPE). Values are literal shell text (shell_command.h); a capture gives its first value.
+std::string fill_fix_command(const FixInfo& fix, const std::map<std::string, std::vector<std::string>>& captures,
+                             const JobFacts& facts, const FindingNumbers& numbers);
+
 }  // namespace gpudiag::detail

@@ -112,6 +112,7 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
   };
   a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers, pack_.causes}, fired);
   rank_unexplained(pack_, frameworks_, a);
+  assign_first_steps(pack_, a.unexplained);
   // Kept for the rest of the run: no room left over past the groups reported (up to 200 grouped,
   // 50 kept, 1.25 KiB each before their text), so a job's result costs what it reports.
   a.unexplained.shrink_to_fit();

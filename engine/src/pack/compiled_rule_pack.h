@@ -118,6 +118,8 @@ struct CompiledRulePack {
   std::unique_ptr<const FrameFilter> frameworks;
   Wrappers wrappers;
   CauseLines causes;
+  // The policy's `first_steps:`, each pattern compiled (parallel to policy.first_steps).
+  std::vector<std::unique_ptr<const RE2>> first_step_patterns;
   LineFormats line_formats;
   std::string hash;
 

@@ -18,3 +18,4 @@
 #include "rule_pack_dump.h"
 #include "rule_source.h"
 #include "rule_spec.h"
+#include "shell_command.h"

@@ -10,8 +10,10 @@
 #include <optional>
 
 #include "line_formats.h"
+#include "placeholders.h"
 #include "rule_keys.h"
 #include "rule_reader.h"
+#include "shell_command.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -312,6 +314,94 @@ void read_line_patterns(const RuleFile& file, const Node& root, std::string_view
     if (proven) patterns.push_back(pattern->scalar);
   }
   out = std::move(patterns);
+}
+
+// `first_steps:` (what to try first about an error no rule knows, by its kind): each an `id`, a
+// `pattern` with named groups, an `action` (and `command`) whose placeholders are those groups, a
+// `doc`, and `examples` / `near_misses` proven here as a line pattern's are. A later pack file that
+// names the list replaces it.
+void read_first_steps(const RuleFile& file, const Node& root, PackPolicy& policy, Diagnostics& diags) {
+  const Node* list = root.get("first_steps");
+  if (list == nullptr) return;
+  if (!list->is_seq()) {
+    diags.push_back(problem(file, list->at, "rule-type", "`first_steps` is a list of mappings"));
+    return;
+  }
+  std::vector<FirstStepSpec> steps;
+  for (const auto& item : list->items) {
+    if (!item.is_map()) {
+      diags.push_back(
+          problem(file, item.at, "rule-type", "each of `first_steps` is a mapping (id, pattern, action, doc)"));
+      continue;
+    }
+    if (!known_keys(file, item, KeyPlace::kFirstStep, diags)) continue;
+    const auto text = [&](std::string_view key) -> const Node* {
+      const Node* n = item.get(key);
+      return n != nullptr && n->is_scalar() && !n->scalar.empty() ? n : nullptr;
+    };
+    const Node* id = text("id");
+    const Node* pattern = text("pattern");
+    const Node* action = text("action");
+    const Node* doc = item.get("doc");
+    const Node* examples = item.get("examples");
+    if (id == nullptr || pattern == nullptr || action == nullptr || doc == nullptr || !doc->is_map() ||
+        examples == nullptr || !examples->is_seq() || examples->items.empty() || item.get("sources") == nullptr) {
+      diags.push_back(problem(file, item.at, "rule-type",
+                              "a first step needs `id`, `pattern`, `action`, `doc` (title, section, url), `examples` "
+                              "and `sources`"));
+      continue;
+    }
+    FirstStepSpec step{.id = id->scalar, .pattern = pattern->scalar, .action = action->scalar};
+    if (const Node* c = text("command")) step.command = c->scalar;
+    for (const auto& [key, slot] : {std::pair{"title", &step.doc.title}, std::pair{"section", &step.doc.section},
+                                    std::pair{"url", &step.doc.url}}) {
+      if (const Node* v = doc->get(key); v != nullptr && v->is_scalar()) *slot = v->scalar;
+    }
+    if (step.doc.title.empty() || step.doc.section.empty() || step.doc.url.rfind("https://", 0) != 0) {
+      diags.push_back(
+          problem(file, doc->at, "rule-doc", "a first step's `doc` needs title, section and an https:// url"));
+      continue;
+    }
+    if (proven_at_build(file)) {
+      steps.push_back(std::move(step));
+      continue;
+    }
+    RE2 re(step.pattern, RE2::Quiet);
+    if (!re.ok()) {
+      diags.push_back(problem(file, pattern->at, "rule-regex", fmt::format("invalid regex: {}", re.error())));
+      continue;
+    }
+    bool ok = true;
+    // Placeholders are the pattern's named groups: a step fills them from the line it matched.
+    const auto& groups = re.NamedCapturingGroups();
+    for (const Node* t : {action, text("command")}) {
+      if (t == nullptr) continue;
+      for (const Placeholder& p : placeholders_in(t->scalar)) {
+        if (groups.count(std::string(p.name)) > 0) continue;
+        ok = false;
+        diags.push_back(problem(file, t->at, "rule-reference",
+                                fmt::format("`{{{}}}` is not a named group of the step's pattern", p.name)));
+      }
+    }
+    if (const Node* c = text("command")) {
+      if (std::string why = shell_template_problem(c->scalar); !why.empty()) {
+        ok = false;
+        diags.push_back(problem(file, c->at, "rule-fixes", fmt::format("`command` is not one shell command: {}", why)));
+      }
+    }
+    for (const bool must : {true, false}) {
+      const Node* texts = must ? examples : item.get("near_misses");
+      if (texts == nullptr) continue;
+      for (const auto& t : texts->is_seq() ? texts->items : std::vector<Node>{*texts}) {
+        if (!t.is_scalar() || RE2::PartialMatch(t.scalar, re) == must) continue;
+        ok = false;
+        diags.push_back(problem(file, t.at, "rule-example",
+                                must ? "the pattern does not find this example" : "the pattern finds this near miss"));
+      }
+    }
+    if (ok) steps.push_back(std::move(step));
+  }
+  policy.first_steps = std::move(steps);
 }
 
 // A line format's examples, proven here by the reader itself (LineFormats: its `starts`, then its
@@ -715,6 +805,7 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_patterns(file, root, "benign_errors", policy.benign_errors, diags);
   read_line_patterns(file, root, "generic_errors", policy.generic_errors, diags);
   read_line_patterns(file, root, "advice_lines", policy.advice_lines, diags);
+  read_first_steps(file, root, policy, diags);
   read_line_formats(file, root, policy, diags);
   read_catalog(file, root, catalog, diags);
   if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);

@@ -247,6 +247,8 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   pack->causes.generic = CauseLines::compile(pack->policy.generic_errors);
   pack->causes.advice = CauseLines::compile(pack->policy.advice_lines);
   pack->line_formats = LineFormats(pack->policy.line_formats);
+  for (const auto& step : pack->policy.first_steps)
+    pack->first_step_patterns.push_back(std::make_unique<const RE2>(step.pattern, RE2::Quiet));
   // Each pattern compiled alone when read; together they may not (a named group twice, RE2's memory).
   for (const auto& [re, key] : {std::pair{pack->causes.generic.get(), "generic_errors"},
                                 std::pair{pack->causes.advice.get(), "advice_lines"}}) {

@@ -100,6 +100,11 @@ const auto kKeys = std::to_array<RuleKey>({
     {"action", P::kFix, N::kRequired, V::kText, "what to do, imperative, one line"},
     {"action_with_facts", P::kFix, N::kOptional, V::kTextList,
      "more specific actions, best first: the first whose every placeholder is known replaces `action`"},
+    {"command", P::kFix, N::kOptional, V::kText,
+     "one shell command to paste (or the options to add to the launch command), quoted as the Dataflow docs "
+     "quote it; unknown placeholders print as the docs' upper-case names ({gpu_type} → GPU_TYPE)"},
+    {"command_with_facts", P::kFix, N::kOptional, V::kTextList,
+     "more specific commands, best first: the first whose every placeholder is known replaces `command`"},
     {"why", P::kFix, N::kRequired, V::kText, "why it helps, one or two sentences"},
     {"weight", P::kFix, N::kOptional, V::kNumber, "0–100, order within the rule (higher first; default 50)"},
     {"demote_if", P::kFix, N::kOptional, V::kFactTests,
@@ -220,6 +225,21 @@ const auto kKeys = std::to_array<RuleKey>({
     {"sources", P::kWrapper, N::kOptional, V::kTextList, "where the wrapper's text was seen or is printed"},
     {"text", P::kWrapperExample, N::kRequired, V::kText, "a copied error as a log holds it"},
     {"leaves", P::kWrapperExample, N::kRequired, V::kText, "the text with every match of the pattern removed"},
+    {"first_steps", P::kPackFile, N::kOptional, V::kList,
+     "what to try first about an error no rule knows, by its kind: each `id`, `pattern`, `action`, `doc`, "
+     "`examples` (see \"First steps\")"},
+
+    {"id", P::kFirstStep, N::kRequired, V::kId, "stable kebab-case"},
+    {"pattern", P::kFirstStep, N::kRequired, V::kText,
+     "RE2 regex over one line of the error (its exception line, its cause, the lines of its chain)"},
+    {"action", P::kFirstStep, N::kRequired, V::kText,
+     "what to do first, imperative; `{name}` placeholders are the pattern's named groups"},
+    {"command", P::kFirstStep, N::kOptional, V::kText, "one shell command to paste, as a fix's `command`"},
+    {"doc", P::kFirstStep, N::kRequired, V::kMapping, "the documentation the step comes from (as a fix's `doc`)"},
+    {"examples", P::kFirstStep, N::kRequired, V::kTextList, "real lines the pattern must find"},
+    {"near_misses", P::kFirstStep, N::kOptional, V::kTextList, "real lines it must not find"},
+    {"sources", P::kFirstStep, N::kRequired, V::kTextList, "where each example was printed or seen"},
+
     {"pattern", P::kLinePattern, N::kRequired, V::kText, "RE2 regex over one line"},
     {"examples", P::kLinePattern, N::kRequired, V::kTextList, "real lines the pattern must find"},
     {"near_misses", P::kLinePattern, N::kOptional, V::kTextList, "real lines it must not find"},
@@ -264,6 +284,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kLinePattern, "a line pattern"},
     {P::kLineFormat, "a line format"},
     {P::kLineFormatExample, "a line format's example"},
+    {P::kFirstStep, "a first step"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

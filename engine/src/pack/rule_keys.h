@@ -43,6 +43,7 @@ enum class KeyPlace : uint8_t {
   kLinePattern,        // one of a pack file's `generic_errors:` or `advice_lines:`, written as a mapping
   kLineFormat,         // one of a pack file's `line_formats:`
   kLineFormatExample,  // one of a line format's `examples`
+  kFirstStep,          // one of a pack file's `first_steps:`
 };
 
 enum class KeyNeed : uint8_t {

@@ -137,6 +137,8 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   for (const auto& info : pack.infos) {
     if (!info.enabled) out += fmt::format("disabled {}\n", info.id);
   }
+  for (const auto& step : pack.policy.first_steps)
+    out += fmt::format("first_step {} /{}/ doc={}\n", step.id, step.pattern, step.doc.url);
   for (const auto& f : pack.catalog.facts()) out += fmt::format("fact {} {}\n", f.name, fact_type_name(f.type));
   for (const auto& [fact, names] : pack.catalog.all_option_names()) {
     out += fmt::format("option_names {} [{}]\n", fact, fmt::join(names, ", "));

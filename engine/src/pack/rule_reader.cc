@@ -8,6 +8,7 @@
 #include "fact_catalog.h"
 #include "gpudiag/name_suggestions.h"
 #include "placeholders.h"
+#include "shell_command.h"
 
 namespace gpudiag::detail {
 
@@ -203,6 +204,15 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
     }
     if (const Node* v = item.get("action")) fix.action = scalar(*v, "action").value_or("");
     if (const Node* v = item.get("action_with_facts")) fix.action_with_facts = string_list(*v, "action_with_facts");
+    if (const Node* v = item.get("command")) {
+      fix.command = scalar(*v, "command").value_or("");
+      check_command(*v, fix.command);
+    }
+    if (const Node* v = item.get("command_with_facts")) {
+      fix.command_with_facts = string_list(*v, "command_with_facts");
+      for (size_t i = 0; i < v->items.size() && i < fix.command_with_facts.size(); ++i)
+        check_command(v->items[i], fix.command_with_facts[i]);
+    }
     if (const Node* v = item.get("why")) fix.why = scalar(*v, "why").value_or("");
     if (const Node* v = item.get("weight")) {
       auto s = scalar(*v, "weight");
@@ -244,6 +254,13 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
     rule.info.fixes.push_back(std::move(fix));
     rule.fix_demote_tests.push_back(std::move(demote));
     rule.fix_needs_tests.push_back(std::move(needs));
+  }
+}
+
+void RuleReader::check_command(const Node& n, const std::string& command) {
+  if (std::string problem = shell_template_problem(command); !problem.empty()) {
+    error(n.at, "rule-fixes", fmt::format("`command` is not one shell command: {}", problem),
+          "a fix's command is pasted into a shell as it is printed (docs/rules.md, \"Commands\")");
   }
 }
 
@@ -519,9 +536,11 @@ void RuleReader::check_placeholders(const Node& root, const RuleSpec& rule) {
     for (const char* key : {"action", "why"}) {
       if (const Node* v = item.get(key)) check(*v);
     }
-    if (const Node* v = item.get("action_with_facts")) {
-      check(*v);
-      for (const auto& alt : v->items) check(alt);
+    for (const char* key : {"action_with_facts", "command", "command_with_facts"}) {
+      if (const Node* v = item.get(key)) {
+        check(*v);
+        for (const auto& alt : v->items) check(alt);
+      }
     }
   }
 }

@@ -111,6 +111,10 @@ class RuleReader {
     return s == "true";
   }
 
+  // An error unless `command` (a fix's `command`, placeholders standing for any value) is one shell
+  // command (shell_command.h).
+  void check_command(const Node& n, const std::string& command);
+
   // An error for every key of `map` that the key table does not allow at `place`.
   void check_keys(const Node& map, KeyPlace place) {
     const auto allowed = key_names(place);

@@ -24,6 +24,7 @@ struct RankedFix {
   int rank = 0;
   std::string id;
   std::string action;
+  std::string command;                 // one shell command to paste ("" = none): FindingFix::command
   std::vector<std::string> reasons;    // the `why` of each finding that proposes it (distinct)
   std::vector<std::string> for_rules;  // the findings proposing it, best first
   DocLink doc;
