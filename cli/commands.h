@@ -58,6 +58,8 @@ void add_history_command(CLI::App& app, std::function<int()>& run);
 void add_ingest_command(CLI::App& app, std::function<int()>& run);
 void add_query_command(CLI::App& app, std::function<int()>& run);
 void add_patterns_command(CLI::App& app, std::function<int()>& run);
+// `app` itself is walked when the script is written: it must outlive the run.
+void add_completions_command(CLI::App& app, std::function<int()>& run);
 void add_baseline_command(CLI::App& app, std::function<int()>& run);
 void add_export_command(CLI::App& app, std::function<int()>& run);
 void add_preflight_command(CLI::App& app, std::function<int()>& run);

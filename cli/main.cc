@@ -39,6 +39,7 @@ int run_command(int argc, char** argv) {
   add_preflight_command(app, run);
   add_sql_command(app, run);
   add_help_command(app, run);
+  add_completions_command(app, run);
   add_examples(app);
   const RepoConfig config = prepare_repo_config(app);  // .gpudiag.yaml: defaults that flags override
   try {

@@ -29,8 +29,10 @@ void print_rule(const RuleInfo& r) {
   }
   out += "\n  Fixes:\n";
   for (const auto& f : r.fixes) {
-    out += fmt::format("    - {} (weight {})\n      why: {}\n      doc: {} › {}\n           {}\n", f.action, f.weight,
-                       f.why, f.doc.title, f.doc.section, f.doc.url);
+    out += fmt::format("    - {} (weight {})\n", f.action, f.weight);
+    if (!f.command.empty()) out += fmt::format("      command: {}\n", f.command);
+    out +=
+        fmt::format("      why: {}\n      doc: {} › {}\n           {}\n", f.why, f.doc.title, f.doc.section, f.doc.url);
     if (!f.demote_if.empty()) out += fmt::format("      ranked last when: {}\n", f.demote_if);
   }
   if (!r.sources.empty()) {
@@ -40,13 +42,43 @@ void print_rule(const RuleInfo& r) {
   std::cout << terminal_safe_lines(out);
 }
 
+// `unexplained-error`: the id reports, baselines and SARIF give the errors no rule knows. What such a
+// group is, how it is told and ranked, and the first steps the pack gives by kind of error.
+void print_unexplained(const RulePack& pack) {
+  std::string out = fmt::format("{} — an error no rule in the pack knows\n", kUnexplainedRuleId);
+  out +=
+      "  reported as U1, U2 … with a fingerprint unexplained-error/<16 hex digits>, the same for the same error\n"
+      "  in every run (docs/unexplained.md)\n\n"
+      "  gpudiag groups the errors no rule explains: a traceback by its exception type and innermost user\n"
+      "  frame, another line by its template. A group is at error when the job failed after its first entry\n"
+      "  and no cause rule at error explains the job; the first such group is then the most likely cause,\n"
+      "  the failures it leads to (work-item-failed, workflow-failed …) fold under it, and its first step is\n"
+      "  fix 1: what failed and where, how often and since when, and what to try first by the kind of error.\n";
+  out += "\n  First steps, by kind (the pack's first_steps:, tried in order on the error's lines):\n";
+  for (const auto& step : pack.policy().first_steps) {
+    out += fmt::format("    - {}: {}\n", step.id, step.action);
+    if (!step.command.empty()) out += fmt::format("      command: {}\n", step.command);
+    out += fmt::format("      doc: {} › {}\n           {}\n", step.doc.title, step.doc.section, step.doc.url);
+  }
+  out +=
+      "    - any other error: fix the error the pipeline's own code raised (a traceback with a user frame), or\n"
+      "      start from the first error before the failure\n"
+      "\n  Accept a known one: a baseline entry `rule: unexplained-error` with its fingerprint (docs/baseline.md).\n"
+      "  Make it known: gpudiag patterns suggest FINGERPRINT EXPORT drafts a rule for it.\n";
+  std::cout << terminal_safe_lines(out);
+}
+
 int explain(const RuleOptions& rules, const std::string& id) {
   auto pack = rules.load();
   if (!pack) return kExitError;
+  if (id == kUnexplainedRuleId) {
+    print_unexplained(*pack);
+    return kExitOk;
+  }
   const RuleInfo* r = pack->find(id);
   if (r == nullptr) {
     // Rule ids and their `aliases:`, which lead to the id (gpu-oom → gpu-out-of-memory).
-    std::vector<KnownName> names;
+    std::vector<KnownName> names{KnownName(std::string(kUnexplainedRuleId))};
     for (const auto& rule : pack->rules()) {
       names.emplace_back(rule.id);
       for (const auto& alias : rule.aliases) names.emplace_back(alias, rule.id);

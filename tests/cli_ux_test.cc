@@ -281,3 +281,19 @@ TEST_CASE("report --format without -o writes stdout", "[cli]") {
   CHECK(nothing.exit_code == 2);
   CHECK_THAT(nothing.err, Catch::Contains("give -o FILE"));
 }
+
+TEST_CASE("analyze with no export says how to get one and exits 2", "[cli]") {
+  for (const std::string command : {"analyze", "report --format md", "gate"}) {
+    INFO(command);
+    const auto none = test::run_shell(test::shell_quote(GPUDIAG_BINARY) + " " + command + " < /dev/null");
+    CHECK(none.exit_code == 2);
+    CHECK_THAT(none.err, Catch::Contains("gpudiag: no export to analyse: give the file") &&
+                             Catch::Contains("gpudiag export-command JOB_ID") &&
+                             Catch::Contains("stdin is not a terminal: pass -"));
+    CHECK(none.out.empty());
+  }
+  // On a terminal (script(1) gives the command one) there is no pipe to point at.
+  const auto tty = test::run_shell("script -qec " + test::shell_quote(test::shell_quote(GPUDIAG_BINARY) + " analyze") +
+                                   " /dev/null < /dev/null");
+  CHECK_THAT(tty.out, Catch::Contains("no export to analyse") && !Catch::Contains("stdin is not a terminal"));
+}

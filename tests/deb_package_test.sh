@@ -58,7 +58,9 @@ done
 step "package contents"
 dpkg-deb --contents "$deb" >"$work/contents"
 for path in ./usr/bin/gpudiag ./usr/share/man/man1/gpudiag.1.gz ./usr/share/doc/gpudiag/README.md \
-  ./usr/share/doc/gpudiag/docs/upgrading.md ./usr/share/doc/gpudiag/examples/gpu-oom.json; do
+  ./usr/share/doc/gpudiag/docs/upgrading.md ./usr/share/doc/gpudiag/examples/gpu-oom.json \
+  ./usr/share/bash-completion/completions/gpudiag ./usr/share/zsh/vendor-completions/_gpudiag \
+  ./usr/share/fish/vendor_completions.d/gpudiag.fish; do
   awk -v p="$path" '$6 == p { found = 1 } END { exit !found }' "$work/contents" || fail "the package has no $path"
 done
 awk '$2 != "root/root" || $6 !~ /^\.\/usr\// { print; bad = 1 } END { exit bad }' "$work/contents" ||
