@@ -37,32 +37,15 @@ def inputs_of_case(case_dir):
     return args
 
 
-def commands_in(report):
-    """Every fix command of a JSON report: job-wide, per finding, not applicable, per job."""
+def fix_texts(report, key):
+    """Every fix's `key` ("command", "action") in a JSON report: job-wide, per finding, not
+    applicable, per job, translations included (any object with an `action` is a fix)."""
     found = []
 
     def walk(node):
         if isinstance(node, dict):
-            if "command" in node and "action" in node and isinstance(node["command"], str):
-                found.append(node["command"])
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(report)
-    return found
-
-
-def actions_in(report):
-    """Every fix action of a JSON report, translations included."""
-    found = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "action" in node and isinstance(node["action"], str):
-                found.append(node["action"])
+            if "action" in node and isinstance(node.get(key), str):
+                found.append(node[key])
             for v in node.values():
                 walk(v)
         elif isinstance(node, list):
@@ -106,7 +89,7 @@ def check_formats(gpudiag, label, base_args, failures, stats):
         outputs = [a for ext in paths for a in ("-o", paths[ext])]
         report = json.loads(run(gpudiag, [*base_args, "--format", "json", "-o", "-", *outputs]))
         text, markdown, page = (open(paths[ext], encoding="utf-8").read() for ext in ("txt", "md", "html"))
-    commands = sorted(set(commands_in(report)))
+    commands = sorted(set(fix_texts(report, "command")))
     stats["commands"] += len(commands)
     for c in commands:
         problem = shell_problem(c)
@@ -128,7 +111,7 @@ def check_formats(gpudiag, label, base_args, failures, stats):
             failures.append(f"{label}: HTML does not hold {c!r} in <code class=\"cmd\">")
     # The fixes' prose: evidence shows what the user wrote, as written; a fix's action is what we tell
     # them to do, and must not hold a launch option that splits when pasted.
-    for action in actions_in(report):
+    for action in fix_texts(report, "action"):
         for m in SPLIT_OPTION.finditer(action):
             failures.append(f"{label}: a fix's action holds a launch option a shell splits: {m.group(0)!r}")
 
