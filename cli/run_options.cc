@@ -93,7 +93,8 @@ std::vector<std::string> fail_on_choices() {
 
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;
-  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
+  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gcloud's YAML, gzip), or - for stdin")
+      ->required();
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
       ->check(one_of(fail_on_choices()))
       ->capture_default_str();

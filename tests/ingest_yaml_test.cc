@@ -1,0 +1,456 @@
+// ingest reads what users have on disk besides JSON exports: gcloud's default YAML output of
+// `gcloud logging read`, read as the same entries.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+
+#include "gpudiag/ingest.h"
+#include "json_support.h"
+#include "test_support.h"
+#include "yaml_entry.h"
+
+using namespace gpudiag;
+
+namespace {
+
+// Two entries as `gcloud logging read --format=json` prints them (keys as the API sends them)…
+const char* kJson = R"([
+  {
+    "insertId": "s=f8b7;i=182",
+    "jsonPayload": {
+      "exception": "Traceback (most recent call last):\n  File \"/app/infer.py\", line 41, in process\n    out = model(batch)\nRuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB",
+      "job": "2022-10-28_13_07_17-12646045757829274894",
+      "logger": "root:sdk_worker.py:_execute",
+      "message": "Error processing instruction process_bundle-7. Original traceback is",
+      "portability_worker_id": "sdk-0-0",
+      "thread": "43:140101",
+      "worker": "app-10281307-71o6-harness-cqks"
+    },
+    "labels": {
+      "compute.googleapis.com/resource_name": "app-10281307-71o6-harness-cqks",
+      "dataflow.googleapis.com/job_id": "2022-10-28_13_07_17-12646045757829274894",
+      "dataflow.googleapis.com/job_name": "app",
+      "dataflow.googleapis.com/region": "us-central1"
+    },
+    "logName": "projects/p/logs/dataflow.googleapis.com%2Fworker",
+    "receiveTimestamp": "2022-10-28T20:08:31.104921532Z",
+    "resource": {
+      "labels": {
+        "job_id": "2022-10-28_13_07_17-12646045757829274894",
+        "job_name": "app",
+        "project_id": "823514981911",
+        "region": "us-central1",
+        "step_id": ""
+      },
+      "type": "dataflow_step"
+    },
+    "severity": "ERROR",
+    "timestamp": "2022-10-28T20:08:29.567718Z"
+  },
+  {
+    "insertId": "1lfy432c42x",
+    "logName": "projects/p/logs/dataflow.googleapis.com%2Fjob-message",
+    "resource": {
+      "labels": {
+        "job_id": "2022-10-28_13_07_17-12646045757829274894",
+        "project_id": "823514981911",
+        "region": "us-central1",
+        "step_id": ""
+      },
+      "type": "dataflow_step"
+    },
+    "severity": "ERROR",
+    "textPayload": "Workflow failed. Causes: S01:Read+Infer failed., The job failed because a work item has failed 4 times. \n\n        Root cause: Timed out waiting for an update from the worker.\n        Worker ID: app-10281307-71o6-harness-cqks",
+    "timestamp": "2022-10-28T20:27:14.996634424Z"
+  }
+]
+)";
+
+// …and as it prints them without --format=json (tools/gcloud-yaml writes this form): a `---` line
+// before each document, keys sorted, multi-line texts as literal blocks (the trailing space after
+// "4 times." kept), strings that YAML would read as another type quoted.
+const char* kYaml = R"(---
+insertId: s=f8b7;i=182
+jsonPayload:
+  exception: |-
+    Traceback (most recent call last):
+      File "/app/infer.py", line 41, in process
+        out = model(batch)
+    RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB
+  job: 2022-10-28_13_07_17-12646045757829274894
+  logger: root:sdk_worker.py:_execute
+  message: Error processing instruction process_bundle-7. Original traceback is
+  portability_worker_id: sdk-0-0
+  thread: 43:140101
+  worker: app-10281307-71o6-harness-cqks
+labels:
+  compute.googleapis.com/resource_name: app-10281307-71o6-harness-cqks
+  dataflow.googleapis.com/job_id: 2022-10-28_13_07_17-12646045757829274894
+  dataflow.googleapis.com/job_name: app
+  dataflow.googleapis.com/region: us-central1
+logName: projects/p/logs/dataflow.googleapis.com%2Fworker
+receiveTimestamp: '2022-10-28T20:08:31.104921532Z'
+resource:
+  labels:
+    job_id: 2022-10-28_13_07_17-12646045757829274894
+    job_name: app
+    project_id: '823514981911'
+    region: us-central1
+    step_id: ''
+  type: dataflow_step
+severity: ERROR
+timestamp: '2022-10-28T20:08:29.567718Z'
+---
+insertId: 1lfy432c42x
+logName: projects/p/logs/dataflow.googleapis.com%2Fjob-message
+resource:
+  labels:
+    job_id: 2022-10-28_13_07_17-12646045757829274894
+    project_id: '823514981911'
+    region: us-central1
+    step_id: ''
+  type: dataflow_step
+severity: ERROR
+textPayload: |-
+  Workflow failed. Causes: S01:Read+Infer failed., The job failed because a work item has failed 4 times. 
+
+          Root cause: Timed out waiting for an update from the worker.
+          Worker ID: app-10281307-71o6-harness-cqks
+timestamp: '2022-10-28T20:27:14.996634424Z'
+)";
+
+struct Read {
+  InputSummary summary;
+  std::vector<KeptRecord> records;
+};
+
+Read read_text(const std::string& text, const std::string& name = "logs.yaml", ReadLimits limits = {}) {
+  const std::string path = test::temp_dir() + "/" + name;
+  test::write_file(path, text);
+  Read out;
+  auto summary = read_export(
+      path, [&](const LogRecord& r) { out.records.emplace_back(r); }, limits);
+  REQUIRE(summary.ok());
+  out.summary = *summary;
+  return out;
+}
+
+// Everything a record says but where it came from.
+std::string fields_of(const LogRecord& r) {
+  std::string labels;
+  for (size_t i = 0; i < r.label_count; ++i) labels += fmt::format("{}={};", r.labels[i].key, r.labels[i].value);
+  return fmt::format(
+      "time {} severity {} log {} message [{}] exception [{}] worker {} logger {} thread {} step {} sdk {} insert {} "
+      "job {} name {} project {} region {} resource {} labels {}",
+      format_rfc3339(r.timestamp), severity_name(r.severity), r.log, r.message, r.exception, r.worker, r.logger,
+      r.thread, r.step, r.sdk_worker, r.insert_id, r.job_id, r.job_name, r.project, r.region, r.resource_type, labels);
+}
+
+std::vector<std::string> all_fields(const Read& r) {
+  std::vector<std::string> out;
+  for (const auto& k : r.records) out.push_back(fields_of(k.record()));
+  return out;
+}
+
+std::string problems_of(const InputSummary& s) {
+  std::string out;
+  for (const auto& p : s.problems)
+    out += fmt::format("{}{}: {}\n", p.line, p.skipped_entry ? " skipped" : "", p.message);
+  return out;
+}
+
+// The 1-based line of `text` that byte `at` is on.
+uint64_t line_at(const std::string& text, size_t at) {
+  return 1 + static_cast<uint64_t>(std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(at), '\n'));
+}
+
+// One small worker entry as gcloud prints it, its message `message` (one line).
+std::string yaml_entry(int second, const std::string& message) {
+  return fmt::format(
+      "---\ninsertId: e{0}\njsonPayload:\n  message: {1}\nlogName: projects/p/logs/dataflow.googleapis.com%2Fworker\n"
+      "resource:\n  labels:\n    job_id: 2024-01-01_00_00_00-1\n  type: dataflow_step\nseverity: INFO\n"
+      "timestamp: '2024-01-01T00:00:{0:02}Z'\n",
+      second, message);
+}
+
+}  // namespace
+
+TEST_CASE("yaml: gcloud's YAML documents read as the same entries as the JSON export", "[unit][ingest][yaml]") {
+  const Read json = read_text(kJson, "logs.json");
+  const Read yaml = read_text(kYaml);
+  REQUIRE(json.records.size() == 2);
+  CHECK(all_fields(yaml) == all_fields(json));
+  CHECK(yaml.records[0]->exception ==
+        "Traceback (most recent call last):\n  File \"/app/infer.py\", line 41, in process\n    out = model(batch)\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB");
+  CHECK(yaml.records[1]->message.find("4 times. \n\n        Root cause") != std::string_view::npos);
+  CHECK(yaml.records[0]->thread == "43:140101");  // YAML 1.2 has no sexagesimal numbers
+  // Each entry is placed at its document's first line, and the byte it starts at.
+  CHECK(yaml.records[0]->where.line == 2);
+  CHECK(yaml.records[1]->where.line == 33);
+  CHECK(yaml.records[1]->where.offset == std::string_view(kYaml).find("insertId: 1lfy"));
+  CHECK(yaml.summary.shape == ExportShape::kYaml);
+  CHECK(yaml.summary.entries == 2);
+  CHECK(yaml.summary.analysed == 2);
+  CHECK(yaml.summary.problems.empty());
+  CHECK_FALSE(yaml.summary.not_read_in_full.has_value());
+}
+
+TEST_CASE("yaml: keys in any order and quoted or plain scalars read alike", "[unit][ingest][yaml]") {
+  // The same entry four ways: gcloud's order, reversed, timestamps unquoted (yaml-cpp keeps them
+  // text), and everything double-quoted with the message folded over two lines.
+  const std::string sorted =
+      "insertId: a1\nlogName: projects/p/logs/dataflow.googleapis.com%2Fworker\nseverity: WARNING\n"
+      "textPayload: Refreshing due to a 401\ntimestamp: '2024-05-01T10:00:00.123456Z'\n";
+  const std::string reversed =
+      "timestamp: '2024-05-01T10:00:00.123456Z'\ntextPayload: Refreshing due to a 401\nseverity: WARNING\n"
+      "logName: projects/p/logs/dataflow.googleapis.com%2Fworker\ninsertId: a1\n";
+  const std::string unquoted =
+      "severity: WARNING\ntimestamp: 2024-05-01T10:00:00.123456Z\ninsertId: a1\n"
+      "logName: projects/p/logs/dataflow.googleapis.com%2Fworker\ntextPayload: Refreshing due to a 401\n";
+  const std::string quoted =
+      "\"insertId\": \"a1\"\n\"logName\": 'projects/p/logs/dataflow.googleapis.com%2Fworker'\n"
+      "\"severity\": \"WARNING\"\n\"textPayload\": \"Refreshing due\n  to a 401\"\n"
+      "\"timestamp\": \"2024-05-01T10:00:00.123456Z\"\n";
+  const Read want = read_text(sorted);
+  REQUIRE(want.records.size() == 1);
+  CHECK(want.records[0]->message == "Refreshing due to a 401");
+  CHECK(want.records[0]->severity == Severity::kWarning);
+  CHECK(format_rfc3339(want.records[0]->timestamp) == "2024-05-01T10:00:00.123456Z");
+  for (const auto& text : {reversed, unquoted, quoted}) {
+    INFO(text);
+    const Read got = read_text("---\n" + text);
+    CHECK(all_fields(got) == all_fields(want));
+    CHECK(got.summary.problems.empty());
+  }
+}
+
+TEST_CASE("yaml: block scalars and escapes and folded lines give the text the JSON holds", "[unit][ingest][yaml]") {
+  // Each form gcloud's printer (ruamel.yaml) writes, with the text it stands for.
+  const std::vector<std::pair<std::string, std::string>> forms{
+      {"|-\n  line one\n    indented\n  line three", "line one\n  indented\nline three"},
+      {"|\n  trailing newline", "trailing newline\n"},
+      {"|+\n  two trailing\n", "two trailing\n\n"},
+      {"|2-\n    leading spaces\n  line2", "  leading spaces\nline2"},
+      {"|2-\n\n  abc", "\nabc"},
+      {"|-\n  a\tb\n  c", "a\tb\nc"},
+      {"\"a\\tb\\e[31m \\u00e9\\U0001F600 \\\\ \\\"q\\\"\"", "a\tb\x1b[31m \xc3\xa9\xf0\x9f\x98\x80 \\ \"q\""},
+      {"\"x \\\n  y\"", "x y"},
+      {"'it''s ''quoted'''", "it's 'quoted'"},
+      {"word word word\n  word word", "word word word word word"},
+      {"'folded single\n  quoted'", "folded single quoted"},
+      {"été ✓ 😀", "été ✓ 😀"},
+      {"''", ""},
+      {"'123'", "123"},
+      {"'true'", "true"},
+      {"'null'", "null"},
+      {"yes", "yes"},  // YAML 1.2: a string (ruamel writes it plain)
+  };
+  std::string text;
+  for (size_t i = 0; i < forms.size(); ++i)
+    text += fmt::format("---\ntextPayload: {}\ntimestamp: '2024-05-01T10:00:{:02}Z'\n", forms[i].first, i);
+  const Read r = read_text(text);
+  INFO(problems_of(r.summary));
+  REQUIRE(r.records.size() == forms.size());
+  for (size_t i = 0; i < forms.size(); ++i) {
+    INFO(forms[i].first);
+    CHECK(r.records[i]->message == forms[i].second);
+  }
+}
+
+TEST_CASE("yaml: plain scalars are typed as YAML 1.2 types them", "[unit][ingest][yaml]") {
+  using detail::plain_scalar_json;
+  CHECK(plain_scalar_json("") == "null");
+  CHECK(plain_scalar_json("~") == "null");
+  CHECK(plain_scalar_json("NULL") == "null");
+  CHECK(plain_scalar_json("True") == "true");
+  CHECK(plain_scalar_json("FALSE") == "false");
+  CHECK(plain_scalar_json("500") == "500");
+  CHECK(plain_scalar_json("-007") == "-7");
+  CHECK(plain_scalar_json("+12") == "12");
+  CHECK(plain_scalar_json("1_000") == "1000");
+  CHECK(plain_scalar_json("12345678901234567890") == "12345678901234567890");
+  CHECK(plain_scalar_json("0x1F") == "31");
+  CHECK(plain_scalar_json("0o17") == "15");
+  CHECK(plain_scalar_json("0b101") == "5");
+  CHECK(plain_scalar_json("1.5") == "1.5");
+  CHECK(plain_scalar_json("1.") == "1.0");
+  CHECK(plain_scalar_json("-.5") == "-0.5");
+  CHECK(plain_scalar_json("1e3") == "1e3");
+  CHECK(plain_scalar_json("1.5E-3") == "1.5e-3");
+  CHECK(plain_scalar_json("1666987709.567718") == "1666987709.567718");
+  // Strings: YAML 1.1's booleans and sexagesimals, timestamps, what JSON has no number for.
+  for (const char* text : {"yes", "on", "No", "43:140101", "2024-05-01T10:00:00Z", "2024-05-01", ".inf", "-.Inf",
+                           ".nan", "1.2.3", "12abc", "0x", "_1", "-", ".", "1e", ".5e3", "a1", "-_"}) {
+    INFO(text);
+    CHECK(plain_scalar_json(text).empty());
+  }
+  // As the JSON path reads them: a severity number, a number or boolean as the message.
+  const Read r = read_text(
+      "---\nseverity: 500\ntextPayload: 42\ntimestamp: '2024-05-01T10:00:00Z'\n"
+      "---\nseverity: '400'\ntextPayload: true\ntimestamp: 1714557601.5\n"
+      "---\njsonPayload:\n  message: null\n  logger: 7\nseverity: WARNING\ntimestamp: '2024-05-01T10:00:02Z'\n");
+  REQUIRE(r.records.size() == 3);
+  CHECK(r.records[0]->severity == Severity::kError);
+  CHECK(r.records[0]->message == "42");
+  CHECK(r.records[1]->severity == Severity::kWarning);
+  CHECK(r.records[1]->message == "true");
+  CHECK(format_rfc3339(r.records[1]->timestamp) == "2024-05-01T10:00:01.500Z");  // seconds, as BigQuery sends them
+  CHECK(r.records[2]->message.empty());
+  CHECK(r.records[2]->logger.empty());  // a number is no logger name, as in JSON
+}
+
+TEST_CASE("yaml: a malformed document in the middle is skipped at its line and the others are read",
+          "[unit][ingest][yaml]") {
+  const std::string broken =
+      "---\ninsertId: bad\njsonPayload:\n  message: fine\n  exception: \"never closed\n  logger: x\n"
+      "severity: ERROR\n";
+  const std::string text = yaml_entry(1, "before") + broken + yaml_entry(2, "after");
+  const Read r = read_text(text);
+  REQUIRE(r.records.size() == 2);
+  CHECK(r.records[0]->message == "before");
+  CHECK(r.records[1]->message == "after");
+  CHECK(r.records[1]->where.line == line_at(text, text.rfind("insertId: e2")));
+  CHECK(r.summary.entries == 3);
+  CHECK(r.summary.analysed == 2);
+  CHECK(r.summary.skipped == 1);
+  REQUIRE(r.summary.problems.size() == 1);
+  const InputProblem& p = r.summary.problems[0];
+  CHECK(p.skipped_entry);
+  // yaml-cpp reports the string at the end of the document, where it is still open.
+  const uint64_t document_line = line_at(text, text.find("insertId: bad"));
+  CHECK(p.line > document_line);
+  CHECK(p.offset == static_cast<int64_t>(text.find("insertId: bad")));
+  CHECK_THAT(p.message, Catch::StartsWith("malformed YAML document skipped: "));
+  CHECK_THAT(p.message, Catch::EndsWith(fmt::format("the document starts on line {})", document_line)));
+  CHECK_FALSE(r.summary.not_read_in_full.has_value());  // one bad entry in the middle is no cut
+}
+
+TEST_CASE("yaml: a syntax error names its line and column", "[unit][ingest][yaml]") {
+  const std::string text = yaml_entry(1, "before") +
+                           "---\ninsertId: x\njsonPayload:\n  message: [a, b\nseverity: INFO\n" +
+                           yaml_entry(2, "after");
+  const Read r = read_text(text);
+  CHECK(r.records.size() == 2);
+  REQUIRE(r.summary.problems.size() == 1);
+  CHECK(r.summary.problems[0].line == line_at(text, text.find("severity: INFO", text.find("[a, b"))));
+  CHECK_THAT(r.summary.problems[0].message, Catch::Contains("(column "));
+}
+
+TEST_CASE("yaml: empty documents and comments are no entries", "[unit][ingest][yaml]") {
+  const std::string text = "# gcloud logging read 'resource.type=\"dataflow_step\"'\n---\n---\n\n# nothing here\n" +
+                           yaml_entry(1, "one") + "---\n...\n" + yaml_entry(2, "two") + "---\n";
+  const Read r = read_text(text);
+  REQUIRE(r.records.size() == 2);
+  CHECK(r.summary.entries == 2);
+  INFO(problems_of(r.summary));
+  CHECK(r.summary.problems.empty());
+  CHECK(r.records[0]->where.line == 7);
+}
+
+TEST_CASE("yaml: a document that is no mapping or uses an alias is skipped with why", "[unit][ingest][yaml]") {
+  const std::string text = yaml_entry(1, "one") + "---\n- a\n- b\n" + "---\nListed 0 items.\n" +
+                           "---\ninsertId: &id x\ntextPayload: *id\n" + "---\njsonPayload:\n  ? [a, b]\n  : c\n" +
+                           yaml_entry(2, "two");
+  const Read r = read_text(text);
+  CHECK(r.records.size() == 2);
+  CHECK(r.summary.skipped == 4);
+  const std::string problems = problems_of(r.summary);
+  CHECK_THAT(problems, Catch::Contains("the document is a list, not a LogEntry mapping"));
+  CHECK_THAT(problems, Catch::Contains("the document is a text (`Listed 0 items.`), not a LogEntry mapping"));
+  CHECK_THAT(problems, Catch::Contains("an alias (*name): a log export has none"));
+  CHECK_THAT(problems, Catch::Contains("a mapping key that is a list"));
+}
+
+TEST_CASE("yaml: an export cut in a line or inside its last document is not read in full", "[unit][ingest][yaml]") {
+  const std::string whole = yaml_entry(1, "one") + yaml_entry(2, "two");
+  SECTION("in the middle of a line") {
+    const Read r = read_text(whole.substr(0, whole.rfind("dataflow_step")));
+    CHECK(r.records.size() == 1);
+    CHECK(r.summary.skipped == 1);
+    REQUIRE(r.summary.not_read_in_full.has_value());
+    CHECK(r.summary.not_read_in_full->code == "input-truncated");
+    CHECK_THAT(problems_of(r.summary), Catch::Contains("in the middle of a line"));
+  }
+  SECTION("inside a quoted string") {
+    const Read r = read_text(yaml_entry(1, "one") + "---\ninsertId: e2\ntextPayload: \"cut\n  here\n");
+    CHECK(r.records.size() == 1);
+    REQUIRE(r.summary.not_read_in_full.has_value());
+    CHECK(r.summary.not_read_in_full->code == "input-truncated");
+  }
+  SECTION("a whole export, and one whose last line has trailing blanks, are whole") {
+    CHECK_FALSE(read_text(whole).summary.not_read_in_full.has_value());
+    CHECK_FALSE(read_text(whole + "  ").summary.not_read_in_full.has_value());
+  }
+}
+
+TEST_CASE("yaml: exports concatenated with a byte-order mark between them read as one", "[unit][ingest][yaml]") {
+  const Read r = read_text("\xEF\xBB\xBF" + yaml_entry(1, "one") + "\xEF\xBB\xBF" + yaml_entry(2, "two"));
+  REQUIRE(r.records.size() == 2);
+  CHECK(r.records[1]->message == "two");
+  CHECK(r.summary.skipped == 0);
+}
+
+TEST_CASE("yaml: documents split across chunks and CRLF lines read the same", "[unit][ingest][yaml]") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += yaml_entry(i, fmt::format("message number {}", i));
+  const Read whole = read_text(text);
+  REQUIRE(whole.records.size() == 40);
+  for (uint32_t chunk : {64u, 256u, 1000u}) {
+    INFO(chunk);
+    ReadLimits limits;
+    limits.chunk_bytes = chunk;
+    const Read r = read_text(text, "logs.yaml", limits);
+    CHECK(all_fields(r) == all_fields(whole));
+    std::vector<uint64_t> lines, want;
+    for (size_t i = 0; i < 40; ++i) {
+      lines.push_back(r.records[i]->where.line);
+      want.push_back(whole.records[i]->where.line);
+    }
+    CHECK(lines == want);
+  }
+  std::string crlf;
+  for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const Read r = read_text(crlf);
+  CHECK(all_fields(r) == all_fields(whole));
+  CHECK(r.summary.problems.empty());
+}
+
+TEST_CASE("yaml: a document over the size limit is skipped with its byte and the rest read", "[unit][ingest][yaml]") {
+  const std::string big = yaml_entry(2, "big " + std::string(20000, 'x'));
+  for (const bool one_line : {false, true}) {
+    INFO(one_line);
+    const std::string huge = one_line ? big : "---\ntextPayload: |-\n" + [] {
+      std::string lines;
+      for (int i = 0; i < 2000; ++i) lines += "  a traceback line of a long document\n";
+      return lines;
+    }();
+    const std::string text = yaml_entry(1, "before") + huge + yaml_entry(3, "after");
+    ReadLimits limits;
+    limits.max_entry_bytes = 8192;
+    limits.chunk_bytes = 1024;
+    const Read r = read_text(text, "logs.yaml", limits);
+    REQUIRE(r.records.size() == 2);
+    CHECK(r.records[1]->message == "after");
+    CHECK(r.records[1]->where.line == line_at(text, text.rfind("insertId: e3")));
+    CHECK(r.summary.entries == 3);
+    CHECK(r.summary.skipped == 1);
+    CHECK_THAT(problems_of(r.summary),
+               Catch::Contains(fmt::format("a YAML document larger than 8192 bytes was skipped (byte {})",
+                                           yaml_entry(1, "before").size())));
+    CHECK_FALSE(r.summary.not_read_in_full.has_value());
+  }
+}
+
+TEST_CASE("yaml: what a YAML document converts to is the JSON of its entry", "[unit][ingest][yaml]") {
+  std::string json;
+  CHECK_FALSE(
+      detail::yaml_document_to_json("insertId: a1\ntextPayload: |-\n  two\n  lines\nlabels: {}\nx: []\n", json));
+  CHECK(json == R"({"insertId":"a1","textPayload":"two\nlines","labels":{},"x":[]})");
+  CHECK_FALSE(detail::yaml_document_to_json("a:\n  - 1\n  - b: ~\n    c: 'true'\n  -\n", json));
+  CHECK(json == R"({"a":[1,{"b":null,"c":"true"},null]})");
+  const auto error = detail::yaml_document_to_json("a: b\n c: d\n", json);
+  REQUIRE(error.has_value());
+  CHECK(error->line == 2);
+  CHECK(error->column > 0);
+}
