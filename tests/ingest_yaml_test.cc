@@ -1,5 +1,6 @@
 // ingest reads what users have on disk besides JSON exports: gcloud's default YAML output of
-// `gcloud logging read`, read as the same entries.
+// `gcloud logging read` read as the same entries; a gcloud error, an HTML page or a CSV download
+// saved in an export's place refused with one diagnostic that says what it is and what to do.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -384,6 +385,23 @@ TEST_CASE("yaml: an export cut in a line or inside its last document is not read
   }
 }
 
+TEST_CASE("yaml: gcloud's error inside the export means gcloud stopped part way", "[unit][ingest][yaml]") {
+  // `gcloud logging read … > logs.yaml 2>&1`, and a quota ran out after two entries.
+  const std::string text = yaml_entry(1, "one") + yaml_entry(2, "two") +
+                           "ERROR: (gcloud.logging.read) RESOURCE_EXHAUSTED: Quota exceeded for quota metric 'Read "
+                           "requests' and limit 'Read requests per minute'\n";
+  const Read r = read_text(text);
+  CHECK(r.records.size() == 2);
+  REQUIRE(r.summary.not_read_in_full.has_value());
+  const Diagnostic& d = *r.summary.not_read_in_full;
+  CHECK(d.code == "input-gcloud-error");
+  CHECK(d.line == line_at(text, text.find("ERROR: ")));
+  CHECK(d.message ==
+        "gcloud stopped part way with an error, so the entries after it are missing: (gcloud.logging.read) "
+        "RESOURCE_EXHAUSTED: Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute'");
+  CHECK_THAT(d.help, Catch::Contains("quota"));
+}
+
 TEST_CASE("yaml: exports concatenated with a byte-order mark between them read as one", "[unit][ingest][yaml]") {
   const Read r = read_text("\xEF\xBB\xBF" + yaml_entry(1, "one") + "\xEF\xBB\xBF" + yaml_entry(2, "two"));
   REQUIRE(r.records.size() == 2);
@@ -453,4 +471,121 @@ TEST_CASE("yaml: what a YAML document converts to is the JSON of its entry", "[u
   REQUIRE(error.has_value());
   CHECK(error->line == 2);
   CHECK(error->column > 0);
+}
+
+// --- saved in place of an export --------------------------------------------------------------
+
+namespace {
+
+Diagnostic refused(const std::string& text, const std::string& name = "logs.json") {
+  const std::string path = test::temp_dir() + "/" + name;
+  test::write_file(path, text);
+  auto r = read_export(path, [](const LogRecord&) {});
+  REQUIRE_FALSE(r.ok());
+  return r.error();
+}
+
+}  // namespace
+
+TEST_CASE("inputs saved in place of an export: a gcloud error names its message and what to do",
+          "[unit][ingest][yaml]") {
+  const Diagnostic denied = refused(
+      "ERROR: (gcloud.logging.read) PERMISSION_DENIED: Permission denied for all log views. This command is "
+      "authenticated as ci@p.iam.gserviceaccount.com which is the active account specified by the "
+      "[core/account] property.\n- '@type': type.googleapis.com/google.rpc.ErrorInfo\n  domain: "
+      "logging.googleapis.com\n");
+  CHECK(denied.code == "input-gcloud-error");
+  CHECK_THAT(denied.message, Catch::StartsWith("this is a gcloud error: (gcloud.logging.read) PERMISSION_DENIED: "
+                                               "Permission denied for all log views."));
+  CHECK(denied.line == 1);
+  CHECK_THAT(denied.help, Catch::Contains("roles/logging.viewer"));
+  CHECK_THAT(to_string(denied), Catch::Contains("logs.json:1: this is a gcloud error"));
+
+  const Diagnostic invalid = refused(
+      "\nWARNING: Reading logs older than one day; --freshness is ignored\nWARNING: another\n"
+      "ERROR: (gcloud.logging.read) INVALID_ARGUMENT: Unparseable filter: syntax error at line 1, column 22\n");
+  CHECK(invalid.code == "input-gcloud-error");
+  CHECK(invalid.line == 4);
+  CHECK_THAT(invalid.message, Catch::Contains("INVALID_ARGUMENT: Unparseable filter"));
+  CHECK_THAT(invalid.help, Catch::Contains("export-command"));
+
+  const Diagnostic warnings = refused("WARNING: Some requests did not succeed.\n[\n]\n");
+  CHECK(warnings.code == "input-gcloud-error");
+  CHECK_THAT(warnings.message, Catch::StartsWith("this is gcloud's output on stderr, not log entries: WARNING: Some"));
+  CHECK_THAT(warnings.help, Catch::Contains("2>&1"));
+
+  // Warnings before (or among) YAML documents are skipped, each with a note: the entries are whole.
+  const Read warned = read_text("WARNING: Reading logs older than one day\n" + yaml_entry(1, "one") +
+                                "WARNING: another\n" + yaml_entry(2, "two"));
+  CHECK(warned.records.size() == 2);
+  CHECK(warned.summary.skipped == 0);
+  CHECK_FALSE(warned.summary.not_read_in_full.has_value());
+  CHECK(problems_of(warned.summary) ==
+        "1: a line gcloud wrote on stderr was skipped: WARNING: Reading logs older than one day\n"
+        "13: a line gcloud wrote on stderr was skipped: WARNING: another\n");
+
+  CHECK_THAT(refused("ERROR: (gcloud.logging.read) You do not currently have an active account selected.\n").help,
+             Catch::Contains("gcloud auth login"));
+}
+
+TEST_CASE("inputs saved in place of an export: an HTML page names its title", "[unit][ingest][yaml]") {
+  const Diagnostic page = refused(
+      "<!DOCTYPE html>\n<html lang=en>\n  <meta charset=utf-8>\n  <title>Error 403 (Forbidden)!!1</title>\n"
+      "  <p><b>403.</b> <ins>That’s an error.</ins>\n");
+  CHECK(page.code == "input-html");
+  CHECK(page.message == "this is an HTML page, not a log export: Error 403 (Forbidden)!!1");
+  CHECK(page.line == 4);
+  CHECK_THAT(page.help, Catch::Contains("gcloud logging read"));
+
+  const Diagnostic signin = refused("<html><head><TITLE>\n  Sign in &amp; continue\n</TITLE></head></html>");
+  CHECK(signin.message == "this is an HTML page, not a log export: Sign in & continue");
+  CHECK(signin.line == 1);
+
+  const Diagnostic untitled = refused("<html><body>Not Found</body></html>\n");
+  CHECK(untitled.message == "this is an HTML page, not a log export (it has no <title>)");
+}
+
+TEST_CASE("inputs saved in place of an export: a CSV of log entries is refused by its header", "[unit][ingest][yaml]") {
+  for (const char* header : {"timestamp,severity,text_payload,job_id",  // gcloud --format=csv(…)
+                             "\"insertId\",\"logName\",\"jsonPayload.message\",\"resource.labels.job_id\"",
+                             "severity, timestamp, textPayload"}) {
+    INFO(header);
+    const Diagnostic d = refused(std::string(header) + "\n2022-11-28T22:24:25.700425Z,DEBUG,Tearing down,j\n",
+                                 "downloaded-logs-20240501-100000.csv");
+    CHECK(d.code == "input-csv");
+    CHECK(d.line == 1);
+    CHECK_THAT(d.message, Catch::Contains("Logs Explorer CSV download"));
+    CHECK_THAT(d.help, Catch::Contains("download JSON instead"));
+    CHECK_THAT(d.help, Catch::Contains("--format=json"));
+  }
+  // Not a header of entries: not JSON, as before.
+  CHECK(refused("a,b\n1,2\n").code == "input-not-json");
+  CHECK(refused("Listed 0 items.\n").code == "input-not-json");
+  CHECK(refused("timestamp,message with spaces and: a colon\n").code == "input-not-json");
+}
+
+// --- the binary ---------------------------------------------------------------------------------
+
+TEST_CASE("yaml: a gcloud error or an HTML page or a CSV saved as the export exits 2 saying what it is",
+          "[cli][yaml]") {
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/logs.json",
+                   "ERROR: (gcloud.logging.read) PERMISSION_DENIED: Permission denied for all log views.\n");
+  const auto denied = test::run_gpudiag({"analyze", dir + "/logs.json"});
+  CHECK(denied.exit_code == 2);
+  CHECK(denied.out.empty());
+  CHECK_THAT(denied.err, Catch::Contains("logs.json:1: this is a gcloud error: (gcloud.logging.read) "
+                                         "PERMISSION_DENIED: Permission denied for all log views.\n"));
+  CHECK_THAT(denied.err, Catch::Contains("help: the account gcloud used may not read this project's logs: it needs the "
+                                         "Logs Viewer role (roles/logging.viewer)"));
+  test::write_file(dir + "/page.json", "<!doctype html>\n<html><head><title>403 Forbidden</title></head></html>\n");
+  const auto page = test::run_gpudiag({"gate", dir + "/page.json"});
+  CHECK(page.exit_code == 2);
+  CHECK_THAT(page.err,
+             Catch::Contains("page.json:2: this is an HTML page, not a log export: 403 Forbidden"));  // its title
+  test::write_file(dir + "/logs.csv", "timestamp,severity,textPayload\n2024-05-01T10:00:00Z,ERROR,boom\n");
+  const auto csv = test::run_gpudiag({"analyze", "--format", "json", dir + "/logs.csv"});
+  CHECK(csv.exit_code == 2);
+  CHECK_THAT(csv.err, Catch::Contains("logs.csv:1: this is a CSV of log entries (a Logs Explorer CSV download"));
+  CHECK_THAT(csv.err, Catch::Contains("help: download JSON instead"));
 }

@@ -14,6 +14,7 @@
 #include "chunk.h"
 #include "entry_splitter.h"
 #include "gpudiag/diagnostic_codes.h"
+#include "input_kind.h"
 #include "log_entry_reader.h"
 #include "yaml_entry.h"
 
@@ -183,6 +184,8 @@ void ChunkParser::Impl::parse_yaml(const Chunk& chunk, uint64_t base_line, const
       skip(span.line, fmt::format("malformed entry skipped: {}", error.empty() ? simdjson::error_message(err) : error));
     }
   }
+  // gcloud's own error in the file says why it stopped writing, better than where the text ends.
+  if (auto stopped = detail::gcloud_error_inside(text, base_line, chunk.base_offset)) report.input_cut = *stopped;
 }
 
 void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record,

@@ -84,20 +84,36 @@ bool is_yaml_filler(const char* line, size_t len) {
 
 // Documents between marker lines; a document that holds no node (blank lines and comments only) is
 // no entry. A document's span starts at its first node's line and runs to the next marker, its
-// trailing line breaks included (a `|+` block keeps them).
+// trailing line breaks included (a `|+` block keeps them). What gcloud printed on stderr into the
+// file (`2>&1`) is no document: a `WARNING: …` line, and an `ERROR: …` line with the lines after it
+// up to the next marker (the ChunkParser reports the error).
 uint64_t split_yaml(const char* data, size_t size, SpanCollector& out) {
   size_t pos = 0;
   uint64_t line = 0;
   size_t first = SIZE_MAX;  // the document's first line with a node
   uint64_t first_line = 0;
+  bool gcloud_error = false;
   const auto finish = [&](size_t end) {
     if (first != SIZE_MAX) out.entry(first, end, first_line);
     first = SIZE_MAX;
   };
+  const auto starts = [&](size_t at, size_t end, std::string_view prefix) {
+    return end - at >= prefix.size() && std::memcmp(data + at, prefix.data(), prefix.size()) == 0;
+  };
   while (pos < size) {
     const size_t end = line_end(data, pos, size);
-    if (const size_t marker = document_marker_length(data + pos, end - pos); marker > 0) {
+    const size_t marker = document_marker_length(data + pos, end - pos);
+    if (marker == 0 && (gcloud_error || starts(pos, end, "ERROR: ") || starts(pos, end, "WARNING: "))) {
       finish(pos);
+      if (!gcloud_error && starts(pos, end, "WARNING: ")) {
+        const size_t shown = std::min<size_t>(trim_end(data, pos, end) - pos, 200);
+        out.note(pos,
+                 fmt::format("a line gcloud wrote on stderr was skipped: {}", std::string_view(data + pos, shown)));
+      }
+      gcloud_error = gcloud_error || starts(pos, end, "ERROR: ");
+    } else if (marker > 0) {
+      finish(pos);
+      gcloud_error = false;
       // `--- |` or `--- {…}`: the document's first node is on the marker line, which it keeps.
       const size_t after = skip_blanks(data, pos + marker, end);
       if (after < end && data[after] != '#') {

@@ -216,8 +216,12 @@ Status ExportReader::Impl::detect(const std::string& path) {
   const char first = data[pos];
   if (first != '[' && first != '{') {
     const uint64_t line = 1 + pending_newlines + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
+    const std::string_view head(data + pos, size - pos);
+    if (auto refused = detail::saved_in_place_of_export(head, path, line, static_cast<int64_t>(buf_offset + pos))) {
+      return *refused;
+    }
     // gcloud logging read without --format=json
-    if (detail::starts_like_yaml_export(std::string_view(data + pos, size - pos))) {
+    if (detail::starts_like_yaml_export(head)) {
       shape.shape = ExportShape::kYaml;
       return Ok{};
     }

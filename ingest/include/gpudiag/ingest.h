@@ -4,7 +4,8 @@
 // JSON (Cloud Storage sink shards, CRLF tolerated), concatenated JSON objects (`jq '.[]'`), and what
 // `gcloud logging read` prints without --format=json (YAML documents split by `---` lines, each read
 // as the same entry's JSON would be), from a file or stdin ("-"), gzip'd or not. The shape and the
-// compression are detected from the bytes, never from the file name.
+// compression are detected from the bytes, never from the file name; a gcloud error, an HTML page or
+// a CSV download saved in an export's place is refused with a diagnostic that says which.
 //
 // One call reads every input as one ordered stream. Workers parse chunks of whole entries in
 // parallel, each into its own RecordSink, which can ask for the entries around the records it
