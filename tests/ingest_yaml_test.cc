@@ -566,6 +566,69 @@ TEST_CASE("inputs saved in place of an export: a CSV of log entries is refused b
 
 // --- the binary ---------------------------------------------------------------------------------
 
+namespace {
+
+// What must not change between an export and its YAML form: the verdict, every finding's rule,
+// fingerprint, count and captures, the unexplained groups, the entries analysed. Evidence lines
+// differ (they point into the YAML file).
+std::string diagnosis_of(const std::string& report_json) {
+  simdjson::dom::parser parser;
+  const auto report = test::parse_json(parser, report_json);
+  std::string d = fmt::format("verdict {}\n", simdjson::minify(report["verdict"]));
+  for (auto f : simdjson::dom::array(report["findings"])) {
+    d += fmt::format("finding {} {} x{} confidence {} captures {}\n", simdjson::minify(f["rule_id"]),
+                     simdjson::minify(f["fingerprint"]), simdjson::minify(f["count"]),
+                     simdjson::minify(f["confidence"]), simdjson::minify(f["captures"]));
+  }
+  for (auto u : simdjson::dom::array(report["unexplained"])) {
+    d += "unexplained " + simdjson::minify(u["fingerprint"]) + "\n";
+  }
+  for (auto i : simdjson::dom::array(report["inputs"])) {
+    d += fmt::format("input analysed {} duplicates {}\n", simdjson::minify(i["analysed"]),
+                     simdjson::minify(i["duplicates"]));
+  }
+  return d;
+}
+
+const std::vector<std::string> kFixtureCases{"gpu-oom-then-sdk-disconnected-work-item-failed",
+                                             "job-message-traceback-cut", "cuda-arch-unsupported"};
+
+}  // namespace
+
+TEST_CASE("yaml: gcloud's YAML of corpus cases diagnoses as their JSON exports", "[cli][yaml]") {
+  // tests/fixtures/yaml/CASE.yaml is tools/gcloud-yaml of corpus/CASE's export (ctest checks that
+  // it still is, and that the tool writes what gcloud's own printer writes).
+  for (const auto& name : kFixtureCases) {
+    INFO(name);
+    const auto want =
+        test::run_gpudiag({"analyze", "--deterministic", "--format", "json", "corpus/" + name + "/export.json"});
+    const auto got =
+        test::run_gpudiag({"analyze", "--deterministic", "--format", "json", "tests/fixtures/yaml/" + name + ".yaml"});
+    REQUIRE(want.exit_code != 2);
+    CHECK(got.exit_code == want.exit_code);
+    const std::string expected = diagnosis_of(want.out);
+    CHECK_THAT(expected, Catch::Contains("finding \""));  // a real diagnosis
+    CHECK(diagnosis_of(got.out) == expected);
+    CHECK_THAT(got.out, Catch::Contains(R"("format": "yaml")"));
+    CHECK_THAT(got.out, Catch::Contains(R"("problems_total": 0)"));
+  }
+}
+
+TEST_CASE("yaml: piped on stdin or gzipped the YAML form diagnoses the same", "[cli][yaml]") {
+  const std::string name = kFixtureCases[0];
+  const auto want =
+      test::run_gpudiag({"analyze", "--deterministic", "--format", "json", "corpus/" + name + "/export.json"});
+  const auto piped = test::run_gpudiag({"analyze", "--deterministic", "--format", "json", "-"},
+                                       "tests/fixtures/yaml/" + name + ".yaml");
+  CHECK(piped.exit_code == want.exit_code);
+  CHECK(diagnosis_of(piped.out) == diagnosis_of(want.out));
+  const std::string gz = test::temp_dir() + "/logs.yaml.gz";
+  test::write_file(gz, test::gzip(test::read_file("tests/fixtures/yaml/" + name + ".yaml")));
+  const auto gzipped = test::run_gpudiag({"analyze", "--deterministic", "--format", "json", "-j", "2", gz});
+  CHECK(gzipped.exit_code == want.exit_code);
+  CHECK(diagnosis_of(gzipped.out) == diagnosis_of(want.out));
+}
+
 TEST_CASE("yaml: a gcloud error or an HTML page or a CSV saved as the export exits 2 saying what it is",
           "[cli][yaml]") {
   const std::string dir = test::temp_dir();
@@ -588,4 +651,13 @@ TEST_CASE("yaml: a gcloud error or an HTML page or a CSV saved as the export exi
   CHECK(csv.exit_code == 2);
   CHECK_THAT(csv.err, Catch::Contains("logs.csv:1: this is a CSV of log entries (a Logs Explorer CSV download"));
   CHECK_THAT(csv.err, Catch::Contains("help: download JSON instead"));
+}
+
+TEST_CASE("yaml: a gate never passes a YAML export cut in the middle of a line", "[cli][yaml]") {
+  const std::string text = test::read_file("tests/fixtures/yaml/" + kFixtureCases[0] + ".yaml");
+  const std::string path = test::temp_dir() + "/cut.yaml";
+  test::write_file(path, text.substr(0, text.find("timestamp: ", text.size() / 2) + 5));  // "times"
+  const auto r = test::run_gpudiag({"gate", "--format", "json", path});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.out, Catch::Contains(R"("code": "input-truncated")"));
 }
