@@ -338,6 +338,32 @@ TEST_CASE("yaml: a syntax error names its line and column", "[unit][ingest][yaml
   CHECK_THAT(r.summary.problems[0].message, Catch::Contains("(column "));
 }
 
+TEST_CASE("yaml: a quoted text never closed is caught but quotes inside plain and block texts are text",
+          "[unit][ingest][yaml]") {
+  // yaml-cpp would read the first to the end of the document.
+  std::string json;
+  const auto open = detail::yaml_document_to_json("insertId: a\ntextPayload: \"cut here\n  and here\n", json);
+  REQUIRE(open.has_value());
+  CHECK(open->line == 2);
+  CHECK(open->column == 14);
+  CHECK(open->message == "a double-quoted text that opens here is never closed");
+  CHECK(detail::yaml_document_to_json("a:\n- 'never\n  closed\n", json).has_value());
+  // A plain text folded before a word that opens a quote, a block's lines, quoted keys and items,
+  // escaped quotes and a double-quoted text over several lines all read.
+  for (const char* text : {
+           "textPayload: the value is 'odd and the text goes on and on past eighty columns so\n  'it folds here\n",
+           "textPayload: |-\n  'a quote that never closes\n  \"nor this\nseverity: ERROR\n",
+           "'true': 'True'\n\"a\": \"it's\"\nb:\n- 'x'\n- \"y\"\n- - 'z'\n",
+           "m: 'it''s\n  folded'\nn: \"a \\\" quote\\\n  \\ and more\"\n",
+           "jsonPayload:\n  message: |2-\n     'indented\n  logger: x\n",
+       }) {
+    INFO(text);
+    const auto error = detail::yaml_document_to_json(text, json);
+    CHECK_FALSE(error.has_value());
+    if (error) INFO(error->message);
+  }
+}
+
 TEST_CASE("yaml: empty documents and comments are no entries", "[unit][ingest][yaml]") {
   const std::string text = "# gcloud logging read 'resource.type=\"dataflow_step\"'\n---\n---\n\n# nothing here\n" +
                            yaml_entry(1, "one") + "---\n...\n" + yaml_entry(2, "two") + "---\n";
@@ -400,6 +426,11 @@ TEST_CASE("yaml: gcloud's error inside the export means gcloud stopped part way"
         "gcloud stopped part way with an error, so the entries after it are missing: (gcloud.logging.read) "
         "RESOURCE_EXHAUSTED: Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute'");
   CHECK_THAT(d.help, Catch::Contains("quota"));
+  // The same when the error's line has no line break: the document before it is whole.
+  const Read unended = read_text(text.substr(0, text.size() - 1));
+  CHECK(unended.records.size() == 2);
+  REQUIRE(unended.summary.not_read_in_full.has_value());
+  CHECK(unended.summary.not_read_in_full->code == "input-gcloud-error");
 }
 
 TEST_CASE("yaml: exports concatenated with a byte-order mark between them read as one", "[unit][ingest][yaml]") {

@@ -155,7 +155,7 @@ void ChunkParser::Impl::parse_yaml(const Chunk& chunk, uint64_t base_line, const
                                              .skipped_entry = true,
                                              .message = std::move(message)});
     };
-    if (last && cut_mid_line) {
+    if (last && cut_mid_line && span.end == chunk.size) {
       skip(span.line, "the input ends inside this YAML document, in the middle of a line (a truncated export?)");
       report.input_cut = detail::last_entry_cut(chunk.base_offset + span.begin);
       continue;

@@ -243,64 +243,64 @@ size_t closing_quote(std::string_view line, size_t from, char q) {
 
 // yaml-cpp reads a quoted scalar that is never closed to the end of its input, as if it were: a
 // document cut inside one (a cut export) would pass for whole. Where such a scalar opens (1-based
-// line and column), found by following gcloud's block layout: values after `key: ` or `- `, block
-// scalars by their indentation (flow collections are left to yaml-cpp).
+// line and column), found by following gcloud's block layout: a value after `key: ` or `- `; the
+// lines of a block or plain scalar, indented past its key or dash, are its text (a plain text's
+// quote is no quote); flow collections, anchors and tags are left to yaml-cpp.
 std::optional<YamlDocumentError> unclosed_quote(std::string_view document) {
+  constexpr size_t npos = std::string_view::npos;
   char quote = 0;
   uint64_t opened_line = 0, opened_column = 0;
-  size_t block_parent = std::string_view::npos;  // inside a block scalar whose key is at this column
+  size_t inside = npos;  // a block or plain scalar goes on while lines are indented past this column
   uint64_t number = 0;
   for (size_t pos = 0; pos < document.size();) {
     size_t end = document.find('\n', pos);
-    if (end == std::string_view::npos) end = document.size();
+    if (end == npos) end = document.size();
     std::string_view line = document.substr(pos, end - pos);
     pos = end + 1;
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (quote != 0) {
-      if (closing_quote(line, 0, quote) != std::string_view::npos) quote = 0;
+      if (closing_quote(line, 0, quote) != npos) quote = 0;
       continue;
     }
-    const size_t indent = std::min(line.find_first_not_of(' '), line.size());
-    if (block_parent != std::string_view::npos) {
-      if (indent == line.size() || indent > block_parent) continue;
-      block_parent = std::string_view::npos;
+    const auto next = [&](size_t from) { return std::min(line.find_first_not_of(' ', from), line.size()); };
+    const size_t indent = next(0);
+    if (inside != npos) {
+      if (indent == line.size() || indent > inside) continue;
+      inside = npos;
     }
-    size_t i = indent;
-    while (line.substr(i).starts_with("- ")) i = std::min(line.find_first_not_of(' ', i + 1), line.size());
-    const size_t key = i;
-    const auto open_value = [&](size_t at) {
-      if (at >= line.size()) return;
-      if (line[at] == '"' || line[at] == '\'') {
-        if (closing_quote(line, at + 1, line[at]) == std::string_view::npos) {
-          quote = line[at];
-          opened_line = number;
-          opened_column = at + 1;
-        }
-      } else if (line[at] == '|' || line[at] == '>') {
-        block_parent = key;
-      }
-    };
+    if (indent == line.size() || line[indent] == '#') continue;
+    size_t i = indent, parent = indent;
+    while (line.substr(i).starts_with("- ") || line.substr(i) == "-") {
+      parent = i;
+      i = next(i + 1);
+    }
+    size_t value = i;  // where the line's scalar starts
     if (i < line.size() && (line[i] == '"' || line[i] == '\'')) {
       const size_t close = closing_quote(line, i + 1, line[i]);
-      if (close == std::string_view::npos) {
-        open_value(i);  // a quoted item (or key) that goes on past its line
-        continue;
+      if (close != npos) {
+        const size_t colon = next(close);
+        if (colon == line.size() || line[colon] != ':') continue;  // a quoted item, closed
+        parent = i;
+        value = next(colon + 1);
       }
-      i = std::min(line.find_first_not_of(' ', close), line.size());
-      if (i == line.size() || line[i] != ':') continue;  // a quoted item, closed
-    } else {
-      const size_t colon = line.find(": ", i);
-      if (colon != std::string_view::npos) {
-        i = colon;
-      } else if (!line.empty() && line.back() == ':' && i < line.size()) {
-        i = line.size() - 1;
-      } else {
-        open_value(i);  // `- "item`, or a plain line
-        continue;
-      }
+    } else if (const size_t colon = line.find(": ", i); colon != npos) {
+      parent = i;
+      value = next(colon + 1);
+    } else if (line.back() == ':') {
+      continue;  // a key whose value is on the lines below
     }
-    open_value(std::min(line.find_first_not_of(' ', i + 1), line.size()));
+    if (value == line.size()) continue;
+    const char c = line[value];
+    if (c == '"' || c == '\'') {
+      if (closing_quote(line, value + 1, c) == npos) {
+        quote = c;
+        opened_line = number;
+        opened_column = value + 1;
+      }
+    } else if (c != '[' && c != '{' && c != '&' && c != '*' && c != '!' && c != '#') {
+      inside = parent;  // a block scalar, or a plain one: the lines indented past it are its text
+    }
   }
   if (quote == 0) return std::nullopt;
   return YamlDocumentError{
