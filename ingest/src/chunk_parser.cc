@@ -148,32 +148,42 @@ void ChunkParser::Impl::parse_yaml(const Chunk& chunk, uint64_t base_line, const
   for (size_t i = 0; i < spans.size(); ++i) {
     const auto& span = spans[i];
     const bool last = chunk.ends_input && i + 1 == spans.size();
-    const auto skip = [&](uint64_t newlines_before, std::string message) {
+    const auto skip = [&](uint64_t newlines_before, std::string message, size_t offset_in_chunk) {
       report.problems.push_back(ChunkProblem{.entry_index = i,
                                              .newlines_before = newlines_before,
-                                             .offset_in_chunk = span.begin,
+                                             .offset_in_chunk = offset_in_chunk,
                                              .skipped_entry = true,
                                              .message = std::move(message)});
     };
     if (last && cut_mid_line && span.end == chunk.size) {
-      skip(span.line, "the input ends inside this YAML document, in the middle of a line (a truncated export?)");
+      skip(span.line, "the input ends inside this YAML document, in the middle of a line (a truncated export?)",
+           span.begin);
       report.input_cut = detail::last_entry_cut(chunk.base_offset + span.begin);
       continue;
     }
     od::document doc;
     simdjson::error_code err = simdjson::SUCCESS;
     if (auto problem = yaml_entry(chunk, span, doc, err)) {
+      // The problem's line (yaml-cpp's mark) and the byte it starts at, in the chunk.
+      const std::string_view document(chunk.data() + span.begin, span.end - span.begin);
+      size_t at = 0;
+      for (uint64_t l = 1; l < problem->line; ++l) {
+        const size_t newline = document.find('\n', at);
+        if (newline == std::string_view::npos) break;
+        at = newline + 1;
+      }
       const uint64_t line = span.line + (problem->line > 0 ? problem->line - 1 : 0);
-      const size_t at = problem->line > 0 ? line : span.line;
       std::string where = problem->column > 0 ? fmt::format("column {}; ", problem->column) : "";
       where += fmt::format("the document starts on line {}", base_line + span.line);
       if (last) {
         // As for JSON: a last document that does not read is where the export was cut.
-        skip(at, fmt::format("the input ends inside this YAML document (a truncated export?): {} ({})",
-                             problem->message, where));
+        skip(line,
+             fmt::format("the input ends inside this YAML document (a truncated export?): {} ({})", problem->message,
+                         where),
+             span.begin + at);
         report.input_cut = detail::last_entry_cut(chunk.base_offset + span.begin);
       } else {
-        skip(at, fmt::format("malformed YAML document skipped: {} ({})", problem->message, where));
+        skip(line, fmt::format("malformed YAML document skipped: {} ({})", problem->message, where), span.begin + at);
       }
       continue;
     }
@@ -181,7 +191,8 @@ void ChunkParser::Impl::parse_yaml(const Chunk& chunk, uint64_t base_line, const
     od::object object;
     if (!err) err = doc.get_object().get(object);
     if (err || !deliver(object, chunk, base_line, i, on_record, on_summary, report, error)) {
-      skip(span.line, fmt::format("malformed entry skipped: {}", error.empty() ? simdjson::error_message(err) : error));
+      skip(span.line, fmt::format("malformed entry skipped: {}", error.empty() ? simdjson::error_message(err) : error),
+           span.begin);
     }
   }
   // gcloud's own error in the file says why it stopped writing, better than where the text ends.
