@@ -59,7 +59,8 @@ void add_ingest_command(CLI::App& app, std::function<int()>& run) {
   auto o = std::make_shared<IngestCommandOptions>();
   CLI::App* cmd =
       app.add_subcommand("ingest", "Store the log entries of exports in --db, for gpudiag query (SQL, FTS5)");
-  cmd->add_option("inputs", o->inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin")->required();
+  cmd->add_option("inputs", o->inputs, "Export files (JSON array, NDJSON, gcloud's YAML, gzip), or - for stdin")
+      ->required();
   o->history.add_db(*cmd, true);
   cmd->add_flag("--no-fts", o->no_full_text,
                 "Leave the full-text index for later (faster); the next ingest without it catches up");

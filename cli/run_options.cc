@@ -94,7 +94,7 @@ std::vector<std::string> fail_on_choices() {
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;
   // Not `required()`: with none, run_analysis says how to get one instead of CLI11's "inputs is required".
-  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gzip), or - for stdin");
+  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gcloud's YAML, gzip), or - for stdin");
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
       ->check(one_of(fail_on_choices()))
       ->capture_default_str();

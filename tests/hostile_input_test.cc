@@ -255,6 +255,91 @@ TEST_CASE("a 2 GiB sparse export file is mapped and its 2 GiB entry of NUL bytes
   CHECK_THAT(r.out, Catch::Contains(R"("analysed": 3)"));
 }
 
+// --- gcloud's YAML ------------------------------------------------------------------------------
+
+namespace {
+
+// A worker entry as gcloud prints it in YAML (its message quoted: it holds `: `).
+std::string yaml_worker_entry(int second, const std::string& message) {
+  return fmt::format(
+      "---\ninsertId: y{0}\njsonPayload:\n  message: '{1}'\nlogName: projects/p/logs/dataflow.googleapis.com%2Fworker\n"
+      "resource:\n  labels:\n    job_id: 2024-01-01_00_00_00-1\n    region: us-central1\n  type: dataflow_step\n"
+      "severity: ERROR\ntimestamp: '2024-01-01T00:00:{0:02}Z'\n",
+      second, message);
+}
+
+}  // namespace
+
+TEST_CASE("a gcloud YAML export of 96 MiB on stdin is read in at most 64 MiB", "[hostile]") {
+  // The README's case in gcloud's YAML (tests/fixtures/yaml), again and again with fresh insertIds,
+  // so that every entry is analysed: some 90,000 entries. yaml-cpp reads some 7 MB a second per
+  // core (docs/performance.md), so this is 96 MiB rather than the 2 GiB of the JSON cases.
+  const std::string fixture =
+      test::read_file("tests/fixtures/yaml/gpu-oom-then-sdk-disconnected-work-item-failed.yaml");
+  std::vector<std::string> pieces;  // the text between insertId values, which each copy renames
+  for (size_t at = 0;;) {
+    const size_t id = fixture.find("\ninsertId: ", at);
+    const size_t end = id == std::string::npos ? std::string::npos : fixture.find('\n', id + 1);
+    pieces.push_back(fixture.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    if (end == std::string::npos) break;
+    at = end;
+  }
+  const uint64_t copies = (96ull << 20) / fixture.size();
+  const auto r = spawn_gpudiag({"analyze", "--format", "json", "-j", "2", "-"}, [&](int fd) {
+    std::string block;
+    for (uint64_t c = 0; c < copies; ++c) {
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        block += pieces[i];
+        if (i + 1 < pieces.size()) block += fmt::format("-{}", c);
+      }
+      if (block.size() > (1u << 20) && !write_all(fd, std::exchange(block, {}))) return;
+    }
+    write_all(fd, block);
+  });
+  INFO(r.err);
+  WARN(fmt::format("{} MiB of gcloud YAML on stdin: {:.1f} s, peak RSS {} MiB", copies * fixture.size() >> 20,
+                   r.seconds, r.max_rss_kib / 1024));
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.max_rss_kib <= 64 * 1024);
+  CHECK_THAT(r.out, Catch::Contains(R"("format": "yaml")"));
+  CHECK_THAT(r.out, Catch::Contains(fmt::format(R"("analysed": {})", copies * (pieces.size() - 1))));
+  CHECK_THAT(r.out, Catch::Contains(R"("rule_id": "gpu-out-of-memory")"));
+}
+
+TEST_CASE("a 2 GiB gcloud YAML document on stdin is skipped as it streams past in at most 64 MiB", "[hostile]") {
+  // A literal block of 2 GiB of short lines, then one line of 2 GiB: each document is skipped
+  // with its byte, and the entries around them are read, on the right lines.
+  const std::string before = yaml_worker_entry(1, "before the big ones");
+  const std::string block_head = "---\ninsertId: big\ntextPayload: |-\n";
+  const std::string line_head = "---\ninsertId: long\ntextPayload: ";
+  const std::string after = yaml_worker_entry(2, kOomLine);
+  const auto r = spawn_gpudiag({"analyze", "--format", "json", "-j", "2", "-"}, [&](int fd) {
+    std::string lines;
+    for (int i = 0; i < 16384; ++i) lines += "  a line of a traceback that goes on and on, sixty-four bytes..\n";
+    bool ok = write_all(fd, before) && write_all(fd, block_head);
+    for (uint64_t written = 0; ok && written < k2GiB; written += lines.size()) ok = write_all(fd, lines);
+    ok = ok && write_all(fd, line_head) && write_run(fd, 'x', k2GiB) && write_all(fd, "\n" + after);
+  });
+  INFO(r.err);
+  WARN(fmt::format("two 2 GiB YAML documents on stdin: {:.1f} s, peak RSS {} MiB", r.seconds, r.max_rss_kib / 1024));
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.max_rss_kib <= 64 * 1024);
+  const std::string problems = problems_of(r.out);
+  CHECK_THAT(problems, Catch::Contains(fmt::format("a YAML document larger than 1048576 bytes was skipped (byte {})",
+                                                   before.size())));
+  CHECK_THAT(r.out, Catch::Contains(R"("entries": 4)"));
+  CHECK_THAT(r.out, Catch::Contains(R"("analysed": 2)"));
+  CHECK_THAT(r.out, Catch::Contains(R"("rule_id": "gpu-out-of-memory")"));
+  // The entry after them is placed on its line, after all the lines of the big ones.
+  const auto newlines = [](const std::string& s) {
+    return static_cast<uint64_t>(std::count(s.begin(), s.end(), '\n'));
+  };
+  const uint64_t line = newlines(before) + newlines(block_head) + k2GiB / 64 + newlines(line_head) + 1 + 1 + 1;
+  CHECK_THAT(r.out, Catch::Contains(fmt::format("\"line\": {}", line)));
+}
+
 // --- b. FIFOs and symlink loops ---------------------------------------------------------------
 
 TEST_CASE("a FIFO named x.yaml among rule files is an error naming it, never opened", "[badinput]") {

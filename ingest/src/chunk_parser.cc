@@ -14,7 +14,9 @@
 #include "chunk.h"
 #include "entry_splitter.h"
 #include "gpudiag/diagnostic_codes.h"
+#include "input_kind.h"
 #include "log_entry_reader.h"
+#include "yaml_entry.h"
 
 namespace gpudiag {
 
@@ -25,6 +27,7 @@ struct ChunkParser::Impl {
   std::vector<detail::EntrySpan> spans;
   std::vector<detail::EntrySpan> side_spans;  // of a neighbouring chunk (split_side)
   detail::LogEntryReader entry_reader;
+  std::string yaml_json;  // a YAML document's entry as JSON (yaml_entry.h), with simdjson's padding
 
   ChunkReport split(const Chunk& chunk);
   ChunkReport split_side(const Chunk& chunk);
@@ -36,6 +39,13 @@ struct ChunkParser::Impl {
  private:
   bool deliver(od::object object, const Chunk& chunk, uint64_t base_line, size_t index, const RecordFn& on_record,
                const SummaryFn& on_summary, ChunkReport& report, std::string& error);
+  void parse_json(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, const SummaryFn& on_summary,
+                  ChunkReport& report);
+  void parse_yaml(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record, const SummaryFn& on_summary,
+                  ChunkReport& report);
+  // The YAML document `span` as its entry's JSON in yaml_json, padded, and simdjson's document of it.
+  std::optional<detail::YamlDocumentError> yaml_entry(const Chunk& chunk, const detail::EntrySpan& span,
+                                                      od::document& doc, simdjson::error_code& err);
 };
 
 namespace {
@@ -115,8 +125,95 @@ bool ChunkParser::Impl::deliver(od::object object, const Chunk& chunk, uint64_t 
   return true;
 }
 
+std::optional<detail::YamlDocumentError> ChunkParser::Impl::yaml_entry(const Chunk& chunk,
+                                                                       const detail::EntrySpan& span, od::document& doc,
+                                                                       simdjson::error_code& err) {
+  auto problem =
+      detail::yaml_document_to_json(std::string_view(chunk.data() + span.begin, span.end - span.begin), yaml_json);
+  if (problem) return problem;
+  const size_t size = yaml_json.size();
+  yaml_json.resize(size + simdjson::SIMDJSON_PADDING, ' ');
+  err = entry_parser.iterate(simdjson::padded_string_view(yaml_json.data(), size, yaml_json.size())).get(doc);
+  return std::nullopt;
+}
+
+// A YAML export: each document becomes its entry's JSON, read as any JSON entry is (deliver); a
+// document that does not convert is skipped with yaml-cpp's reason and its line and column.
+void ChunkParser::Impl::parse_yaml(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record,
+                                   const SummaryFn& on_summary, ChunkReport& report) {
+  // gcloud ends every line with a line break: a last line without one is where the export was cut.
+  const std::string_view text(chunk.data(), chunk.size);
+  const size_t last_line = text.rfind('\n') == std::string_view::npos ? 0 : text.rfind('\n') + 1;
+  const bool cut_mid_line = chunk.ends_input && text.find_first_not_of(" \t\r", last_line) != std::string_view::npos;
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const auto& span = spans[i];
+    const bool last = chunk.ends_input && i + 1 == spans.size();
+    const auto skip = [&](uint64_t newlines_before, std::string message, size_t offset_in_chunk) {
+      report.problems.push_back(ChunkProblem{.entry_index = i,
+                                             .newlines_before = newlines_before,
+                                             .offset_in_chunk = offset_in_chunk,
+                                             .skipped_entry = true,
+                                             .message = std::move(message)});
+    };
+    if (last && cut_mid_line && span.end == chunk.size) {
+      skip(span.line, "the input ends inside this YAML document, in the middle of a line (a truncated export?)",
+           span.begin);
+      report.input_cut = detail::last_entry_cut(chunk.base_offset + span.begin);
+      continue;
+    }
+    od::document doc;
+    simdjson::error_code err = simdjson::SUCCESS;
+    if (auto problem = yaml_entry(chunk, span, doc, err)) {
+      // The problem's line (yaml-cpp's mark) and the byte it starts at, in the chunk.
+      const std::string_view document(chunk.data() + span.begin, span.end - span.begin);
+      size_t at = 0;
+      for (uint64_t l = 1; l < problem->line; ++l) {
+        const size_t newline = document.find('\n', at);
+        if (newline == std::string_view::npos) break;
+        at = newline + 1;
+      }
+      const uint64_t line = span.line + (problem->line > 0 ? problem->line - 1 : 0);
+      std::string where = problem->column > 0 ? fmt::format("column {}; ", problem->column) : "";
+      where += fmt::format("the document starts on line {}", base_line + span.line);
+      if (last) {
+        // As for JSON: a last document that does not read is where the export was cut.
+        skip(line,
+             fmt::format("the input ends inside this YAML document (a truncated export?): {} ({})", problem->message,
+                         where),
+             span.begin + at);
+        report.input_cut = detail::last_entry_cut(chunk.base_offset + span.begin);
+      } else {
+        skip(line, fmt::format("malformed YAML document skipped: {} ({})", problem->message, where), span.begin + at);
+      }
+      continue;
+    }
+    std::string error;
+    od::object object;
+    if (!err) err = doc.get_object().get(object);
+    if (err || !deliver(object, chunk, base_line, i, on_record, on_summary, report, error)) {
+      skip(span.line, fmt::format("malformed entry skipped: {}", error.empty() ? simdjson::error_message(err) : error),
+           span.begin);
+    }
+  }
+  // gcloud's own error in the file says why it stopped writing, better than where the text ends.
+  if (auto stopped = detail::gcloud_error_inside(text, base_line, chunk.base_offset)) report.input_cut = *stopped;
+}
+
 void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record,
                               const SummaryFn& on_summary, ChunkReport& report) {
+  if (chunk.shape == ExportShape::kYaml) {
+    parse_yaml(chunk, base_line, on_record, on_summary, report);
+  } else {
+    parse_json(chunk, base_line, on_record, on_summary, report);
+  }
+  // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
+  if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
+    report.input_changed = detail::input_changed_message(static_cast<uint64_t>(chunk.vanished_at->load()), {});
+  }
+}
+
+void ChunkParser::Impl::parse_json(const Chunk& chunk, uint64_t base_line, const RecordFn& on_record,
+                                   const SummaryFn& on_summary, ChunkReport& report) {
   for (size_t i = 0; i < spans.size(); ++i) {
     const auto& span = spans[i];
     if (span.begin == span.end) continue;  // lost between entries; already reported
@@ -174,10 +271,6 @@ void ChunkParser::Impl::parse(const Chunk& chunk, uint64_t base_line, const Reco
                    .byte = static_cast<int64_t>(end),
                    .help = std::string(detail::kCutExportHelp)};
   }
-  // Checked after parsing: a page that vanished under this chunk read as zeros meanwhile.
-  if (chunk.vanished_at && chunk.vanished_at->load() >= 0) {
-    report.input_changed = detail::input_changed_message(static_cast<uint64_t>(chunk.vanished_at->load()), {});
-  }
 }
 
 ChunkReport ChunkParser::Impl::split(const Chunk& chunk) {
@@ -206,13 +299,16 @@ std::optional<KeptRecord> ChunkParser::Impl::reparse(const Chunk& chunk, uint64_
   const auto& span = from[index];
   od::document doc;
   od::object object;
-  if (entry_parser
-          .iterate(simdjson::padded_string_view(chunk.data() + span.begin, span.end - span.begin,
-                                                chunk.capacity - span.begin))
-          .get(doc) ||
-      doc.get_object().get(object)) {
-    return std::nullopt;
+  simdjson::error_code err = simdjson::SUCCESS;
+  if (chunk.shape == ExportShape::kYaml) {
+    if (yaml_entry(chunk, span, doc, err)) return std::nullopt;
+  } else {
+    err = entry_parser
+              .iterate(simdjson::padded_string_view(chunk.data() + span.begin, span.end - span.begin,
+                                                    chunk.capacity - span.begin))
+              .get(doc);
   }
+  if (err || doc.get_object().get(object)) return std::nullopt;
   std::string error;
   if (entry_reader.read(object, error) != detail::EntryStatus::kOk) return std::nullopt;
   LogRecord& record = entry_reader.record();

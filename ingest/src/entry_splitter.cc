@@ -74,6 +74,63 @@ class SpanCollector {
   size_t counted_to_ = 0;
 };
 
+// Blank, a comment, a directive (`%YAML 1.2`) or a document end marker (`...`): no node.
+bool is_yaml_filler(const char* line, size_t len) {
+  const size_t first = skip_blanks(line, 0, len);
+  if (first == len || line[first] == '#' || (first == 0 && line[0] == '%')) return true;
+  return first == 0 && len >= 3 && line[0] == '.' && line[1] == '.' && line[2] == '.' &&
+         skip_blanks(line, 3, len) == len;
+}
+
+// Documents between marker lines; a document that holds no node (blank lines and comments only) is
+// no entry. A document's span starts at its first node's line and runs to the next marker, its
+// trailing line breaks included (a `|+` block keeps them). What gcloud printed on stderr into the
+// file (`2>&1`) is no document: a `WARNING: …` line, and an `ERROR: …` line with the lines after it
+// up to the next marker (the ChunkParser reports the error).
+uint64_t split_yaml(const char* data, size_t size, SpanCollector& out) {
+  size_t pos = 0;
+  uint64_t line = 0;
+  size_t first = SIZE_MAX;  // the document's first line with a node
+  uint64_t first_line = 0;
+  bool gcloud_error = false;
+  const auto finish = [&](size_t end) {
+    if (first != SIZE_MAX) out.entry(first, end, first_line);
+    first = SIZE_MAX;
+  };
+  const auto starts = [&](size_t at, size_t end, std::string_view prefix) {
+    return end - at >= prefix.size() && std::memcmp(data + at, prefix.data(), prefix.size()) == 0;
+  };
+  while (pos < size) {
+    const size_t end = line_end(data, pos, size);
+    const size_t marker = document_marker_length(data + pos, end - pos);
+    if (marker == 0 && (gcloud_error || starts(pos, end, "ERROR: ") || starts(pos, end, "WARNING: "))) {
+      finish(pos);
+      if (!gcloud_error && starts(pos, end, "WARNING: ")) {
+        const size_t shown = std::min<size_t>(trim_end(data, pos, end) - pos, 200);
+        out.note(pos,
+                 fmt::format("a line gcloud wrote on stderr was skipped: {}", std::string_view(data + pos, shown)));
+      }
+      gcloud_error = gcloud_error || starts(pos, end, "ERROR: ");
+    } else if (marker > 0) {
+      finish(pos);
+      gcloud_error = false;
+      // `--- |` or `--- {…}`: the document's first node is on the marker line, which it keeps.
+      const size_t after = skip_blanks(data, pos + marker, end);
+      if (after < end && data[after] != '#') {
+        first = pos;
+        first_line = line;
+      }
+    } else if (first == SIZE_MAX && !is_yaml_filler(data + pos, end - pos)) {
+      first = pos;
+      first_line = line;
+    }
+    if (end < size) ++line;
+    pos = end + 1;
+  }
+  finish(size);
+  return line;
+}
+
 uint64_t split_ndjson(const char* data, size_t size, SpanCollector& out) {
   size_t pos = 0;
   uint64_t line = 0;
@@ -182,6 +239,16 @@ uint64_t split_structural(const char* data, size_t size, const Chunk& chunk, Spa
 
 }  // namespace
 
+size_t document_marker_length(const char* line, size_t len) {
+  // Exports concatenated with cat(1) may have a byte-order mark before a marker.
+  const size_t bom = len >= 3 && std::memcmp(line, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  if (len < bom + 3 || std::memcmp(line + bom, "---", 3) != 0) return 0;
+  const bool ends = len == bom + 3 || line[bom + 3] == ' ' || line[bom + 3] == '\t' || line[bom + 3] == '\r';
+  return ends ? bom + 3 : 0;
+}
+
+bool is_document_separator(const char* line, size_t len) { return document_marker_length(line, len) > 0; }
+
 bool is_close_line(const char* line, size_t len, uint32_t indent) {
   if (len < indent + 1) return false;
   for (uint32_t i = 0; i < indent; ++i) {
@@ -204,12 +271,29 @@ uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::v
                        std::vector<ChunkProblem>& problems) {
   spans.clear();
   SpanCollector out(data, spans, problems);
+  if (chunk.shape == ExportShape::kYaml) return split_yaml(data, size, out);
   if (chunk.shape == ExportShape::kNdjson) return split_ndjson(data, size, out);
   if (chunk.pretty) return split_pretty(data, size, chunk, out);
   return split_structural(data, size, chunk, out);
 }
 
 size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner, size_t& scanned) {
+  if (shape.shape == ExportShape::kYaml) {
+    // Backwards, line by line, to the last marker whose line is complete. The lines before
+    // `scanned` were seen whole before, without one; the one that starts there was not complete.
+    const size_t floor = std::max<size_t>(scanned, 1);  // a marker at 0 opens the chunk's first document
+    const void* last_nl = memrchr(data, '\n', size);
+    if (!last_nl) return 0;
+    size_t end = static_cast<size_t>(static_cast<const char*>(last_nl) - data);  // a complete line's '\n'
+    scanned = std::max(scanned, end + 1);
+    for (;;) {
+      const void* prev = end > 0 ? memrchr(data, '\n', end) : nullptr;
+      const size_t start = prev ? static_cast<size_t>(static_cast<const char*>(prev) - data) + 1 : 0;
+      if (start < floor) return 0;
+      if (is_document_separator(data + start, end - start)) return start;
+      end = start - 1;
+    }
+  }
   if (shape.shape == ExportShape::kNdjson) {
     const void* nl = memrchr(data, '\n', size);
     return nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) + 1 : 0;

@@ -1,6 +1,7 @@
 // Finding where entries begin and end, without parsing them. Internal to ingest.
 //
-// Three ways, cheapest first:
+// Four ways, cheapest first:
+//   * YAML (gcloud's default output): one entry per document, documents split by `---` lines.
 //   * NDJSON: one entry per line.
 //   * Pretty-printed (gcloud's arrays, `jq '.[]'` streams): an entry ends at a line holding only its
 //     closing brace at the indentation of its opening one. JSON strings cannot hold a raw newline,
@@ -51,7 +52,14 @@ class StructuralScanner {
 // Does [line, line+len) hold only a closing brace at `indent` (then optionally ',' and blanks)?
 bool is_close_line(const char* line, size_t len, uint32_t indent);
 
-// Finds the entries of a chunk, leaving out what separates them (array brackets and commas). The
+// Is the line [line, line+len) (without its '\n') a YAML document marker: `---` alone, or followed
+// by blanks, a comment or the document's first node (`--- |`), a byte-order mark allowed before it?
+bool is_document_separator(const char* line, size_t len);
+// The marker's length (3, or 6 after a byte-order mark); 0 when the line is none.
+size_t document_marker_length(const char* line, size_t len);
+
+// Finds the entries of a chunk, leaving out what separates them (array brackets and commas; a YAML
+// document's marker line, and the blank and comment lines before its first node). The
 // chunk is not modified. Problems found on the way (text between entries) are appended with
 // `skipped_entry` set where an entry was lost. `spans` is cleared first. Returns the number of
 // newlines in the chunk.
@@ -60,11 +68,14 @@ uint64_t split_entries(const char* data, size_t size, const Chunk& chunk, std::v
 
 // Where the reader may cut `data` so the chunk holds whole entries: one past the end of the last
 // complete entry, or 0 when there is none. `scanner` carries state for the structural mode and has
-// already seen [0, scanned) — it continues from there.
+// already seen [0, scanned) — it continues from there. YAML: the start of the last document marker
+// line after the first byte (the next chunk starts with it); `scanned` spares looking at the same
+// bytes again.
 size_t find_cut(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner, size_t& scanned);
 
 // The first entry boundary in `data` (used to resynchronise after an oversized entry): one past
-// it, or 0 when there is none yet. `scanner` continues across calls as in find_cut.
+// it, or 0 when there is none yet. `scanner` continues across calls as in find_cut. Not for YAML,
+// whose reader drops an oversized document line by line (export_reader.cc).
 size_t find_first_boundary(const char* data, size_t size, const Chunk& shape, StructuralScanner& scanner);
 
 // --- implementation of the template ----------------------------------------------------------

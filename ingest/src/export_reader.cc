@@ -1,5 +1,6 @@
 // ExportReader: detects an input's shape from its first bytes and cuts it into chunks of whole
-// entries. It never parses entries; ChunkParser does, possibly on other threads.
+// entries (YAML: of whole documents). It never parses entries; ChunkParser does, possibly on other
+// threads.
 #include "export_reader.h"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "byte_source.h"
 #include "entry_splitter.h"
 #include "gpudiag/diagnostic_codes.h"
+#include "input_kind.h"
 #include "oversize_entry.h"
 
 namespace gpudiag {
@@ -17,6 +19,10 @@ namespace {
 
 constexpr size_t kPadding = 64;  // simdjson::SIMDJSON_PADDING, without its header here
 constexpr size_t kDetectLimit = 16u << 20;
+// A YAML document is read whole (yaml-cpp's parser keeps some 50 bytes per node it has seen): one
+// larger than this, or than --max-entry-bytes, is skipped. A LogEntry is at most 256 KB
+// (cloud.google.com/logging/quotas), and gcloud's YAML of one is about its JSON's size.
+constexpr uint64_t kMaxYamlDocumentBytes = 1u << 20;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -152,7 +158,13 @@ struct ExportReader::Impl {
   }
 
   Status detect(const std::string& path);
+  // The most bytes one entry may take in a chunk: larger ones are streamed (JSON) or skipped (YAML).
+  uint64_t entry_limit() const {
+    return shape.shape == ExportShape::kYaml ? std::min(limits.max_entry_bytes, kMaxYamlDocumentBytes)
+                                             : limits.max_entry_bytes;
+  }
   std::optional<Chunk> next();
+  void drop_oversized_yaml_document();
   std::optional<Chunk> stream_oversized_entry();
   Chunk hand_out(size_t cut);  // the first `cut` bytes of the window, a chunk of whole entries
   void drop_oversized_entry();
@@ -204,13 +216,24 @@ Status ExportReader::Impl::detect(const std::string& path) {
   const char first = data[pos];
   if (first != '[' && first != '{') {
     const uint64_t line = 1 + pending_newlines + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
+    const std::string_view head(data + pos, size - pos);
+    if (auto refused = detail::saved_in_place_of_export(head, path, line, static_cast<int64_t>(buf_offset + pos))) {
+      return *refused;
+    }
+    // gcloud logging read without --format=json
+    if (detail::starts_like_yaml_export(head)) {
+      shape.shape = ExportShape::kYaml;
+      return Ok{};
+    }
     return Diagnostic{
         .code = code_name(DiagnosticCode::kInputNotJson),
         .message = fmt::format("expected a JSON array or objects of log entries, found {}", describe_first_char(first)),
         .file = path,
         .line = line,
         .byte = static_cast<int64_t>(buf_offset + pos),
-        .help = "export with `gcloud logging read … --format=json`, or pass a Cloud Storage sink shard"};
+        .help =
+            "export with `gcloud logging read … --format=json` (or its default YAML), or pass a Cloud Storage "
+            "sink shard"};
   }
 
   // Where does the first entry open, and where does it close?
@@ -412,13 +435,18 @@ std::optional<Chunk> ExportReader::Impl::next() {
       finished = true;
       return std::nullopt;
     }
-    // A chunk holds at most max_entry_bytes, so no entry larger than that is parsed whole: one that
-    // does not end within them is streamed.
-    const size_t scan = std::max(scanned, std::min<size_t>(buf.size, limits.max_entry_bytes));
-    size_t cut = eof && buf.size <= limits.max_entry_bytes ? buf.size
-                                                           : detail::find_cut(window(), scan, shape, scanner, scanned);
+    // A chunk holds at most entry_limit() bytes, so no entry larger than that is parsed whole: one
+    // that does not end within them is streamed (a YAML document: skipped).
+    const uint64_t limit = entry_limit();
+    const size_t scan = std::max(scanned, std::min<size_t>(buf.size, limit));
+    size_t cut = eof && buf.size <= limit ? buf.size : detail::find_cut(window(), scan, shape, scanner, scanned);
     if (cut == 0) {
-      if (buf.size >= limits.max_entry_bytes) {
+      if (buf.size >= limit) {
+        if (shape.shape == ExportShape::kYaml) {
+          drop_oversized_yaml_document();
+          target = limits.chunk_bytes;
+          continue;
+        }
         if (auto crop = stream_oversized_entry()) return crop;
         target = limits.chunk_bytes;
         continue;
@@ -427,6 +455,51 @@ std::optional<Chunk> ExportReader::Impl::next() {
       continue;
     }
     return hand_out(cut);
+  }
+}
+
+void ExportReader::Impl::drop_oversized_yaml_document() {
+  // The document at the window's start is larger than the limit: throw its lines away up to the
+  // next document marker line, counting them so that later lines stay right. The window always
+  // starts at a line's start, but for the part of a line longer than the window.
+  const uint64_t at = buf_offset;
+  summary.add_problem({.line = 0,
+                       .offset = static_cast<int64_t>(at),
+                       .skipped_entry = true,
+                       .message = fmt::format("a YAML document larger than {} bytes was skipped (byte {}); a "
+                                              "LogEntry is at most 256 KB, and a JSON export's entries of any size "
+                                              "are read (--format=json)",
+                                              entry_limit(), at)});
+  ++summary.entries;
+  ++summary.skipped;
+  bool line_start = false;  // the window's first line is the document's own marker or first line
+  for (;;) {
+    const char* data = window();
+    size_t pos = 0;
+    for (;;) {
+      const void* nl = std::memchr(data + pos, '\n', buf.size - pos);
+      if (nl == nullptr) break;
+      const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - data);
+      if (line_start && detail::is_document_separator(data + pos, end - pos)) {
+        consume(pos);
+        scanned = 0;
+        return;
+      }
+      line_start = true;
+      ++pending_newlines;
+      pos = end + 1;
+    }
+    if (eof) {
+      consume(buf.size);
+      return;
+    }
+    if (pos == 0 && buf.size >= limits.chunk_bytes) {  // a line longer than the window: its part goes
+      consume(buf.size);
+      line_start = false;
+    } else {
+      consume(pos);
+    }
+    fill(buf.size + limits.chunk_bytes);
   }
 }
 

@@ -13,7 +13,8 @@ namespace gpudiag {
 
 class ExportReader {
  public:
-  // Fails (exit code 2 material) when the input cannot be opened or is not JSON at all.
+  // Fails (exit code 2 material) when the input cannot be opened or is not an export at all (neither
+  // JSON nor gcloud's YAML: a gcloud error, an HTML page, a CSV download, anything else).
   // Reading stops, as if the input ended there, once `interrupt` is non-zero (StreamOptions).
   static Result<ExportReader> open(const std::string& path, uint32_t input_index, const ReadLimits& limits = {},
                                    const std::atomic<int>* interrupt = nullptr);

@@ -23,6 +23,9 @@ enum class DiagnosticCode : uint8_t {
   kInputAborted,
   kInputTruncated,
   kInputInterrupted,
+  kInputCsv,
+  kInputGcloudError,
+  kInputHtml,
   kGzipTruncated,
   kGzipCorrupt,
   kGzipTrailingData,
@@ -96,19 +99,26 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 71> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 74> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 71>{{
+  return std::array<DiagnosticCodeInfo, 74>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
-      {DiagnosticCode::kInputNotJson, "input-not-json", kInput, "an input is not a Cloud Logging export (not JSON)"},
+      {DiagnosticCode::kInputNotJson, "input-not-json", kInput,
+       "an input is not a Cloud Logging export (neither JSON nor gcloud's YAML)"},
       {DiagnosticCode::kInputAborted, "input-aborted", kInput,
        "reading an input stopped part way (a limit or an error)"},
       {DiagnosticCode::kInputTruncated, "input-truncated", kInput,
        "an input ends before its end: inside its last entry, or before its JSON array is closed"},
       {DiagnosticCode::kInputInterrupted, "input-interrupted", kInput,
        "reading stopped at an interrupt (SIGINT or SIGTERM); what was read was analysed"},
+      {DiagnosticCode::kInputCsv, "input-csv", kInput,
+       "an input is a CSV of log entries (a Logs Explorer download, gcloud --format=csv): not whole entries"},
+      {DiagnosticCode::kInputGcloudError, "input-gcloud-error", kInput,
+       "an input holds what gcloud printed instead of log entries: an error (PERMISSION_DENIED …) or warnings"},
+      {DiagnosticCode::kInputHtml, "input-html", kInput,
+       "an input is an HTML page (an error or sign-in page saved as the file), not log entries"},
       {DiagnosticCode::kGzipTruncated, "gzip-truncated", kInput, "a gzip stream ends before its end"},
       {DiagnosticCode::kGzipCorrupt, "gzip-corrupt", kInput, "a gzip stream is damaged"},
       {DiagnosticCode::kGzipTrailingData, "gzip-trailing-data", kInput, "data follows the end of a gzip stream"},

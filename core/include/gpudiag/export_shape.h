@@ -13,17 +13,19 @@ enum class ExportShape : uint8_t {
   kArray,     // [ {…}, {…} ]  (gcloud logging read --format=json, Logs Explorer download)
   kNdjson,    // one entry per line (Cloud Storage sink shards)
   kSequence,  // concatenated JSON objects, e.g. pretty-printed by `jq '.[]'`
+  kYaml,      // YAML documents split by `---` lines (gcloud logging read without --format=json)
 };
 
-inline constexpr std::array<EnumName<ExportShape>, 4> kExportShapeNames{{
+inline constexpr std::array<EnumName<ExportShape>, 5> kExportShapeNames{{
     {ExportShape::kUnknown, "unknown"},
     {ExportShape::kArray, "array"},
     {ExportShape::kNdjson, "ndjson"},
     {ExportShape::kSequence, "json-seq"},
+    {ExportShape::kYaml, "yaml"},
 }};
 static_assert(names_are_distinct(kExportShapeNames));
 
-std::string_view shape_name(ExportShape s);  // "array", "ndjson", "json-seq", "unknown"
+std::string_view shape_name(ExportShape s);  // "array", "ndjson", "json-seq", "yaml", "unknown"
 std::optional<ExportShape> parse_shape(std::string_view name);
 
 }  // namespace gpudiag

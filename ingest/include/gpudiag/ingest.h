@@ -1,9 +1,11 @@
 // ingest: reads Cloud Logging exports into LogRecords, streaming, with bounded memory.
 //
 // Accepts a `gcloud logging read --format=json` array (pretty-printed or compact), newline-delimited
-// JSON (Cloud Storage sink shards, CRLF tolerated), and concatenated JSON objects (`jq '.[]'`), from a
-// file or stdin ("-"), gzip'd or not. The shape and the compression are detected from the bytes, never
-// from the file name.
+// JSON (Cloud Storage sink shards, CRLF tolerated), concatenated JSON objects (`jq '.[]'`), and what
+// `gcloud logging read` prints without --format=json (YAML documents split by `---` lines, each read
+// as the same entry's JSON would be), from a file or stdin ("-"), gzip'd or not. The shape and the
+// compression are detected from the bytes, never from the file name; a gcloud error, an HTML page or
+// a CSV download saved in an export's place is refused with a diagnostic that says which.
 //
 // One call reads every input as one ordered stream. Workers parse chunks of whole entries in
 // parallel, each into its own RecordSink, which can ask for the entries around the records it
@@ -87,7 +89,7 @@ struct InputSummary {
   std::string path;  // as given ("-" for stdin)
   ExportShape shape = ExportShape::kUnknown;
   bool gzip = false;
-  uint64_t bytes = 0;  // bytes of JSON read (after decompression)
+  uint64_t bytes = 0;  // bytes read (after decompression)
   uint64_t entries = 0;
   uint64_t analysed = 0;
   uint64_t skipped = 0;
