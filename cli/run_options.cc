@@ -93,8 +93,10 @@ std::vector<std::string> fail_on_choices() {
 
 void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
   fail_on = fail_on_default;
-  // Not `required()`: with none, run_analysis says how to get one instead of CLI11's "inputs is required".
-  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gcloud's YAML, gzip), or - for stdin");
+  // Required (so that a repeatable option before it, `--job-id X logs.json`, leaves it the path); with
+  // none, usage_failure_message says how to get an export.
+  cmd.add_option("inputs", inputs, "Export files (JSON array, NDJSON, gcloud's YAML, gzip), or - for stdin")
+      ->required();
   cmd.add_option("--fail-on", fail_on, "Exit 1 when a finding is at least this severe")
       ->check(one_of(fail_on_choices()))
       ->capture_default_str();
@@ -240,15 +242,6 @@ bool check_job_files(const RunOptions& o, const Analysis& d) {
 }  // namespace
 
 std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
-  if (o.inputs.empty()) {
-    // The first thing a new user types: say how to get an export rather than what the parser lacks.
-    std::cerr
-        << "gpudiag: no export to analyse: give the file, e.g. gpudiag analyze logs.json\n"
-           "  help: `gpudiag export-command JOB_ID --project PROJECT` prints the gcloud command that writes one;\n"
-           "        or pipe one in: gcloud logging read … --format=json | gpudiag analyze -\n";
-    if (!isatty(STDIN_FILENO)) std::cerr << "        (stdin is not a terminal: pass - to read the export from it)\n";
-    return std::nullopt;
-  }
   auto pack = o.rules.load();
   if (!pack) return std::nullopt;
   std::optional<HistoryStore> store;

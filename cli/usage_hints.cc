@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -97,6 +98,15 @@ std::string usage_failure_message(const CLI::App* app, const CLI::Error& e) {
                          fmt::join(subcommand_names(*chain.back()), ", "), where,
                          chain.size() == 1 ? " or `gpudiag help TOPIC`" : "");
     }
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && std::string_view(e.what()) == "inputs is required") {
+    // The first thing a new user types: how to get an export, rather than what the parser lacks.
+    std::string m =
+        "gpudiag: no export to analyse: give the file, e.g. gpudiag analyze logs.json\n"
+        "  help: `gpudiag export-command JOB_ID --project PROJECT` prints the gcloud command that writes one;\n"
+        "        or pipe one in: gcloud logging read … --format=json | gpudiag analyze -\n";
+    if (!isatty(STDIN_FILENO)) m += "        (stdin is not a terminal: pass - to read the export from it)\n";
+    return m;
   }
   return terminal_safe_lines(CLI::FailureMessage::simple(app, e));
 }
