@@ -32,7 +32,7 @@ int run_ingest(const IngestCommandOptions& o) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double mb = static_cast<double>(summary->bytes) / 1e6;
-  std::cout << fmt::format("stored {} entries from {} input{} in {} ({:.1f} MB of JSON in {:.2f} s, {:.0f} MB/s)\n",
+  std::cout << fmt::format("stored {} entries from {} input{} in {} ({:.1f} MB read in {:.2f} s, {:.0f} MB/s)\n",
                            summary->stored, summary->inputs.size(), summary->inputs.size() == 1 ? "" : "s",
                            terminal_safe(store->path()), mb, seconds, seconds > 0 ? mb / seconds : 0.0);
   for (const auto& in : summary->inputs) {

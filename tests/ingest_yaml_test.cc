@@ -581,7 +581,7 @@ TEST_CASE("inputs saved in place of an export: an HTML page names its title", "[
 TEST_CASE("inputs saved in place of an export: a CSV of log entries is refused by its header", "[unit][ingest][yaml]") {
   for (const char* header : {"timestamp,severity,text_payload,job_id",  // gcloud --format=csv(…)
                              "\"insertId\",\"logName\",\"jsonPayload.message\",\"resource.labels.job_id\"",
-                             "severity, timestamp, textPayload"}) {
+                             "severity, timestamp, textPayload", "Timestamp,Severity,Log name,Summary"}) {
     INFO(header);
     const Diagnostic d = refused(std::string(header) + "\n2022-11-28T22:24:25.700425Z,DEBUG,Tearing down,j\n",
                                  "downloaded-logs-20240501-100000.csv");

@@ -19,6 +19,7 @@ namespace {
 
 constexpr size_t kPadding = 64;  // simdjson::SIMDJSON_PADDING, without its header here
 constexpr size_t kDetectLimit = 16u << 20;
+constexpr size_t kSniffBytes = 64u << 10;  // what an input that is not JSON is known by
 // A YAML document is read whole (yaml-cpp's parser keeps some 50 bytes per node it has seen): one
 // larger than this, or than --max-entry-bytes, is skipped. A LogEntry is at most 256 KB
 // (cloud.google.com/logging/quotas), and gcloud's YAML of one is about its JSON's size.
@@ -215,8 +216,18 @@ Status ExportReader::Impl::detect(const std::string& path) {
   }
   const char first = data[pos];
   if (first != '[' && first != '{') {
-    const uint64_t line = 1 + pending_newlines + static_cast<uint64_t>(std::count(data, data + pos, '\n'));
-    const std::string_view head(data + pos, size - pos);
+    // What is not JSON is told by its first lines: the same 64 KiB of them whatever the read window,
+    // from the start of the first line that is not blank (its indentation is YAML's).
+    const size_t newline = std::string_view(data, pos).rfind('\n');
+    const size_t drop = newline == std::string_view::npos ? 0 : newline + 1;  // the blank lines before it
+    pending_newlines += static_cast<uint64_t>(std::count(data, data + drop, '\n'));
+    consume(drop);
+    pos -= drop;
+    fill(std::max<size_t>(limits.chunk_bytes, kSniffBytes));
+    data = window();
+    size = buf.size;
+    const uint64_t line = 1 + pending_newlines;
+    const std::string_view head(data + pos, std::min<size_t>(size - pos, kSniffBytes));
     if (auto refused = detail::saved_in_place_of_export(head, path, line, static_cast<int64_t>(buf_offset + pos))) {
       return *refused;
     }

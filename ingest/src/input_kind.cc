@@ -165,8 +165,8 @@ std::optional<Diagnostic> html_page(std::string_view head, const std::string& pa
   return d;
 }
 
-// LogEntry's fields (camelCase, gcloud's snake_case columns, Log Analytics' names), lower case
-// without underscores, as a CSV header names its columns.
+// LogEntry's fields (camelCase, gcloud's snake_case columns, Log Analytics' names, "Log name"),
+// lower case without underscores, blanks or dashes, as a CSV header names its columns.
 bool is_entry_field(std::string cell) {
   static constexpr std::array<std::string_view, 20> kFields{
       "insertid",    "logname",      "timestamp",    "receivetimestamp", "severity",
@@ -176,7 +176,7 @@ bool is_entry_field(std::string cell) {
   cell = cell.substr(0, cell.find('.'));  // jsonPayload.message, resource.labels.job_id
   std::string name;
   for (char c : cell) {
-    if (c != '_') name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != '_' && c != ' ' && c != '-') name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return std::find(kFields.begin(), kFields.end(), name) != kFields.end();
 }
