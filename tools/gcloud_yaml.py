@@ -17,40 +17,19 @@ gcloud printer itself, where the Cloud SDK is installed.
 """
 
 import argparse
-import gzip
 import json
 import re
 import sys
 
 import yaml
 
+import bq_rows  # tools/bq_rows.py: the one reader of an export's entries in tools/
+
 
 def read_entries(path):
-    """The entries of an export (array, NDJSON, concatenated objects, gzip or not); entries that do
-    not parse are left out, as gcloud never prints one."""
-    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    text = data.decode("utf-8", errors="surrogateescape").lstrip("\ufeff")
-    decoder = json.JSONDecoder()
-    entries, pos = [], 0
-    in_array = text.lstrip().startswith("[")
-    if in_array:
-        pos = text.index("[") + 1
-    while True:
-        while pos < len(text) and text[pos] in " \t\r\n,":
-            pos += 1
-        if pos >= len(text) or (in_array and text[pos] == "]"):
-            return entries
-        try:
-            entry, pos = decoder.raw_decode(text, pos)
-            if isinstance(entry, dict):
-                entries.append(entry)
-        except json.JSONDecodeError:
-            if in_array:
-                return entries
-            newline = text.find("\n", pos)
-            pos = len(text) if newline < 0 else newline + 1
+    """The entries of an export (array, NDJSON, concatenated objects, gzip or not), read as bq_rows
+    reads them; what does not parse, or is no object, is left out, as gcloud never prints one."""
+    return [entry for entry in bq_rows.read_entries(path) if isinstance(entry, dict)]
 
 
 class Resolver(yaml.resolver.BaseResolver):
