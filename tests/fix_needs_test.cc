@@ -42,7 +42,8 @@ TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with
     const FindingFix* it = fix_in(oom->fixes, id);
     REQUIRE(it != nullptr);
     CHECK(it->demoted);
-    CHECK_THAT(it->demoted_because, Catch::Contains("already in place: experiments is no_use_multiple_sdk_containers"));
+    CHECK_THAT(it->demoted_because, Catch::Contains("already in place: each GPU serves a single SDK process — "
+                                                    "experiments is no_use_multiple_sdk_containers"));
     CHECK_THAT(it->demoted_because, Catch::Contains("export.json:"));
   }
   CHECK_FALSE(has_fix(oom->fixes, "enable-mps"));
@@ -51,6 +52,44 @@ TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with
   REQUIRE(tf != nullptr);
   CHECK_THAT(tf->not_applicable_because, Catch::Contains("it needs framework"));
   CHECK_THAT(tf->not_applicable_because, Catch::Contains("the job's is torch (from the worker entry at export.json:"));
+}
+
+TEST_CASE("a fix that achieves a state ranks last when another setting reached it", "[rules]") {
+  // The README sample without the experiment, on 1-vCPU workers: one SDK process per GPU holds by
+  // the machine type alone, so the fix that adds the experiment is in place as well as the one that
+  // names the machine type (rules/facts/fix-states.yaml, one-sdk-process-per-gpu).
+  std::string text = test::read_file("corpus/gpu-oom-then-sdk-disconnected-work-item-failed/export.json");
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"'no_use_multiple_sdk_containers', ", ""},
+                                 {"n1-standard-4", "n1-custom-1-15360-ext"}}) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  }
+  REQUIRE(text.find("no_use_multiple_sdk_containers") == std::string::npos);
+  const Analysis d = test::analyze_text(text);
+  const RankedReport r = rank(d);
+  const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
+  REQUIRE(oom != nullptr);
+  for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
+    const FindingFix* it = fix_in(oom->fixes, id);
+    REQUIRE(it != nullptr);
+    CHECK(it->demoted);
+    CHECK_THAT(it->demoted_because,
+               Catch::Contains("each GPU serves a single SDK process — sdk_processes_per_gpu is 1"));
+  }
+  REQUIRE_FALSE(r.fixes.empty());
+  CHECK(r.fixes.front().id == "smaller-batches-or-bigger-gpu");
+  // The same job on 4-vCPU workers runs four processes per GPU: neither fix is in place.
+  std::string four = text;
+  for (size_t at = four.find("n1-custom-1-15360-ext"); at != std::string::npos;
+       at = four.find("n1-custom-1-15360-ext", at))
+    four.replace(at, 21, "n1-standard-4");
+  const Analysis d4 = test::analyze_text(four);  // the ranked report points into it
+  const RankedReport r4 = rank(d4);
+  const RankedFinding* oom4 = ranked(r4, "gpu-out-of-memory");
+  REQUIRE(oom4 != nullptr);
+  const FindingFix* one = fix_in(oom4->fixes, "one-sdk-process-per-gpu");
+  REQUIRE(one != nullptr);
+  CHECK_FALSE(one->demoted);
 }
 
 TEST_CASE("a fix is left out only when a known fact contradicts what it needs", "[rules]") {

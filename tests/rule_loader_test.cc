@@ -236,7 +236,7 @@ TEST_CASE("docs/rules.md's key reference is the reader's key table and its fact 
         detail::KeyPlace::kFix, detail::KeyPlace::kDoc, detail::KeyPlace::kExamples, detail::KeyPlace::kExample,
         detail::KeyPlace::kExampleEntry, detail::KeyPlace::kPackFile, detail::KeyPlace::kConfidencePolicy,
         detail::KeyPlace::kQuietShape, detail::KeyPlace::kExtractor, detail::KeyPlace::kCatalogFact,
-        detail::KeyPlace::kWrapper, detail::KeyPlace::kWrapperExample}) {
+        detail::KeyPlace::kWrapper, detail::KeyPlace::kWrapperExample, detail::KeyPlace::kFixState}) {
     const std::string marker = fmt::format("<!-- key-reference: {} -->\n", detail::place_name(place));
     const std::string expected = detail::key_reference(place);
     if (update) {  // a key table ends at the first blank line
@@ -261,9 +261,49 @@ Diagnostics lint_with_pack_file(const std::string& rule, const std::string& pack
   return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
 }
 
+const char* kStatePack = R"(fix_states:
+  - id: zone-spread
+    meaning: the workers may start in any zone of the region
+    holds_if: { any: [ { zone_pinned: false }, { worker_zone: unknown, region: known } ] }
+    holds:
+      - { zone_pinned: false }
+    does_not_hold:
+      - { zone_pinned: true, worker_zone: us-central1-a }
+    sources: [made up for the tests]
+)";
+
 const char* kZoneMacro = "macros:\n  zone_chars: '[a-z0-9-]'\nlists:\n  capacity_words: [capacity, room]\n";
 
 }  // namespace
+
+TEST_CASE("a fix names a fix state that exists and the state holds on its examples", "[rules]") {
+  const std::string achieving = replace(kGoodRule, "    weight: 80\n", "    weight: 80\n    achieves: zone-spread\n");
+  CHECK(lint_with_pack_file(achieving, kStatePack).empty());
+  // A state the pack does not define, with the closest one suggested.
+  const auto unknown = lint_with_pack_file(replace(achieving, "zone-spread", "zone-sprad"), kStatePack);
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].code == "rule-reference");
+  CHECK_THAT(unknown[0].message, Catch::Contains("`zone-sprad`, which is not a fix state"));
+  CHECK_THAT(unknown[0].help, Catch::Contains("zone-spread"));
+  // One way to say when a fix is in place.
+  const auto both = lint_with_pack_file(replace(achieving, "    achieves: zone-spread\n",
+                                                "    achieves: zone-spread\n    demote_if: { zone_pinned: false }\n"),
+                                        kStatePack);
+  REQUIRE_FALSE(both.empty());
+  CHECK_THAT(both[0].message, Catch::Contains("not both"));
+  // A state that does not hold on a `holds` example, or holds on a `does_not_hold` one, is refused
+  // at its example's line; an unknown fact is named.
+  const auto wrong = lint_with_pack_file(
+      achieving, replace(kStatePack, "      - { zone_pinned: false }\n", "      - { zone_pinned: true }\n"));
+  REQUIRE_FALSE(wrong.empty());
+  CHECK(wrong[0].code == "rule-example");
+  CHECK(wrong[0].line == 6);
+  CHECK_THAT(wrong[0].message, Catch::Contains("`holds` example: the state does not hold"));
+  const auto fact =
+      lint_with_pack_file(achieving, replace(kStatePack, "{ zone_pinned: false }\n", "{ zone_pined: false }\n"));
+  REQUIRE_FALSE(fact.empty());
+  CHECK(fact[0].code == "rule-unknown-fact");
+}
 
 TEST_CASE("lists and macros expand in a rule's patterns", "[rules]") {
   const std::string rule = replace(kGoodRule, "'no capacity in (?P<zone>[a-z0-9-]+)'",

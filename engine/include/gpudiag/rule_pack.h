@@ -136,7 +136,8 @@ struct FixInfo {
   std::vector<std::string> command_with_facts;  // best first, as action_with_facts
   std::string why;
   int weight = 50;        // 0–100
-  std::string demote_if;  // the fact tests, rendered ("" = none)
+  std::string achieves;   // the fix state it brings about (`achieves:`, "" = none)
+  std::string demote_if;  // the fact tests, rendered ("" = none); of the state, with `achieves`
   std::string needs;      // the fact tests the fix needs, rendered ("" = none)
   DocLink doc;
   std::vector<FixTranslation> i18n;

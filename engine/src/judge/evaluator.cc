@@ -294,7 +294,9 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
       ff.demoted = true;
       std::vector<std::string> why;
       for (const auto& t : demote) explain_test(t, Tri::kTrue, why);
-      ff.demoted_because = fmt::format("already in place: {}", fmt::join(why, "; "));
+      const std::string& state = rule.spec.fix_state_meaning[i];
+      ff.demoted_because = state.empty() ? fmt::format("already in place: {}", fmt::join(why, "; "))
+                                         : fmt::format("already in place: {} — {}", state, fmt::join(why, "; "));
     }
     const auto& needs = rule.spec.fix_needs_tests[i];
     if (!needs.empty() && test_all(needs, acc_.facts) == Tri::kFalse) {

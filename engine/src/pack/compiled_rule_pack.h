@@ -108,6 +108,7 @@ struct CompiledRulePack {
   std::vector<FactExtractorSpec> extractors;  // sorted by id
   FactCatalog catalog;
   PackPolicy policy;
+  std::vector<FixState> fix_states;  // by id (the fixes' `achieves` resolved to their tests already)
   // The policy's quiet shapes: each one's message pattern (-1: the shape tests no message), a
   // pattern of `patterns` and so answered by the set's one pass over the message, and per enabled
   // rule the bit of each shape that does not silence it (its `except`).

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "parallel_for.h"
+#include "rule_reader.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -28,6 +29,37 @@ void check_references(const std::map<std::string, RuleSpec>& rules, Diagnostics&
     };
     check(rule.info.explains, "explains");
     check(rule.corroborated_by, "corroborated_by");
+  }
+}
+
+// A fix's `achieves:` becomes the state's tests: the fix is in place when the state holds.
+void resolve_fix_states(const std::map<std::string, FixState, std::less<>>& states,
+                        std::map<std::string, RuleSpec>& rules, Diagnostics& diags) {
+  for (auto& entry : rules) {
+    RuleSpec& rule = entry.second;
+    for (size_t i = 0; i < rule.info.fixes.size() && i < rule.fix_achieves_at.size(); ++i) {
+      FixInfo& fix = rule.info.fixes[i];
+      if (fix.achieves.empty()) continue;
+      const auto it = states.find(fix.achieves);
+      if (it == states.end()) {
+        std::vector<std::string_view> names;
+        for (const auto& s : states) names.push_back(s.first);
+        diags.push_back(
+            Diagnostic{.code = "rule-reference",
+                       .message = fmt::format("`achieves` names `{}`, which is not a fix state", fix.achieves),
+                       .file = rule.info.file,
+                       .line = rule.fix_achieves_at[i].line,
+                       .column = rule.fix_achieves_at[i].column,
+                       .help = suggestion(fix.achieves, names)});
+        continue;
+      }
+      const FixState& state = it->second;
+      rule.fix_demote_tests[i] = state.holds_if;
+      rule.fix_state_meaning[i] = state.meaning;
+      std::string text;
+      for (const auto& t : state.holds_if) text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", t.fact, t.text);
+      fix.demote_if = text;
+    }
   }
 }
 
@@ -78,6 +110,13 @@ void RuleCollector::add(std::span<const RuleFile> files, bool builtin) {
     if (!trees[i] || !is_pack_file(*trees[i])) continue;
     pack_file[i] = true;
     read_pack_file(files[i], *trees[i], fragments_, rules_.policy, rules_.catalog, defined_in_group, file_diags[i]);
+  }
+  // Fix states test facts: read once the catalog holds every pack file's facts. A later one replaces
+  // a state of the same id.
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!pack_file[i]) continue;
+    for (auto& state : read_fix_states_file(files[i], *trees[i], rules_.catalog, file_diags[i]))
+      rules_.fix_states[state.id] = std::move(state);
   }
   std::vector<std::optional<RuleSpec>> specs(files.size());
   std::vector<std::optional<FactExtractorSpec>> extractors(files.size());
@@ -151,6 +190,7 @@ void RuleCollector::add(const RuleDirectory& dir) {
 
 CollectedRules RuleCollector::finish() && {
   check_references(rules_.by_id, rules_.problems);
+  resolve_fix_states(rules_.fix_states, rules_.by_id, rules_.problems);
   check_aliases(rules_.by_id, rules_.problems);
   for (const auto& [name, fragment] : fragments_) {
     if (used_.count(name) > 0) continue;

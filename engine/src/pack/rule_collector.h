@@ -24,10 +24,11 @@ namespace gpudiag::detail {
 // What the compiler stage takes: every rule by id, overrides and disables applied.
 struct CollectedRules {
   std::map<std::string, RuleSpec> by_id;
-  std::map<std::string, FactExtractorSpec> extractors;  // by id, overrides applied
-  FactCatalog catalog;                                  // from the pack files
-  PackPolicy policy;                                    // from the pack files
-  Diagnostics problems;                                 // in file order; the pack loads only when there are none
+  std::map<std::string, FactExtractorSpec> extractors;      // by id, overrides applied
+  FactCatalog catalog;                                      // from the pack files
+  PackPolicy policy;                                        // from the pack files
+  std::map<std::string, FixState, std::less<>> fix_states;  // by id, from the pack files
+  Diagnostics problems;                                     // in file order; the pack loads only when there are none
 };
 
 class RuleCollector {

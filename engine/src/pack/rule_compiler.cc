@@ -200,6 +200,7 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   auto pack = std::make_unique<CompiledRulePack>();
   pack->policy = std::move(collected.policy);
   pack->catalog = std::move(collected.catalog);
+  for (auto& [id, state] : collected.fix_states) pack->fix_states.push_back(std::move(state));
   Compiler compiler(*pack);
   for (auto& [id, spec] : collected.by_id) {
     pack->infos.push_back(spec.info);

@@ -107,6 +107,9 @@ const auto kKeys = std::to_array<RuleKey>({
      "more specific commands, best first: the first whose every placeholder is known replaces `command`"},
     {"why", P::kFix, N::kRequired, V::kText, "why it helps, one or two sentences"},
     {"weight", P::kFix, N::kOptional, V::kNumber, "0–100, order within the rule (higher first; default 50)"},
+    {"achieves", P::kFix, N::kOptional, V::kId,
+     "the state the fix brings about, one of the pack's `fix_states`: when the state holds, by whatever setting, the "
+     "fix is already in place; it ranks last and says so (instead of `demote_if`)"},
     {"demote_if", P::kFix, N::kOptional, V::kFactTests,
      "fact tests (as in `when`): when they hold the fix is already in place; it ranks last and says so"},
     {"needs", P::kFix, N::kOptional, V::kFactTests,
@@ -229,6 +232,20 @@ const auto kKeys = std::to_array<RuleKey>({
      "what to try first about an error no rule knows, by its kind: each `id`, `pattern`, `action`, `doc`, "
      "`examples` (see \"First steps\")"},
 
+    {"fix_states", P::kPackFile, N::kOptional, V::kList,
+     "states a fix can bring about (`achieves`): each `id`, `meaning`, `holds_if` and examples of facts (see "
+     "\"Fixes\")"},
+
+    {"id", P::kFixState, N::kRequired, V::kId, "stable kebab-case, what fixes name in `achieves`"},
+    {"meaning", P::kFixState, N::kRequired, V::kText,
+     "the state in words, as the report says it is already in place (\"each GPU serves one SDK process\")"},
+    {"holds_if", P::kFixState, N::kRequired, V::kFactTests,
+     "fact tests (as in `when`, `any:` for each road to the state): the state holds when they hold"},
+    {"holds", P::kFixState, N::kRequired, V::kList, "sets of facts (mappings) on which the state holds"},
+    {"does_not_hold", P::kFixState, N::kRequired, V::kList,
+     "sets of facts on which it does not (a known fact says so, not an unknown one)"},
+    {"sources", P::kFixState, N::kRequired, V::kTextList, "the documentation that says what reaches the state"},
+
     {"id", P::kFirstStep, N::kRequired, V::kId, "stable kebab-case"},
     {"pattern", P::kFirstStep, N::kRequired, V::kText,
      "RE2 regex over one line of the error (its exception line, its cause, the lines of its chain)"},
@@ -285,6 +302,7 @@ constexpr auto kPlaces = std::to_array<PlaceInfo>({
     {P::kLineFormat, "a line format"},
     {P::kLineFormatExample, "a line format's example"},
     {P::kFirstStep, "a first step"},
+    {P::kFixState, "a fix state"},
 });
 static_assert([] {
   for (size_t i = 0; i < kPlaces.size(); ++i) {

@@ -44,6 +44,7 @@ enum class KeyPlace : uint8_t {
   kLineFormat,         // one of a pack file's `line_formats:`
   kLineFormatExample,  // one of a line format's `examples`
   kFirstStep,          // one of a pack file's `first_steps:`
+  kFixState,           // one of a pack file's `fix_states:`
 };
 
 enum class KeyNeed : uint8_t {

@@ -129,7 +129,8 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
       const FixInfo& fix = s.info.fixes[i];
       const auto& demote = s.fix_demote_tests[i];
       const auto& needs = s.fix_needs_tests[i];
-      out += fmt::format("  fix {} weight={}{}{} doc={}\n", fix.id, fix.weight,
+      out += fmt::format("  fix {} weight={}{}{}{} doc={}\n", fix.id, fix.weight,
+                         fix.achieves.empty() ? "" : " achieves=" + fix.achieves,
                          demote.empty() ? "" : " demote_if=" + render_tests(demote),
                          needs.empty() ? "" : " needs=" + render_tests(needs), fix.doc.url);
     }
@@ -137,6 +138,8 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
   for (const auto& info : pack.infos) {
     if (!info.enabled) out += fmt::format("disabled {}\n", info.id);
   }
+  for (const auto& state : pack.fix_states)
+    out += fmt::format("fix_state {} holds_if={}\n", state.id, render_tests(state.holds_if));
   for (const auto& step : pack.policy.first_steps)
     out += fmt::format("first_step {} /{}/ doc={}\n", step.id, step.pattern, step.doc.url);
   for (const auto& f : pack.catalog.facts()) out += fmt::format("fact {} {}\n", f.name, fact_type_name(f.type));

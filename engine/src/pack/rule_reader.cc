@@ -224,6 +224,15 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
         fix.weight = static_cast<int>(w);
       }
     }
+    Position achieves_at{};
+    if (const Node* v = item.get("achieves")) {
+      fix.achieves = scalar(*v, "achieves").value_or("");
+      achieves_at = v->at;
+      // One way to say when the fix is in place: the state names every road to it.
+      if (item.get("demote_if") != nullptr)
+        error(v->at, "rule-fixes", "a fix says what it `achieves` or when to `demote_if`, not both",
+              "a state's `holds_if` lists every setting that reaches it (docs/rules.md, \"Fixes\")");
+    }
     if (const Node* v = item.get("demote_if")) {
       demote = fact_tests(*v, "demote_if");
       std::string text;
@@ -254,6 +263,8 @@ void RuleReader::read_fixes(const Node& n, RuleSpec& rule) {
     rule.info.fixes.push_back(std::move(fix));
     rule.fix_demote_tests.push_back(std::move(demote));
     rule.fix_needs_tests.push_back(std::move(needs));
+    rule.fix_achieves_at.push_back(achieves_at);
+    rule.fix_state_meaning.emplace_back();
   }
 }
 

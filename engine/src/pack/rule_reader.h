@@ -68,6 +68,8 @@ class RuleReader {
   std::optional<RuleSpec> read(const Node& root);
   // A file with `extractor:` instead of `id:` (extractor_reader.cc).
   std::optional<FactExtractorSpec> read_extractor(const Node& root);
+  // The `fix_states:` of a pack file (fix_state_reader.cc), each proven on its examples of facts.
+  std::vector<FixState> read_fix_states(const Node& list);
 
   // What the rows of the key table (rule_keys.cc) call to read their values.
   void error(const Position& at, std::string code, std::string message, std::string help = {}) {

@@ -51,6 +51,16 @@ struct FactTest {
   std::vector<std::vector<FactTest>> any;  // kAny: groups of tests, one group must hold entirely
 };
 
+// A state a fix brings about (`fix_states:` in a pack file, rules/facts/fix-states.yaml): a name for
+// every road to it, so that a fix reaching it by one setting is seen in place when another reached it.
+struct FixState {
+  std::string id;
+  std::string meaning;             // "each GPU serves one SDK process"
+  std::vector<FactTest> holds_if;  // the state holds when these hold
+  std::string file;
+  uint32_t line = 0;
+};
+
 struct CountSpec {
   uint64_t at_least = 1;
   double percent = 0;             // > 0: relative to workers seen ("50%")
@@ -94,7 +104,11 @@ enum class IfUnknown : uint8_t { kSkip, kInconclusive, kFire };
 struct RuleSpec {
   RuleInfo info;
   std::vector<std::vector<FactTest>> fix_demote_tests;  // parallel to info.fixes
-  std::vector<std::vector<FactTest>> fix_needs_tests;   // parallel to info.fixes
+  // Parallel to info.fixes: where a fix's `achieves:` names its state ({0, 0}: it names none), and the
+  // state's meaning once the collector has resolved it (the demote tests are then the state's).
+  std::vector<Position> fix_achieves_at;
+  std::vector<std::string> fix_state_meaning;
+  std::vector<std::vector<FactTest>> fix_needs_tests;  // parallel to info.fixes
   std::optional<ConditionSpec> match;
   std::optional<ConditionSpec> weak;
   std::optional<CountSpec> count;
@@ -116,6 +130,11 @@ Result<Node> parse_rule_file(const RuleFile& file);
 std::optional<RuleSpec> read_rule_file(const RuleFile& file, const Node& tree, bool builtin, const Fragments& fragments,
                                        const class FactCatalog& catalog, Diagnostics& diags,
                                        std::vector<std::string>& used);
+
+// The `fix_states:` of a pack file (fix_state_reader.cc), read once every pack file's facts are in
+// the catalog; empty when it has none.
+std::vector<FixState> read_fix_states_file(const RuleFile& file, const Node& tree, const class FactCatalog& catalog,
+                                           Diagnostics& diags);
 
 // The RE2 options every rule pattern is compiled with.
 re2::RE2::Options pattern_options();
