@@ -110,7 +110,9 @@ int run_suggest(const SuggestOptions& o) {
                                                                                        : 0],
                       false),
             g.exemplar.entry->where.line);
-        std::cout << render_rule_stub(g, stub_healthy_line(*job, g), from);
+        RuleStubInput stub = rule_stub_input(g, stub_healthy_line(*job, g));
+        stub.explains = stub_explains(rank(*job), g);  // the symptoms the report folds under it
+        std::cout << render_rule_stub(stub, from);
         return kExitOk;
       }
       if (known.size() < 10) known.push_back(fmt::format("  {}  {}", g.fingerprint, unexplained_headline(g)));

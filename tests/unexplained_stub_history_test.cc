@@ -71,6 +71,9 @@ TEST_CASE("patterns suggest --db writes the export's stub from the history and r
   CHECK(from_db.out.find("match:\n  text: 'ValueError:\\s+Input\\s+contains") != std::string::npos);
   CHECK(from_db.out.find("    - 'ValueError: Input contains NaN") != std::string::npos);
   CHECK(from_db.out.find("  no_match:\n") != std::string::npos);
+  // The finding the report folds under the error is the stub's `explains` (workflow-failed is
+  // work-item-failed's own symptom).
+  CHECK(from_db.out.find("\nexplains: [work-item-failed]\n") != std::string::npos);
   // The same stub as from the export, but for where it says it came from.
   const auto from_export = test::run_gpudiag({"patterns", "suggest", fingerprint, export_path()});
   REQUIRE(from_export.exit_code == 0);
@@ -124,7 +127,8 @@ TEST_CASE("patterns suggest --db on a history recorded before the stub fields sa
   // Back to version 6 as the previous gpudiag left it: the groups without the stub columns.
   exec(db,
        "ALTER TABLE unexplained DROP COLUMN stub_id; ALTER TABLE unexplained DROP COLUMN example; "
-       "ALTER TABLE unexplained DROP COLUMN no_match; PRAGMA user_version = 6;");
+       "ALTER TABLE unexplained DROP COLUMN no_match; ALTER TABLE unexplained DROP COLUMN explains; "
+       "PRAGMA user_version = 6;");
   const auto old = test::run_gpudiag({"patterns", "suggest", fingerprint, "--db", db});
   CHECK(old.exit_code == 2);
   CHECK(old.out.empty());
@@ -154,6 +158,26 @@ TEST_CASE("patterns suggest --db on a version 5 history, which stored no groups,
   CHECK(old.out.empty());
   CHECK(old.err.find("recorded by an older gpudiag that kept no rule stub fields;") != std::string::npos);
   CHECK(old.err.find("run `gpudiag analyze --db") != std::string::npos);
+}
+
+TEST_CASE("history lists an error no rule knows among the pipeline's findings by what failed", "[cli][history]") {
+  const std::string db = test::temp_dir() + "/runs.db";
+  const std::string fingerprint = record(db);
+  const auto text = test::run_gpudiag({"history", "--db", db});
+  REQUIRE(text.exit_code == 0);
+  const size_t row = text.out.find("\n  unexplained-error ");
+  REQUIRE(row != std::string::npos);
+  CHECK(text.out.find("error         1/1      1  #1 ", row) != std::string::npos);
+  CHECK(text.out.find("    ValueError: Input contains NaN, infinity or a value too large for dtype('float32'). "
+                      "(pipeline.py:88 in process, step 'Embed')  (" +
+                          fingerprint + ")\n",
+                      row) != std::string::npos);
+  const auto json = test::run_gpudiag({"history", "--db", db, "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  const size_t in_json = json.out.find("\"rule_id\": \"unexplained-error\",");
+  REQUIRE(in_json != std::string::npos);
+  CHECK(json.out.find("\"fingerprint\": \"" + fingerprint + "\"", in_json) ==
+        json.out.find("\"fingerprint\"", in_json));
 }
 
 TEST_CASE("a group's stored stub lines are bounded", "[unit]") {

@@ -78,6 +78,19 @@ PipelineRuns load_pipeline(const Database& db, const std::string& pipeline, int6
     }
     rows.push_back(std::move(row));
   }
+  // An error no rule explains is a run's finding too, under `unexplained-error` and its group's
+  // fingerprint, titled by what failed (schema v6 on: a database opened read-only may be older).
+  if (db.single_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'unexplained'") > 0) {
+    Statement groups = db.prepare(R"sql(
+      SELECT u.run_id, u.fingerprint, u.headline, u.severity FROM unexplained u JOIN run r ON r.id = u.run_id
+      WHERE r.pipeline = ?1 AND (?2 = 0 OR r.id <= ?2) AND u.severity = 'error' ORDER BY u.run_id, u.rank)sql");
+    groups.bind(1, pipeline).bind(2, last_run);
+    while (groups.step()) {
+      rows.push_back(Row{index.at(groups.int64(0)),
+                         RunFinding{std::string(kUnexplainedRuleId), std::string(groups.text(1)), Impact::kError},
+                         std::string(groups.text(2))});
+    }
+  }
   const auto key_of = [&](const std::string& rule_id, const std::string& fingerprint) {
     PipelineRuns::Key key{rule_id, fingerprint};
     for (int step = 0; step < 3; ++step) {  // v1 → v2 → v3 at most

@@ -8,7 +8,7 @@
 
 namespace gpudiag::detail {
 
-constexpr std::array<Migration, 7> kMigrations{{
+constexpr std::array<Migration, 8> kMigrations{{
     {1, "runs, findings, evidence; ingested sources, jobs and entries",
      R"sql(
 CREATE TABLE run (
@@ -187,6 +187,10 @@ CREATE VIEW unexplained_groups AS
 ALTER TABLE unexplained ADD COLUMN stub_id TEXT;
 ALTER TABLE unexplained ADD COLUMN example TEXT;
 ALTER TABLE unexplained ADD COLUMN no_match TEXT;
+)sql"},
+    {8, "the rules whose findings a rule stub explains (the group's symptoms, comma-separated)",
+     R"sql(
+ALTER TABLE unexplained ADD COLUMN explains TEXT;
 )sql"},
 }};
 static_assert(kMigrations.back().to == kHistorySchemaVersion, "a migration step per schema version");

@@ -17,7 +17,7 @@ struct Migration {
   std::string_view what;
   std::string_view sql;
 };
-extern const std::array<Migration, 7> kMigrations;
+extern const std::array<Migration, 8> kMigrations;
 
 // Brings a writable database to kHistorySchemaVersion, all steps in one transaction. The version is
 // read again inside it, so two processes opening a new database at once migrate it once.

@@ -20,8 +20,8 @@ void insert_unexplained_and_facts(const Database& db, const RankedReport& report
   const Analysis& d = *report.analysis;
   Statement group = db.prepare(R"sql(
     INSERT INTO unexplained (run_id, fingerprint, rank, severity, count, headline, template, first_seen,
-                             stub_id, example, no_match)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT DO NOTHING)sql");
+                             stub_id, example, no_match, explains)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING)sql");
   for (const RankedUnexplained& u : report.unexplained) {
     const UnexplainedGroup& g = *u.group;
     const std::string first = db_time(g.first_seen);
@@ -30,6 +30,8 @@ void insert_unexplained_and_facts(const Database& db, const RankedReport& report
     group.bind(1, run_id).bind(2, g.fingerprint).bind(3, u.rank).bind(4, impact_name(g.severity));
     group.bind(5, g.count).bind(6, stub.headline).bind(7, g.template_text).bind_or_null(8, first);
     group.bind(9, stub.rule_id).bind(10, stub.example).bind(11, stub.no_match);
+    const std::string explains = fmt::format("{}", fmt::join(stub_explains(report, g), ","));  // bound, not copied
+    group.bind(12, explains);
     group.run();
   }
   Statement fact = db.prepare("INSERT INTO fact (run_id, name, value) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING");
@@ -46,7 +48,9 @@ StoredRuleStub stored_rule_stub(const Database& db, std::string fingerprint, int
     out.status = StoredRuleStub::Status::kNotStored;
     return out;
   }
-  const char* stub_columns = schema_version >= 7 ? "u.stub_id, u.example, u.no_match" : "NULL, NULL, NULL";
+  const char* stub_columns = schema_version >= 8   ? "u.stub_id, u.example, u.no_match, u.explains"
+                             : schema_version >= 7 ? "u.stub_id, u.example, u.no_match, NULL"
+                                                   : "NULL, NULL, NULL, NULL";
   Statement s = db.prepare(fmt::format(R"sql(
     SELECT u.run_id, r.pipeline, r.job_id, u.headline, u.template, {}
     FROM unexplained u JOIN run r ON r.id = u.run_id WHERE u.fingerprint = ?1
@@ -67,7 +71,13 @@ StoredRuleStub stored_rule_stub(const Database& db, std::string fingerprint, int
                              .headline = std::string(s.text(3)),
                              .template_text = std::string(s.text(4)),
                              .example = std::string(s.text(6)),
-                             .no_match = s.is_null(7) ? std::string() : std::string(s.text(7))};
+                             .no_match = s.is_null(7) ? std::string() : std::string(s.text(7)),
+                             .explains = {}};
+    for (std::string_view rest = s.is_null(8) ? std::string_view() : s.text(8); !rest.empty();) {
+      const size_t comma = rest.find(',');
+      out.stub.explains.emplace_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
     return out;
   }
   // Unknown: the stored fingerprints it is closest to (a typo, a prefix), else the latest run's groups.

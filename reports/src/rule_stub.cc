@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "gpudiag/report.h"
@@ -114,6 +115,17 @@ RuleStubInput rule_stub_input(const UnexplainedGroup& g, std::string_view health
                        .no_match = bounded(healthy_line)};
 }
 
+std::vector<std::string> stub_explains(const RankedReport& report, const UnexplainedGroup& g) {
+  std::vector<std::string> out;
+  for (const RankedUnexplained& u : report.unexplained) {
+    if (u.group->fingerprint != g.fingerprint) continue;
+    for (size_t i : u.symptoms) out.push_back(report.findings[i].finding->rule_id);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::string stub_healthy_line(const Analysis& job, const UnexplainedGroup& g) {
   for (const auto& other : job.unexplained) {
     if (other.fingerprint == g.fingerprint) continue;
@@ -148,6 +160,8 @@ std::string render_rule_stub(const RuleStubInput& in, std::string_view from) {
   out += "severity: error\n";
   out += "confidence: 0.8\n";
   out += fmt::format("description: {}\n", quoted("TODO: what this error means, when it happens and why"));
+  // The findings the report folded under the error: the rule folds them too once it knows it.
+  if (!in.explains.empty()) out += fmt::format("explains: [{}]\n", fmt::join(in.explains, ", "));
   out += "match:\n";
   out += fmt::format("  text: {}\n", quoted(pattern));
   out += "fixes:\n";

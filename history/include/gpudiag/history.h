@@ -35,7 +35,7 @@
 namespace gpudiag {
 
 // The schema version this gpudiag writes; older databases are migrated to it on open.
-inline constexpr int kHistorySchemaVersion = 7;
+inline constexpr int kHistorySchemaVersion = 8;
 
 // The pipeline a job belongs to: its name without the parts that change per launch — Beam's default
 // `beamapp-user-0426123456-abcdef`, `-20240101-120000`, `-2024-01-01`, trailing timestamps and random

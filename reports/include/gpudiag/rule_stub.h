@@ -6,10 +6,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "gpudiag/analysis.h"
 
 namespace gpudiag {
+
+struct RankedReport;
 
 // What a stub is made of, taken from a group when it is found (an export analysed now, or a run
 // recorded in the history with --db, which stores these fields: history.h, rule_stub()).
@@ -22,6 +25,9 @@ struct RuleStubInput {
   // A line of the same run that is not the error, for `no_match` ("" when none is known: the stub
   // then says so in a comment; a line the pattern matches is left out the same way).
   std::string no_match;
+  // The rules whose findings the report folded under the group (its symptoms: work-item-failed …),
+  // sorted: the stub's `explains:`, so that the new rule folds them too.
+  std::vector<std::string> explains;
 };
 
 // The stored lines are cut to this many bytes (at a UTF-8 boundary), so that a noisy run's history
@@ -30,6 +36,10 @@ inline constexpr size_t kMaxStubLineBytes = 1024;
 
 // `healthy_line`: see RuleStubInput::no_match.
 RuleStubInput rule_stub_input(const UnexplainedGroup& group, std::string_view healthy_line);
+// The rule ids of the findings `report` folded under `group` (RankedUnexplained::symptoms), sorted
+// and unique; empty for a group that is not the most likely cause.
+std::vector<std::string> stub_explains(const RankedReport& report, const UnexplainedGroup& group);
+
 // A line of `job` that is not `group`'s error: another group's exemplar, else a job message ("").
 std::string stub_healthy_line(const Analysis& job, const UnexplainedGroup& group);
 
