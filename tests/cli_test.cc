@@ -291,3 +291,21 @@ sources: ['tests']
     }
   }
 }
+
+#if defined(__x86_64__) && defined(__SSE4_2__) && defined(__PCLMUL__)
+// gpudiag is compiled for the build machine's x86-64 level (as this test is): on a CPU without it,
+// the binary says so and exits 2 before any of its other code runs (cli/cpu_level.cc). The CPU here
+// has every feature; the test names one the check must treat as missing.
+TEST_CASE("on a CPU older than the build's x86-64 level gpudiag says so and exits 2", "[cli]") {
+  const std::string binary = test::shell_quote(GPUDIAG_BINARY);
+  const auto r =
+      test::run_shell("GPUDIAG_TEST_CPU_LACKS=pclmul " + binary + " analyze corpus/healthy-cpu-batch/export.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::StartsWith("gpudiag: this gpudiag was built for x86-64-v"));
+  CHECK_THAT(r.err, Catch::Contains("this CPU lacks pclmul"));
+  CHECK_THAT(r.err, Catch::Contains("-DGPUDIAG_MARCH=x86-64-v2"));
+  // Without the pretence it runs.
+  CHECK(test::run_shell(binary + " --version").exit_code == 0);
+}
+#endif
