@@ -1,7 +1,7 @@
-// AtomFinder (engine/src/unexplained/atom_finder.h): one pass over a text must find exactly the atoms that
+// AtomFinder (engine/src/pack/atom_finder.h): one pass over a text must find exactly the atoms that
 // searching the text once per atom finds — FilteredRE2 runs only the patterns whose atoms were
 // found, so an atom missed is a benign error taken for a cause.
-#include "unexplained/atom_finder.h"
+#include "pack/atom_finder.h"
 
 #include <re2/filtered_re2.h>
 

@@ -247,6 +247,7 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
   pack->wrappers = compile_wrappers(pack->policy.wrappers);
   pack->causes.generic = CauseLines::compile(pack->policy.generic_errors);
   pack->causes.advice = CauseLines::compile(pack->policy.advice_lines);
+  pack->benign = std::make_unique<const BenignErrors>(pack->policy.benign_errors);
   pack->line_formats = LineFormats(pack->policy.line_formats);
   for (const auto& step : pack->policy.first_steps)
     pack->first_step_patterns.push_back(std::make_unique<const RE2>(step.pattern, RE2::Quiet));

@@ -63,30 +63,9 @@ bool is_exception_line(std::string_view line) {
 ErrorCandidates::ErrorCandidates(const CompiledRulePack& pack)
     : reading_{*pack.frameworks, pack.wrappers, pack.causes},
       formats_(pack.line_formats),
+      benign_(*pack.benign),
       lines_(kRememberedLines),
-      newer_way_(kRememberedLines / 2, 1) {
-  if (pack.policy.benign_errors.empty()) return;
-  auto filter = std::make_unique<re2::FilteredRE2>(/*min_atom_len=*/3);
-  bool added = true;
-  for (const auto& p : pack.policy.benign_errors) {
-    int id = 0;
-    added = added && filter->Add(p, RE2::Quiet, &id) == RE2::NoError;
-  }
-  if (added) {
-    std::vector<std::string> atoms;
-    filter->Compile(&atoms);
-    benign_atoms_ = std::make_unique<AtomFinder>(std::move(atoms));
-    // The patterns FirstMatch runs whatever atoms were found (those it could take none from).
-    std::vector<int> always;
-    filter->AllPotentials({}, &always);
-    benign_unfiltered_ = !always.empty();
-    benign_filter_ = std::move(filter);
-    return;
-  }
-  std::string alternation;  // a pattern RE2 takes only within the alternation: that alone
-  for (const auto& p : pack.policy.benign_errors) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
-  benign_ = std::make_unique<RE2>(alternation, RE2::Quiet);
-}
+      newer_way_(kRememberedLines / 2, 1) {}
 
 // The length and six words of the text: its first 32 bytes (where chatter lines differ: a
 // timestamp, an id) and its last 16 (how the message ends). XXH3 of 56 sampled bytes cost more than
@@ -134,22 +113,7 @@ ErrorCandidates::LineVerdict* ErrorCandidates::verdict_of(const LogRecord& r) {
 }
 
 bool ErrorCandidates::benign(std::string_view message) {
-  const std::string_view line = message.substr(0, message.find('\n'));
-  if (benign_) return RE2::PartialMatch(line, *benign_);
-  if (!benign_filter_) return false;
-  // FilteredRE2's atoms are matched on the lowercased text; ASCII lowercasing is that lowering only
-  // for ASCII text, so a line past ASCII asks every pattern.
-  if (!is_ascii(line)) return benign_filter_->SlowFirstMatch(line) >= 0;
-  lowered_.assign(line);
-  for (char& c : lowered_) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  benign_atoms_->find(lowered_, found_);
-  // Only the patterns whose literals the line holds are run, each on its own (a small DFA each).
-  // A line that holds none of them (most lines) spares FirstMatch's look-up of the patterns the
-  // atoms let through (about 1,000 instructions a call, 40 MB healthy bench export).
-  if (found_.empty() && !benign_unfiltered_) return false;
-  return benign_filter_->FirstMatch(line, found_) >= 0;
+  return benign_.matches(message.substr(0, message.find('\n')), lowered_, found_);
 }
 
 // Inlined into screen(): every record below ERROR asks it, and few come from these logs.

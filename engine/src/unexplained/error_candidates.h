@@ -6,7 +6,6 @@
 // cache is here: the short texts read last, with what was found of them (LineVerdict). Internal to engine.
 #pragma once
 
-#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 
 #include <array>
@@ -17,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "atom_finder.h"
 #include "error_text.h"
 #include "evidence/evidence.h"
 #include "gpudiag/log_record.h"
@@ -133,20 +131,14 @@ class ErrorCandidates {
   // exception: absl/glog, TensorFlow and Python logging prefix the first line only).
   std::optional<Severity> first_line_level(const LogRecord& r) const;
 
-  const ReadingRules reading_;  // the pack's frameworks and wrappers
-  const LineFormats& formats_;  // the pack's line formats (rules/line-formats.yaml)
-  // The pack's benign_errors as RE2's FilteredRE2: each pattern on its own, run only on a line
-  // holding the (lowercased) literals it needs; the first lines read here do not repeat, and one
-  // unanchored alternation built most of its DFA anew for them. Null: none.
-  std::unique_ptr<re2::FilteredRE2> benign_filter_;
-  std::unique_ptr<RE2> benign_;               // only if a pattern compiles within the alternation alone
-  std::unique_ptr<AtomFinder> benign_atoms_;  // the literals benign_filter_ needs, found in one pass
-  bool benign_unfiltered_ = false;            // some pattern has no atom: FirstMatch runs it on every line
-  std::string lowered_;                       // scratch: the line lowercased
-  std::vector<int> found_;                    // scratch: the atoms found
-  std::vector<RememberedLine> lines_;         // kRememberedLines slots, in sets of two
-  std::vector<uint8_t> newer_way_;            // per set: the way read last
-  uint64_t batch_ = 1;                        // start_batch()'s count (LineVerdict::kept_batch 0: none)
+  const ReadingRules reading_;         // the pack's frameworks and wrappers
+  const LineFormats& formats_;         // the pack's line formats (rules/line-formats.yaml)
+  const BenignErrors& benign_;         // the pack's benign_errors (rules/benign-errors.yaml)
+  std::string lowered_;                // scratch: the line lowercased
+  std::vector<int> found_;             // scratch: the atoms found
+  std::vector<RememberedLine> lines_;  // kRememberedLines slots, in sets of two
+  std::vector<uint8_t> newer_way_;     // per set: the way read last
+  uint64_t batch_ = 1;                 // start_batch()'s count (LineVerdict::kept_batch 0: none)
 };
 
 }  // namespace gpudiag::detail
