@@ -16,6 +16,7 @@ temporary CLOUDSDK_CONFIG.
 """
 
 import argparse
+import bisect
 import datetime
 import gzip
 import http.server
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,7 @@ class Job:
     def __init__(self, description, entries):
         self.description = description
         self.entries = sorted(entries, key=lambda e: when(e["timestamp"]))
+        self.times = [when(e["timestamp"]) for e in self.entries]  # for bisect: a page costs its own entries
 
 
 def corpus_job():
@@ -107,6 +110,7 @@ class StandIn:
         self.faults = {}         # nth entries:list request (1-based) → (code, body)
         self.always = None       # every entries:list request → (code, body)
         self.deny_jobs = set()   # jobs.get → 403
+        self.delay = 0.0         # seconds before each entries:list answer
         self.requests = []       # (method, path, body)
         self.lock = threading.Lock()
         stand_in = self
@@ -121,7 +125,10 @@ class StandIn:
                 self.send_header("Content-Type", "application/json; charset=UTF-8")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except BrokenPipeError:  # gcloud stopped (the Ctrl-C scenario)
+                    pass
 
             def do_GET(self):
                 with stand_in.lock:
@@ -151,6 +158,7 @@ class StandIn:
                     return self.reply(*api_error(404, "NOT_FOUND", "no such path"))
                 if fault:
                     return self.reply(*fault)
+                time.sleep(stand_in.delay)
                 return self.reply(200, stand_in.page(body))
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -165,8 +173,9 @@ class StandIn:
             return {}
         lows = [when(t) for t in re.findall(r'timestamp>="([^"]+)"', flt)]
         highs = [when(t) for t in re.findall(r'timestamp<="([^"]+)"', flt)]
-        chosen = [e for e in job.entries
-                  if all(when(e["timestamp"]) >= lo for lo in lows) and all(when(e["timestamp"]) <= hi for hi in highs)]
+        first = bisect.bisect_left(job.times, max(lows)) if lows else 0
+        end = bisect.bisect_right(job.times, min(highs)) if highs else len(job.times)
+        chosen = job.entries[first:max(first, end)]
         if body.get("orderBy", "timestamp asc") != "timestamp asc":
             chosen.reverse()
         start = int(body.get("pageToken") or 0)
@@ -327,6 +336,22 @@ def scenarios(r, corpus, synthetic):
     p = r.run(["fetch", cid, *base, "-o", "missing.json"], env=env)
     r.check("gcloud missing: exit 2, how to install google-cloud-cli",
             p.returncode == 2 and "fetch-gcloud-missing" in p.stderr and "google-cloud-cli" in p.stderr, p.stderr)
+
+    # Ctrl-C while gcloud reads: gcloud is stopped, nothing is left behind, exit 130 as analyze's.
+    s.delay = 3.0
+    before = set(os.listdir(r.work))
+    asked = len(s.list_requests())
+    proc = subprocess.Popen([r.gpudiag, "fetch", cid, *base, "-o", "interrupted.json"], cwd=r.work, env=r.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while len(s.list_requests()) == asked and time.monotonic() < deadline:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    s.delay = 0.0
+    r.check("Ctrl-C: exit 130, nothing left behind",
+            proc.returncode == 130 and set(os.listdir(r.work)) == before and "interrupted" in err,
+            f"exit {proc.returncode}, {set(os.listdir(r.work)) ^ before}, {err[:300]}")
 
     # An empty window: a job with no entries.
     empty = synthetic_job(0)
