@@ -255,8 +255,8 @@ void RunOptions::check_fetch_usage() const {
                                "fetches the job's logs with gcloud: give --project with --job-id JOB_ID, or export "
                                "files, not both");
   }
-  if (fetch.project.empty() && !fetch.region.empty() && inputs.empty()) {
-    throw CLI::ValidationError("--region", "fetches with --project and --job-id JOB_ID: give --project too");
+  if (fetch.project.empty() && !fetch.region.empty()) {
+    throw CLI::ValidationError("--region", "goes with --project and --job-id JOB_ID (a fetch): give --project too");
   }
   if (fetch.project.empty() && inputs.empty()) throw CLI::RequiredError("inputs");
   if (!fetch.project.empty() && job_ids.size() != 1) {

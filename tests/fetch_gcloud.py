@@ -385,6 +385,9 @@ def scenarios(r, corpus, synthetic):
     none = r.run(["analyze", "--project", PROJECT])
     r.check("analyze --project without --job-id: usage error", none.returncode == 2 and "--job-id" in none.stderr,
             none.stderr)
+    region = r.run(["analyze", "--region", REGION, "oom.json"])
+    r.check("analyze --region without --project: usage error", region.returncode == 2 and "--project" in region.stderr,
+            region.stderr)
     sel = r.run(["analyze", "--job-id", cid, "oom.json"])
     r.check("analyze --job-id X PATH still reads PATH", sel.returncode == 0 and "GPU ran out of memory" in sel.stdout,
             sel.stderr)
