@@ -35,7 +35,11 @@ void add_analyze_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand("analyze", "Diagnose a job from its exported logs");
   o->run.add_to(*cmd, "never");
   cmd->add_option("--format", o->format, "Output format")->check(one_of({"text", "json"}));
-  cmd->callback([&run, o] { run = [o] { return run_analyze(*o); }; });
+  o->run.add_fetch_to(*cmd);
+  cmd->callback([&run, o] {
+    o->run.check_fetch_usage();
+    run = [o] { return run_analyze(*o); };
+  });
 }
 
 }  // namespace gpudiag::cli

@@ -62,6 +62,7 @@ void add_patterns_command(CLI::App& app, std::function<int()>& run);
 void add_completions_command(CLI::App& app, std::function<int()>& run);
 void add_baseline_command(CLI::App& app, std::function<int()>& run);
 void add_export_command(CLI::App& app, std::function<int()>& run);
+void add_fetch_command(CLI::App& app, std::function<int()>& run);
 void add_preflight_command(CLI::App& app, std::function<int()>& run);
 void add_sql_command(CLI::App& app, std::function<int()>& run);
 

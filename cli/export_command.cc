@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "commands.h"
+#include "gpudiag/fetch.h"
 #include "output_files.h"
 #include "stdout_guard.h"
 
@@ -33,15 +34,6 @@ struct ExportOptions {
   std::string output = "logs.json";
   bool startup = false;
 };
-
-std::string rfc3339(Seconds t) {
-  const auto day = std::chrono::floor<std::chrono::days>(t);
-  const std::chrono::year_month_day ymd{day};
-  const std::chrono::hh_mm_ss hms{t - day};
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(ymd.year()),
-                     static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), hms.hours().count(),
-                     hms.minutes().count(), hms.seconds().count());
-}
 
 std::string sink_day(std::chrono::sys_days d) {
   const std::chrono::year_month_day ymd{d};
@@ -152,10 +144,9 @@ int run_export(const ExportOptions& o) {
     std::cerr << "gpudiag: --until is not after the window's start\n";
     return kExitError;
   }
-  std::string filter =
-      o.startup ? "" : fmt::format(R"(resource.type="dataflow_step" AND resource.labels.job_id="{}" AND )", o.job_id);
-  filter += fmt::format(R"(timestamp>="{}")", rfc3339(*since));
-  if (until) filter += fmt::format(R"( AND timestamp<="{}")", rfc3339(*until));
+  const std::string from = rfc3339_utc(*since), to = until ? rfc3339_utc(*until) : "";
+  std::string filter = o.startup ? fmt::format(R"(timestamp>="{}")", from) : job_log_filter(o.job_id, from, "");
+  if (until) filter += fmt::format(R"( AND timestamp<="{}")", to);
   std::vector<std::string> args{"gcloud", "logging", "read", filter};
   if (!o.project.empty()) args.push_back("--project=" + o.project);
   args.insert(args.end(), {"--order=asc", "--format=json"});

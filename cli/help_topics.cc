@@ -22,6 +22,7 @@ struct CommandExamples {
 
 constexpr CommandExamples kExamples[] = {
     {"analyze",
+     "gpudiag analyze --project my-proj --region us-central1 --job-id 2024-05-01_10_00_00-123456789\n"
      "gpudiag analyze export.json\n"
      "gpudiag analyze --format json --fail-on error logs/*.json.gz\n"
      "gcloud logging read 'resource.labels.job_id=\"JOB_ID\"' --format=json | gpudiag analyze -"},
@@ -67,6 +68,10 @@ constexpr CommandExamples kExamples[] = {
      "bq query --nouse_legacy_sql --format=json --max_rows=1000000 \"$(cat diag.sql)\" | gpudiag analyze -\n"
      "gpudiag sql --source sink:my-proj.dataflow_logs --since 7d --explain\n"
      "gpudiag sql --source sink:my-proj.dataflow_logs --schema dataflow_googleapis_com_worker.json --check"},
+    {"fetch",
+     "gpudiag fetch 2024-05-01_10_00_00-123456789 --project my-proj --region us-central1 -o logs.json\n"
+     "gpudiag analyze --job logs.job.json logs.json     # the export with the job's description\n"
+     "gpudiag analyze --project my-proj --region us-central1 --job-id 2024-05-01_10_00_00-123456789   # both"},
     {"help", "gpudiag help report\ngpudiag help exit-codes\ngpudiag help formats"},
 };
 

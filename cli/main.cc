@@ -36,6 +36,7 @@ int run_command(int argc, char** argv) {
   add_patterns_command(app, run);
   add_baseline_command(app, run);
   add_export_command(app, run);
+  add_fetch_command(app, run);
   add_preflight_command(app, run);
   add_sql_command(app, run);
   add_help_command(app, run);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "fetch_options.h"
 #include "gpudiag/analyzer.h"
 #include "gpudiag/formats.h"
 #include "gpudiag/redaction.h"
@@ -37,6 +38,14 @@ struct RunOptions {
   std::string lang;          // --lang or GPUDIAG_LANG, canonical ("" = from the locale)
   RuleOptions rules;
   HistoryOptions history;  // --db, --pipeline, --new-only
+  FetchTarget fetch;       // --project (and --region): fetch the --job-id job instead of reading inputs
+
+  // analyze, report and gate: --project and --region, and the inputs no longer required (each
+  // repeatable option then takes one value, so `--job-id X logs.json` leaves logs.json the input).
+  // Call after every option is added.
+  void add_fetch_to(CLI::App& cmd);
+  // In the command's callback: an export or --project, not both, not neither (CLI11 errors).
+  void check_fetch_usage() const;
 
   // Registers the options; `fail_on` is the command's default threshold ("never", "error" …).
   void add_to(CLI::App& cmd, const std::string& fail_on_default);

@@ -103,7 +103,8 @@ std::string usage_failure_message(const CLI::App* app, const CLI::Error& e) {
     // The first thing a new user types: how to get an export, rather than what the parser lacks.
     std::string m =
         "gpudiag: no export to analyse: give the file, e.g. gpudiag analyze logs.json\n"
-        "  help: `gpudiag export-command JOB_ID --project PROJECT` prints the gcloud command that writes one;\n"
+        "  help: `--project PROJECT --region REGION --job-id JOB_ID` fetches the job with your gcloud;\n"
+        "        `gpudiag export-command JOB_ID --project PROJECT` prints the gcloud command that writes one;\n"
         "        or pipe one in: gcloud logging read … --format=json | gpudiag analyze -\n";
     if (!isatty(STDIN_FILENO)) m += "        (stdin is not a terminal: pass - to read the export from it)\n";
     return m;

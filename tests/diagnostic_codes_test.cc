@@ -27,7 +27,7 @@ std::string read_text(const std::filesystem::path& path) {
 // The source files of the libraries and the binary (not tests, which feed codes in on purpose).
 std::vector<std::filesystem::path> sources() {
   std::vector<std::filesystem::path> out;
-  for (const char* dir : {"core", "ingest", "engine", "reports", "history", "sql", "cli"}) {
+  for (const char* dir : {"core", "ingest", "engine", "reports", "history", "sql", "fetch", "cli"}) {
     for (const auto& e : std::filesystem::recursive_directory_iterator(test::source_dir() + "/" + dir)) {
       const auto ext = e.path().extension();
       if (e.is_regular_file() && (ext == ".cc" || ext == ".h")) out.push_back(e.path());

@@ -330,6 +330,13 @@ Result<DescribedJob> parse_job(simdjson::dom::element e, std::string_view text, 
                              .project = string_field(job, "projectId"),
                              .region = string_field(job, "location"),
                              .current_state = string_field(job, "currentState")};
+  // gpudiag fetch's note (fetch.h): whether the export beside it came whole.
+  if (simdjson::dom::object note; !job["gpudiagFetch"].get_object().get(note)) {
+    bool complete = false;
+    if (!note["complete"].get_bool().get(complete)) out.about.fetch_complete = complete;
+    out.about.fetch_export = string_field(note, "export");
+    out.about.fetch_incomplete_reason = string_field(note, "incompleteReason");
+  }
   out.options = job_options(job);
   std::string_view type, version, display;
   if (!job["type"].get_string().get(type)) out.type = std::string(type);
@@ -341,6 +348,12 @@ Result<DescribedJob> parse_job(simdjson::dom::element e, std::string_view text, 
 }
 
 }  // namespace
+
+bool JobDescription::terminal() const {
+  static constexpr std::array<std::string_view, 5> kEnded{"JOB_STATE_DONE", "JOB_STATE_FAILED", "JOB_STATE_CANCELLED",
+                                                          "JOB_STATE_UPDATED", "JOB_STATE_DRAINED"};
+  return std::find(kEnded.begin(), kEnded.end(), current_state) != kEnded.end();
+}
 
 Result<std::vector<DescribedJob>> parse_job_file(std::string_view text, const std::string& path) {
   size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;

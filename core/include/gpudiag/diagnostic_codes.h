@@ -90,6 +90,13 @@ enum class DiagnosticCode : uint8_t {
   kLaunchOptions,
   kSqlOption,
   kSqlSchema,
+  kFetchGcloudMissing,
+  kFetchNotLoggedIn,
+  kFetchPermission,
+  kFetchJobNotFound,
+  kFetchOutputExists,
+  kFetchFailed,
+  kFetchIncomplete,
 };
 
 struct DiagnosticCodeInfo {
@@ -99,9 +106,9 @@ struct DiagnosticCodeInfo {
   std::string_view meaning;  // one line
 };
 
-inline constexpr std::array<DiagnosticCodeInfo, 74> kDiagnosticCodes = [] {
+inline constexpr std::array<DiagnosticCodeInfo, 81> kDiagnosticCodes = [] {
   using enum DiagnosticStage;
-  return std::array<DiagnosticCodeInfo, 74>{{
+  return std::array<DiagnosticCodeInfo, 81>{{
       {DiagnosticCode::kInputUnreadable, "input-unreadable", kInput, "an input cannot be opened or read"},
       {DiagnosticCode::kInputChanged, "input-changed", kInput, "an input changed size while it was read"},
       {DiagnosticCode::kInputUtf16, "input-utf16", kInput, "an input is UTF-16; exports are UTF-8"},
@@ -190,6 +197,19 @@ inline constexpr std::array<DiagnosticCodeInfo, 74> kDiagnosticCodes = [] {
        "gpudiag sql cannot use an option's value (--source, --since, --until, --job-name)"},
       {DiagnosticCode::kSqlSchema, "sql-schema", kInput,
        "a --schema file is not `bq show --schema --format=json` output, or lacks a column the query reads"},
+      {DiagnosticCode::kFetchGcloudMissing, "fetch-gcloud-missing", kInput,
+       "gpudiag fetch cannot start gcloud: it is not installed or not on PATH"},
+      {DiagnosticCode::kFetchNotLoggedIn, "fetch-not-logged-in", kInput,
+       "gcloud has no credentials to use (gcloud auth login)"},
+      {DiagnosticCode::kFetchPermission, "fetch-permission", kInput,
+       "the account may not read the job or its logs (roles/dataflow.viewer, roles/logging.viewer)"},
+      {DiagnosticCode::kFetchJobNotFound, "fetch-job-not-found", kInput,
+       "Dataflow knows no such job in the project and region"},
+      {DiagnosticCode::kFetchOutputExists, "fetch-output-exists", kInput,
+       "gpudiag fetch would replace an existing file (--force replaces it)"},
+      {DiagnosticCode::kFetchFailed, "fetch-failed", kInput, "gcloud failed in a way gpudiag fetch cannot retry"},
+      {DiagnosticCode::kFetchIncomplete, "fetch-incomplete", kInput,
+       "the export was fetched only in part (gcloud stopped early, after the retries): its job file says so"},
   }};
 }();
 
@@ -198,7 +218,7 @@ static_assert(
       for (size_t i = 0; i < kDiagnosticCodes.size(); ++i) {
         if (static_cast<size_t>(kDiagnosticCodes[i].code) != i) return false;
       }
-      return static_cast<size_t>(DiagnosticCode::kSqlSchema) + 1 == kDiagnosticCodes.size();
+      return static_cast<size_t>(DiagnosticCode::kFetchIncomplete) + 1 == kDiagnosticCodes.size();
     }(),
     "kDiagnosticCodes is indexed by DiagnosticCode");
 

@@ -31,6 +31,14 @@ struct JobDescription {
   std::string region;         // location
   std::string current_state;  // currentState ("JOB_STATE_DONE", "JOB_STATE_FAILED" …), "" when not given
   bool in_list = false;       // an element of an array (`jobs list`), not the file's one job
+  // Written by gpudiag fetch (its "gpudiagFetch" note): whether the export beside it came whole,
+  // its file name, and what cut it short.
+  std::optional<bool> fetch_complete;
+  std::string fetch_export;
+  std::string fetch_incomplete_reason;
+
+  // The job has ended (done, failed, cancelled, updated, drained): its logs will not grow.
+  bool terminal() const;
 };
 
 // A launch option as a job description gives it: a value, or a list's items.
