@@ -26,6 +26,16 @@ const FindingFix* fix_in(const std::vector<FindingFix>& fixes, const std::string
 
 bool has_fix(const std::vector<FindingFix>& fixes, const std::string& id) { return fix_in(fixes, id) != nullptr; }
 
+// Both roads to one SDK process per GPU (the experiment, 1-vCPU workers) rank last, saying `because`.
+void check_one_process_in_place(const RankedFinding& oom, const std::string& because) {
+  for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
+    const FindingFix* it = fix_in(oom.fixes, id);
+    REQUIRE(it != nullptr);
+    CHECK(it->demoted);
+    CHECK_THAT(it->demoted_because, Catch::Contains(because));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with one SDK process", "[rules]") {
@@ -38,14 +48,11 @@ TEST_CASE("the README sample's first fix is the one that fits a PyTorch job with
   CHECK(r.fixes.front().id == "smaller-batches-or-bigger-gpu");
   const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
-  for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
-    const FindingFix* it = fix_in(oom->fixes, id);
-    REQUIRE(it != nullptr);
-    CHECK(it->demoted);
-    CHECK_THAT(it->demoted_because, Catch::Contains("already in place: each GPU serves a single SDK process — "
-                                                    "experiments is no_use_multiple_sdk_containers"));
-    CHECK_THAT(it->demoted_because, Catch::Contains("export.json:"));
-  }
+  check_one_process_in_place(*oom,
+                             "already in place: each GPU serves a single SDK process — "
+                             "experiments is no_use_multiple_sdk_containers");
+  // The evidence of the fact that decided it.
+  CHECK_THAT(fix_in(oom->fixes, "one-vcpu-workers")->demoted_because, Catch::Contains("export.json:"));
   CHECK_FALSE(has_fix(oom->fixes, "enable-mps"));
   CHECK_FALSE(has_fix(oom->fixes, "one-tensorflow-process-per-gpu"));
   const FindingFix* tf = fix_in(oom->fixes_not_applicable, "one-tensorflow-process-per-gpu");
@@ -69,13 +76,7 @@ TEST_CASE("a fix that achieves a state ranks last when another setting reached i
   const RankedReport r = rank(d);
   const RankedFinding* oom = ranked(r, "gpu-out-of-memory");
   REQUIRE(oom != nullptr);
-  for (const auto& id : {"one-sdk-process-per-gpu", "one-vcpu-workers"}) {
-    const FindingFix* it = fix_in(oom->fixes, id);
-    REQUIRE(it != nullptr);
-    CHECK(it->demoted);
-    CHECK_THAT(it->demoted_because,
-               Catch::Contains("each GPU serves a single SDK process — sdk_processes_per_gpu is 1"));
-  }
+  check_one_process_in_place(*oom, "each GPU serves a single SDK process — sdk_processes_per_gpu is 1");
   REQUIRE_FALSE(r.fixes.empty());
   CHECK(r.fixes.front().id == "smaller-batches-or-bigger-gpu");
   // The same job on 4-vCPU workers runs four processes per GPU: neither fix is in place.
