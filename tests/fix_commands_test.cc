@@ -110,35 +110,9 @@ TEST_CASE("a fix's command takes the first fully known form and prints unknowns 
 }
 
 TEST_CASE("a rule whose command a shell would split is a load error at its line", "[rules]") {
-  const std::string rule = R"(id: test-rule
-title: A test rule
-family: capacity
-severity: error
-confidence: 0.8
-description: Used by the tests.
-match:
-  text: 'no capacity in (?P<zone>[a-z0-9-]+)'
-fixes:
-  - id: test-fix
-    action: Request the GPU
-    command: COMMAND
-    why: It helps.
-    weight: 80
-    doc: {title: Troubleshoot Dataflow errors, section: RESOURCE_POOL_EXHAUSTED, url: 'https://cloud.google.com/dataflow/docs/guides/common-errors'}
-examples:
-  match:
-    - 'no capacity in us-central1-a'
-  no_match:
-    - 'plenty of capacity'
-sources:
-  - 'made up for the tests'
-)";
-  const auto lint = [&](const std::string& command) {
-    std::string text = rule;
-    text.replace(text.find("COMMAND"), 7, command);
-    const std::string dir = test::temp_dir();
-    test::write_file(dir + "/rule.yaml", text);
-    return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
+  const auto lint = [](const std::string& command) {
+    return test::lint_rule(test::replaced(test::kTestRule, "    action: Try another zone\n",
+                                          "    action: Try another zone\n    command: " + command + "\n"));
   };
   CHECK(lint(R"('--dataflow_service_options="worker_accelerator=type:{zone};count:1"')").empty());
   auto diags = lint("'--dataflow_service_options=worker_accelerator=type:{zone};count:1'");

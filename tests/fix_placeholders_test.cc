@@ -119,40 +119,12 @@ TEST_CASE("corpus: the image-pull fix names the image", "[rules]") {
 
 namespace {
 
-const char* kRule = R"(id: test-rule
-title: A test rule about {zone}
-family: capacity
-severity: error
-confidence: 0.8
-description: Used by the tests.
-match:
-  text: 'no capacity in (?P<zone>[a-z0-9-]+)'
-fixes:
-  - id: test-fix
-    action: Try another zone
-    action_with_facts:
-      - 'Try another zone than {zone} in {region}'
-    why: Capacity differs by zone.
-    weight: 80
-    doc: {title: Troubleshoot Dataflow errors, section: RESOURCE_POOL_EXHAUSTED, url: 'https://cloud.google.com/dataflow/docs/guides/common-errors'}
-examples:
-  match:
-    - 'no capacity in us-central1-a'
-  no_match:
-    - 'plenty of capacity'
-sources:
-  - 'made up for the tests'
-)";
+const std::string kRule = test::replaced(test::kTestRule, "    action: Try another zone\n",
+                                         "    action: Try another zone\n    action_with_facts:\n"
+                                         "      - 'Try another zone than {zone} in {region}'\n");
 
-Diagnostics lint(std::string text, const std::string& from, const std::string& to) {
-  if (!from.empty()) {
-    const size_t at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    text.replace(at, from.size(), to);
-  }
-  const std::string dir = test::temp_dir();
-  test::write_file(dir + "/rule.yaml", text);
-  return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
+Diagnostics lint(const std::string& text, const std::string& from, const std::string& to) {
+  return test::lint_rule(from.empty() ? text : test::replaced(text, from, to));
 }
 
 }  // namespace

@@ -13,39 +13,12 @@ using namespace gpudiag;
 
 namespace {
 
-const char* kGoodRule = R"(id: test-rule
-title: A test rule about {zone}
-family: capacity
-severity: error
-confidence: 0.8
-description: Used by the tests.
-match:
-  text: 'no capacity in (?P<zone>[a-z0-9-]+)'
-fixes:
-  - id: test-fix
-    action: Try another zone
-    why: Capacity differs by zone.
-    weight: 80
-    doc: {title: Troubleshoot Dataflow errors, section: Resource pool exhausted, url: 'https://cloud.google.com/dataflow/docs/guides/common-errors'}
-examples:
-  match:
-    - 'no capacity in us-central1-a'
-  no_match:
-    - 'plenty of capacity'
-sources:
-  - 'made up for the tests'
-)";
+const char* const kGoodRule = test::kTestRule;
 
-Diagnostics lint_one(const std::string& text) {
-  const std::string dir = test::temp_dir();
-  test::write_file(dir + "/rule.yaml", text);
-  return RulePack::lint(RuleSources{test::catalog_files(), {dir}});
-}
+Diagnostics lint_one(const std::string& text) { return test::lint_rule(text); }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
+  return test::replaced(std::move(text), from, to);
 }
 
 }  // namespace

@@ -51,6 +51,41 @@ std::vector<RuleFile> catalog_files() {
   return out;
 }
 
+const char* const kTestRule = R"(id: test-rule
+title: A test rule about {zone}
+family: capacity
+severity: error
+confidence: 0.8
+description: Used by the tests.
+match:
+  text: 'no capacity in (?P<zone>[a-z0-9-]+)'
+fixes:
+  - id: test-fix
+    action: Try another zone
+    why: Capacity differs by zone.
+    weight: 80
+    doc: {title: Troubleshoot Dataflow errors, section: Resource pool exhausted, url: 'https://cloud.google.com/dataflow/docs/guides/common-errors'}
+examples:
+  match:
+    - 'no capacity in us-central1-a'
+  no_match:
+    - 'plenty of capacity'
+sources:
+  - 'made up for the tests'
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos) throw std::runtime_error("test text has no `" + from + "`");
+  return text.replace(at, from.size(), to);
+}
+
+Diagnostics lint_rule(const std::string& rule_text) {
+  const std::string dir = temp_dir();
+  write_file(dir + "/rule.yaml", rule_text);
+  return RulePack::lint(RuleSources{catalog_files(), {dir}});
+}
+
 const RulePack& builtin_pack() {
   static const RulePack pack = [] {
     auto p = RulePack::load(RuleSources{builtin_rule_files(), {}});

@@ -36,6 +36,12 @@ const RulePack& builtin_pack();
 // The built-in fact catalog alone (rules/facts/catalog.yaml), for packs of test rules: the facts a
 // rule may test are the catalog's.
 std::vector<RuleFile> catalog_files();
+// A valid user rule (capacity, one fix, examples and sources), for tests that change one part of it.
+extern const char* const kTestRule;
+// `text` with the first `from` replaced by `to`; throws when `from` is not in it.
+std::string replaced(std::string text, const std::string& from, const std::string& to);
+// What `gpudiag rules lint` finds in the catalog and `rule_text` as a user rule file.
+Diagnostics lint_rule(const std::string& rule_text);
 
 // The corpus cases ("corpus/<name>", every folder with a labels.yaml), sorted.
 std::vector<std::string> corpus_cases();
