@@ -65,6 +65,7 @@ void add_export_command(CLI::App& app, std::function<int()>& run);
 void add_fetch_command(CLI::App& app, std::function<int()>& run);
 void add_preflight_command(CLI::App& app, std::function<int()>& run);
 void add_sql_command(CLI::App& app, std::function<int()>& run);
+void add_mcp_command(CLI::App& app, std::function<int()>& run);
 
 std::string version_string();
 

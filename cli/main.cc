@@ -39,6 +39,7 @@ int run_command(int argc, char** argv) {
   add_fetch_command(app, run);
   add_preflight_command(app, run);
   add_sql_command(app, run);
+  add_mcp_command(app, run);
   add_help_command(app, run);
   add_completions_command(app, run);
   add_examples(app);

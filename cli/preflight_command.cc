@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "gpudiag/preflight.h"
+#include "gpudiag/redaction.h"
 #include "run_options.h"
 #include "stdout_guard.h"
 
@@ -132,6 +133,7 @@ int run_preflight(const PreflightOptions& o) {
     print_problem(analysis.error());
     return kExitError;
   }
+  if (o.run.redact) *analysis = redacted(*analysis);
   RankedReport report = rank(*analysis);
   OutputWriter writer;
   std::vector<std::string> wrote;
@@ -176,6 +178,9 @@ void add_preflight_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--fail-on", o->run.fail_on, "Exit 1 when a finding is at least this severe")
       ->check(one_of(fail_on_choices()));
   cmd->add_flag("--deterministic", o->run.deterministic, "Stable output for tests (no version, no paths' cwd)");
+  cmd->add_flag(
+      "--redact", o->run.redact,
+      "Mask e-mail addresses, tokens and keys, bucket and project names in every output (as analyze --redact)");
   cmd->add_option("--color", o->run.color, "Colour the text report: auto, always, never")
       ->check(one_of({"auto", "always", "never"}));
   o->out.add_to(*cmd);

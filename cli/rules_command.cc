@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "gpudiag/analyzer.h"
+#include "gpudiag/json_writer.h"
 #include "gpudiag/name_suggestions.h"
 
 namespace gpudiag::cli {
@@ -68,6 +69,18 @@ void print_unexplained(const RulePack& pack) {
   std::cout << terminal_safe_lines(out);
 }
 
+// `rules list --format json`: what `gpudiag mcp`'s rules tool returns, and what a script reads.
+std::string rules_json(const RulePack& pack) {
+  JsonWriter w;
+  w.begin_object().key("rules").begin_array();
+  for (const auto& r : pack.rules()) {
+    w.begin_object().field("id", r.id).field("family", r.family).field("severity", impact_name(r.severity));
+    w.field("title", r.title).field("enabled", r.enabled).end_object();
+  }
+  w.end_array().end_object();
+  return w.take();
+}
+
 int explain(const RuleOptions& rules, const std::string& id) {
   auto pack = rules.load();
   if (!pack) return kExitError;
@@ -104,10 +117,18 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
   rules->add_to(*cmd);
   cmd->fallthrough();  // `rules lint --rules DIR` and `rules --rules DIR lint` both work
 
-  cmd->add_subcommand("list", "Every rule: id, family, severity, title")->callback([&run, rules] {
-    run = [rules] {
+  auto list_format = std::make_shared<std::string>("text");
+  auto* list = cmd->add_subcommand("list", "Every rule: id, family, severity, title");
+  list->add_option("--format", *list_format, "text, or json: {\"rules\": [{id, family, severity, title, enabled}]}")
+      ->check(CLI::IsMember({"text", "json"}));
+  list->callback([&run, rules, list_format] {
+    run = [rules, list_format] {
       auto pack = rules->load();
       if (!pack) return kExitError;
+      if (*list_format == "json") {
+        std::cout << rules_json(*pack);
+        return kExitOk;
+      }
       for (const auto& r : pack->rules()) {
         std::cout << terminal_safe_lines(fmt::format("{:<32} {:<14} {:<9} {}{}\n", r.id, r.family,
                                                      impact_name(r.severity), r.title,
