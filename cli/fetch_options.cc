@@ -64,6 +64,18 @@ Result<FetchedJob> fetch_with_progress(const FetchRequest& request) {
 
 namespace {
 
+// $XDG_CACHE_HOME/gpudiag/fetch (else ~/.cache/gpudiag/fetch); nullopt (said why) when neither is set.
+std::optional<std::filesystem::path> fetch_cache_root() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
+    return std::filesystem::path(xdg) / "gpudiag" / "fetch";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::filesystem::path(home) / ".cache" / "gpudiag" / "fetch";
+  }
+  std::cerr << "gpudiag: neither XDG_CACHE_HOME nor HOME is set: no cache to fetch into; use gpudiag fetch -o FILE\n";
+  return std::nullopt;
+}
+
 // Keeps the cache under GPUDIAG_CACHE_MAX_MB (default 2048): the files written longest ago go first,
 // never those of the job just fetched.
 void trim_cache(const std::filesystem::path& cache, const FetchedJob& keep) {
@@ -97,20 +109,11 @@ void trim_cache(const std::filesystem::path& cache, const FetchedJob& keep) {
 
 }  // namespace
 
-std::optional<FetchedJob> fetch_into_cache(const FetchTarget& target) {
-  auto request = fetch_request(target);
-  if (!request) return std::nullopt;
-  std::filesystem::path root;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
-    root = xdg;
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    root = std::filesystem::path(home) / ".cache";
-  } else {
-    std::cerr << "gpudiag: neither XDG_CACHE_HOME nor HOME is set: no cache to fetch into; use gpudiag fetch -o FILE\n";
-    return std::nullopt;
-  }
-  const auto folder = root / "gpudiag" / "fetch" / (target.project.empty() ? "default-project" : target.project) /
-                      (target.region.empty() ? "default-region" : target.region);
+std::optional<std::filesystem::path> fetch_cache_folder(const FetchTarget& target) {
+  const auto root = fetch_cache_root();
+  if (!root) return std::nullopt;
+  auto folder = *root / (target.project.empty() ? "default-project" : target.project) /
+                (target.region.empty() ? "default-region" : target.region);
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) {
@@ -118,7 +121,16 @@ std::optional<FetchedJob> fetch_into_cache(const FetchTarget& target) {
                              ec.message());
     return std::nullopt;
   }
-  request->output = (folder / (target.job_id + ".json.gz")).string();
+  return folder;
+}
+
+std::optional<FetchedJob> fetch_into_cache(const FetchTarget& target) {
+  auto request = fetch_request(target);
+  if (!request) return std::nullopt;
+  const auto folder = fetch_cache_folder(target);
+  if (!folder) return std::nullopt;
+  std::error_code ec;
+  request->output = (*folder / (target.job_id + ".json.gz")).string();
   request->force = true;
   // A job that has ended logs nothing more: a complete export of it is reused.
   const std::string job_path = job_path_for(request->output);
@@ -142,7 +154,7 @@ std::optional<FetchedJob> fetch_into_cache(const FetchTarget& target) {
   }
   std::cerr << fmt::format("gpudiag: fetched {} entries of job {} into {}\n", fetched->entries,
                            terminal_safe(target.job_id), terminal_safe(fetched->export_path));
-  trim_cache(root / "gpudiag" / "fetch", *fetched);
+  trim_cache(*fetch_cache_root(), *fetched);
   return *fetched;
 }
 

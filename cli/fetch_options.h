@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,10 @@ struct FetchTarget {
 std::optional<FetchRequest> fetch_request(const FetchTarget& target);
 // fetch_job with a progress line on stderr when stderr is a terminal.
 Result<FetchedJob> fetch_with_progress(const FetchRequest& request);
+
+// The target's folder in the cache (made if missing): $XDG_CACHE_HOME/gpudiag/fetch/PROJECT/REGION/, else
+// under ~/.cache. Problems are printed.
+std::optional<std::filesystem::path> fetch_cache_folder(const FetchTarget& target);
 
 // Fetches the target into $XDG_CACHE_HOME/gpudiag/fetch/ (else ~/.cache/gpudiag/fetch/), or reuses
 // the cached export when the job had ended and the export is complete. Problems are printed.

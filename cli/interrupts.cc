@@ -45,6 +45,8 @@ void catch_interrupts() {
 
 const std::atomic<int>& interrupt_signal() { return caught; }
 
+int take_interrupt() { return caught.exchange(0); }
+
 int interrupted_exit_code() {
   const int signal = caught.load();
   return signal == 0 ? 0 : 128 + signal;

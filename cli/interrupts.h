@@ -13,6 +13,10 @@ void catch_interrupts();
 // The number of the first signal caught, or 0. Handed to the analysis as its stop flag.
 const std::atomic<int>& interrupt_signal();
 
+// Returns the signal caught (or 0) and forgets it: `analyze --follow` ends on Ctrl-C, which is then
+// the normal end of the command, not an interrupted read (its report and exit code are analyze's).
+int take_interrupt();
+
 // 128 + the signal (the shell's convention for a process that ended by it), or 0 when none came.
 int interrupted_exit_code();
 

@@ -6,15 +6,26 @@
 
 #include "commands.h"
 #include "gpudiag/analyzer.h"
+#include "gpudiag/doc_language.h"
 #include "gpudiag/json_writer.h"
 #include "gpudiag/name_suggestions.h"
+#include "run_options.h"
 
 namespace gpudiag::cli {
 namespace {
 
 // Rule files may come from anywhere (a shared rules repository): their text and their paths reach the
 // terminal the way log text does (gpudiag/report.h, terminal_safe_lines).
-void print_rule(const RuleInfo& r) {
+// A fix's or a first step's citation, in the documentation language when it has the page.
+std::string doc_lines(const DocLink& doc, const std::string& lang) {
+  if (const auto local = localize(doc, lang)) {
+    return fmt::format("      doc: {} › {}{}\n           {}\n", local->title, local->section,
+                       local->fallback() ? fmt::format(" ({})", local->in_english) : "", local->url);
+  }
+  return fmt::format("      doc: {} › {}\n           {}\n", doc.title, doc.section, doc.url);
+}
+
+void print_rule(const RuleInfo& r, const std::string& lang) {
   std::string out;
   out += fmt::format("{} — {}\n", r.id, r.title);
   out += fmt::format("  family {}, severity {}, confidence {:.2f}{}\n", r.family, impact_name(r.severity), r.confidence,
@@ -32,8 +43,7 @@ void print_rule(const RuleInfo& r) {
   for (const auto& f : r.fixes) {
     out += fmt::format("    - {} (weight {})\n", f.action, f.weight);
     if (!f.command.empty()) out += fmt::format("      command: {}\n", f.command);
-    out +=
-        fmt::format("      why: {}\n      doc: {} › {}\n           {}\n", f.why, f.doc.title, f.doc.section, f.doc.url);
+    out += fmt::format("      why: {}\n", f.why) + doc_lines(f.doc, lang);
     if (!f.demote_if.empty()) out += fmt::format("      ranked last when: {}\n", f.demote_if);
   }
   if (!r.sources.empty()) {
@@ -45,7 +55,7 @@ void print_rule(const RuleInfo& r) {
 
 // `unexplained-error`: the id reports, baselines and SARIF give the errors no rule knows. What such a
 // group is, how it is told and ranked, and the first steps the pack gives by kind of error.
-void print_unexplained(const RulePack& pack) {
+void print_unexplained(const RulePack& pack, const std::string& lang) {
   std::string out = fmt::format("{} — an error no rule in the pack knows\n", kUnexplainedRuleId);
   out +=
       "  reported as U1, U2 … with a fingerprint unexplained-error/<16 hex digits>, the same for the same error\n"
@@ -59,7 +69,7 @@ void print_unexplained(const RulePack& pack) {
   for (const auto& step : pack.policy().first_steps) {
     out += fmt::format("    - {}: {}\n", step.id, step.action);
     if (!step.command.empty()) out += fmt::format("      command: {}\n", step.command);
-    out += fmt::format("      doc: {} › {}\n           {}\n", step.doc.title, step.doc.section, step.doc.url);
+    out += doc_lines(step.doc, lang);
   }
   out +=
       "    - any other error: fix the error the pipeline's own code raised (a traceback with a user frame), or\n"
@@ -81,11 +91,11 @@ std::string rules_json(const RulePack& pack) {
   return w.take();
 }
 
-int explain(const RuleOptions& rules, const std::string& id) {
+int explain(const RuleOptions& rules, const std::string& id, const std::string& lang) {
   auto pack = rules.load();
   if (!pack) return kExitError;
   if (id == kUnexplainedRuleId) {
-    print_unexplained(*pack);
+    print_unexplained(*pack, resolve_doc_language(lang, false));
     return kExitOk;
   }
   const RuleInfo* r = pack->find(id);
@@ -102,7 +112,7 @@ int explain(const RuleOptions& rules, const std::string& id) {
                      : fmt::format("gpudiag: no rule `{}`: {} (`gpudiag rules list` shows them all)\n", id, hint));
     return kExitError;
   }
-  print_rule(*r);
+  print_rule(*r, resolve_doc_language(lang, false));
   return kExitOk;
 }
 
@@ -139,7 +149,10 @@ void add_rules_command(CLI::App& app, std::function<int()>& run) {
   });
   auto* show = cmd->add_subcommand("show", "One rule in full");
   show->add_option("id", *id, "Rule id")->required();
-  show->callback([&run, rules, id] { run = [rules, id] { return explain(*rules, *id); }; });
+  auto show_lang = std::make_shared<std::string>();
+  add_doc_language_option(*show, *show_lang);
+  show->callback(
+      [&run, rules, id, show_lang] { run = [rules, id, show_lang] { return explain(*rules, *id, *show_lang); }; });
 
   cmd->add_subcommand("test", "Run every rule's embedded examples; exit 1 if any fails")->callback([&run, rules] {
     run = [rules] {
@@ -189,7 +202,9 @@ void add_explain_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand("explain", "What a rule means and the fixes it proposes");
   cmd->add_option("id", *id, "Rule id")->required();
   rules->add_to(*cmd);
-  cmd->callback([&run, rules, id] { run = [rules, id] { return explain(*rules, *id); }; });
+  auto lang = std::make_shared<std::string>();
+  add_doc_language_option(*cmd, *lang);
+  cmd->callback([&run, rules, id, lang] { run = [rules, id, lang] { return explain(*rules, *id, *lang); }; });
 }
 
 }  // namespace gpudiag::cli

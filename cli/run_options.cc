@@ -148,6 +148,12 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
                  "and the gate still sees them)")
       ->check(CLI::IsMember(impact_choices()));
   cmd.add_flag("--show-facts", show_facts, "Print the job facts gpudiag derived, and where from (stderr)");
+  add_doc_language_option(cmd, lang);
+  rules.add_to(cmd);
+  add_record_options(cmd, history);
+}
+
+void add_doc_language_option(CLI::App& cmd, std::string& lang) {
   cmd.add_option("--lang", lang,
                  "Language of the documentation citations: en, es, es-419, ja, ko or he (default: $GPUDIAG_LANG, "
                  "else the locale: LC_ALL, LC_MESSAGES, LANG)")
@@ -162,11 +168,9 @@ void RunOptions::add_to(CLI::App& cmd, const std::string& fail_on_default) {
                                fmt::join(doc_language_tags(), ", "));
           },
           "LANG"));
-  rules.add_to(cmd);
-  add_record_options(cmd, history);
 }
 
-std::string RunOptions::doc_language() const {
+std::string resolve_doc_language(const std::string& lang, bool deterministic) {
   if (!lang.empty()) return lang;                   // --lang or GPUDIAG_LANG, already checked
   if (deterministic) return std::string(kEnglish);  // the locale is the environment: goldens must not see it
   // POSIX: LC_ALL overrides LC_MESSAGES, which overrides LANG; an empty variable counts as unset.
@@ -176,6 +180,8 @@ std::string RunOptions::doc_language() const {
   }
   return std::string(kEnglish);
 }
+
+std::string RunOptions::doc_language() const { return resolve_doc_language(lang, deterministic); }
 
 std::optional<Impact> RunOptions::threshold() const {
   if (fail_on == "never") return std::nullopt;

@@ -17,6 +17,13 @@
 
 namespace gpudiag::cli {
 
+// --lang (and GPUDIAG_LANG), checked and made canonical: what every command that cites the
+// documentation takes.
+void add_doc_language_option(CLI::App& cmd, std::string& lang);
+// The language of documentation citations: `lang` (--lang or GPUDIAG_LANG), else the locale (English
+// when it names no language gpudiag has, and when `deterministic`).
+std::string resolve_doc_language(const std::string& lang, bool deterministic);
+
 struct RunOptions {
   std::vector<std::string> inputs;
   std::string fail_on = "never";

@@ -18,6 +18,7 @@ temporary CLOUDSDK_CONFIG.
 import argparse
 import bisect
 import datetime
+import glob
 import gzip
 import http.server
 import json
@@ -47,10 +48,26 @@ def when(ts):
 class Job:
     """A job the stand-in serves: its description and its entries, oldest first."""
 
-    def __init__(self, description, entries):
+    def __init__(self, description, entries, stages=None):
         self.description = description
         self.entries = sorted(entries, key=lambda e: when(e["timestamp"]))
         self.times = [when(e["timestamp"]) for e in self.entries]  # for bisect: a page costs its own entries
+        # A running job (--follow): [(entries logged so far, state)], one step per jobs.get, the last kept.
+        self.stages = stages
+        self.describes = 0
+
+    def visible(self):
+        """How many of the entries have been logged, as of the last jobs.get."""
+        if not self.stages:
+            return len(self.entries)
+        return self.stages[min(self.describes, len(self.stages)) - 1][0] if self.describes else 0
+
+    def describe(self):
+        if not self.stages:
+            return self.description
+        self.describes += 1
+        state = self.stages[min(self.describes, len(self.stages)) - 1][1]
+        return dict(self.description, currentState=state)
 
 
 def corpus_job():
@@ -61,6 +78,18 @@ def corpus_job():
     last = max(entries, key=lambda e: when(e["timestamp"]))["timestamp"]
     return Job(job_description(job_id, entries[0]["resource"]["labels"].get("job_name", "job"), first, last,
                                "JOB_STATE_FAILED"), entries)
+
+
+def running_job(job_id, stages):
+    """The corpus job under another id, logging its entries in `stages` (see Job.stages)."""
+    with open(os.path.join(ROOT, "corpus", CASE, "export.json")) as f:
+        text = f.read()
+    old_id = json.loads(text)[0]["resource"]["labels"]["job_id"]
+    entries = json.loads(text.replace(old_id, job_id))
+    first = min(entries, key=lambda e: when(e["timestamp"]))["timestamp"]
+    last = max(entries, key=lambda e: when(e["timestamp"]))["timestamp"]
+    return Job(job_description(job_id, entries[0]["resource"]["labels"].get("job_name", "job"), first, last,
+                               "JOB_STATE_RUNNING"), entries, stages)
 
 
 def job_description(job_id, name, created, ended, state):
@@ -146,7 +175,9 @@ class StandIn:
                         f"(8d4b1a6c2f5e3b70): Information about job {m.group(3)} could not be found in our system. "
                         "Please double check that the API being used is projectJobs.get or projectLocationJobs.get "
                         "with the correct location specified."))
-                return self.reply(200, job.description)
+                with stand_in.lock:
+                    description = job.describe()
+                return self.reply(200, description)
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
@@ -175,6 +206,7 @@ class StandIn:
         highs = [when(t) for t in re.findall(r'timestamp<="([^"]+)"', flt)]
         first = bisect.bisect_left(job.times, max(lows)) if lows else 0
         end = bisect.bisect_right(job.times, min(highs)) if highs else len(job.times)
+        end = min(end, job.visible())
         chosen = job.entries[first:max(first, end)]
         if body.get("orderBy", "timestamp asc") != "timestamp asc":
             chosen.reverse()
@@ -393,6 +425,63 @@ def scenarios(r, corpus, synthetic):
             sel.stderr)
 
 
+def follow_scenarios(r):
+    """analyze --follow: a running job polled until it ends, and one followed until Ctrl-C."""
+    s = r.stand_in
+    base = ["--project", PROJECT, "--region", REGION]
+    # Three polls: 20 entries, 50, then all 85 and the job failed. The cuts fall among entries of one
+    # timestamp, so a poll resumes at `timestamp>=` the last one seen and drops what it had by insertId.
+    fid = "2022-11-28_14_05_40-1000000000000000001"
+    s.jobs[fid] = running_job(fid, [(20, "JOB_STATE_RUNNING"), (50, "JOB_STATE_RUNNING"), (85, "JOB_STATE_FAILED")])
+    s.requests.clear()
+    p = r.run(["analyze", *base, "--job-id", fid, "--follow", "--poll-interval", "1", "--format", "json"])
+    report = json.loads(p.stdout) if p.stdout.strip().startswith("{") else {}
+    r.check("follow: exit 0 at the job's end (analyze's code), with the report",
+            p.returncode == 0 and report.get("job", {}).get("outcome") == "failed", p.stderr[-800:])
+    totals = report.get("totals", {})
+    r.check("follow: every entry once across the polls", totals.get("entries") == 85 and
+            totals.get("duplicates") == 0, json.dumps(totals))
+    polls = re.findall(r"follow: poll (\d+): (\d+) new entries, (\d+) in all, (\S+)", p.stderr)
+    r.check("follow: polled until the job ended", [(int(n), st) for _, n, _, st in polls] ==
+            [(20, "JOB_STATE_RUNNING"), (30, "JOB_STATE_RUNNING"), (35, "JOB_STATE_FAILED")], f"{polls}")
+    lists = [b["filter"] for _, _, b in s.list_requests()]
+    r.check("follow: a poll reads from the last timestamp seen", len(lists) >= 3 and
+            all(f.count("timestamp>=") == 2 for f in lists[1:]), f"{lists[-1] if lists else None}")
+    told = re.findall(r"^\d\d:\d\d:\d\d new: \[[A-Z]+\] .*\(([^()]+)\), (?:\d+ entr|from the job's conf)", p.stderr,
+                      re.M)
+    r.check("follow: each finding told once, as it appeared", len(told) == len(set(told)) and
+            {f["rule_id"] for f in report.get("findings", [])} <= set(told) and
+            p.stderr.index("new: ") > p.stderr.index("follow: poll 1"), f"{told}")
+    oom = p.stderr.find("(gpu-out-of-memory)")
+    r.check("follow: the out-of-memory finding told at the poll that brought it", oom > p.stderr.find("poll 2:") > 0
+            or oom > p.stderr.find("poll 1:") >= 0, p.stderr[:1500])
+
+    # Ctrl-C: a job still running; the report of what came (outcome running, nothing incomplete), exit 0.
+    cid = "2022-11-28_14_05_40-1000000000000000002"
+    s.jobs[cid] = running_job(cid, [(40, "JOB_STATE_RUNNING")])
+    proc = subprocess.Popen([r.gpudiag, "analyze", *base, "--job-id", cid, "--follow", "--poll-interval", "1"],
+                            cwd=r.work, env=r.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while s.jobs[cid].describes < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    r.check("follow Ctrl-C: exit 0 (analyze's code, not 130) with the report", proc.returncode == 0 and
+            f"gpudiag 0.1.0 — job {cid}" in out, f"exit {proc.returncode}\n" + err[-800:] + out[:800])
+    r.check("follow Ctrl-C: not an input read in part", "interrupted" not in out and "incomplete" not in out.lower(),
+            out[:1200])
+    r.check("follow Ctrl-C: the findings so far, told before the report", "new: [" in out and
+            out.index("new: [") < out.index("gpudiag "), out[:600])
+    j = r.run(["analyze", "--format", "json", "--job", os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION,
+               cid + ".follow", "entries-0001.job.json"),
+               *sorted(glob.glob(os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION, cid + ".follow",
+                                              "entries-*[0-9].json")))])
+    again = json.loads(j.stdout) if j.stdout.strip().startswith("{") else {}
+    r.check("follow Ctrl-C: the pieces it kept re-run offline", again.get("totals", {}).get("entries") == 40 and
+            again.get("job", {}).get("outcome") == "running", j.stderr[-600:])
+
+
 def bench(r, n):
     """The time to fetch an n-entry job, and where it goes: the stand-in's pages alone, gcloud without
     printing (--format=none: the API's JSON decoded into its messages), gcloud printing JSON, gpudiag
@@ -457,6 +546,7 @@ def main():
             if args.bench:
                 return bench(r, args.bench)
             scenarios(r, corpus, synthetic)
+            follow_scenarios(r)
         finally:
             stand_in.stop()
     print(f"{len(r.failures)} failed" if r.failures else "all passed")

@@ -381,6 +381,10 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
                    "pass -o a file in a folder you can write to", request.output);
   }
   EntryWriter writer{file};
+  if (request.after) {  // following: the entries at the cursor's timestamp that came before are dropped
+    writer.last_timestamp = request.after->timestamp;
+    writer.ids_at_last.insert(request.after->ids_at_last.begin(), request.after->ids_at_last.end());
+  }
   f.complete = false;
   for (;;) {
     std::string run_filter = filter;
@@ -428,6 +432,7 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
                    request.output);
   }
   f.entries = writer.written;
+  f.cursor = FetchCursor{writer.last_timestamp, {writer.ids_at_last.begin(), writer.ids_at_last.end()}};
   f.retries = fetcher.retries;
   f.waited = fetcher.waited;
   // The job file first: an export never stands without the note of whether it is whole.

@@ -64,6 +64,7 @@ std::string analyze_command(const Arguments& args, const McpServerOptions& optio
 
 std::string explain_command(const Arguments& args, const McpServerOptions&, std::vector<std::string>& argv) {
   argv.emplace_back("explain");
+  add_option(argv, args, "lang", "lang");
   add_option(argv, args, "rules", "rules");
   argv.insert(argv.end(), {"--", find(args, "rule_id")->text});
   return "";
@@ -127,7 +128,7 @@ constexpr std::string_view kAnalyzeSchema =
     "fail_on": {"type": "string", "enum": )json" GPUDIAG_SEVERITY_ENUM
     R"json(, "description": "Set the report's gate: tripped when a finding is at least this severe"},
     "redact": {"type": "boolean", "default": true, "description": "Mask e-mail addresses, tokens, keys, bucket and project names and quoted data (default true; false only when the user asks for the raw text)"},
-    "lang": {"type": "string", "description": "Language of the documentation links (en, ja, ko, zh-CN, …)"},
+    "lang": {"type": "string", "description": "Language of the documentation links (en, es, es-419, ja, ko, he)"},
     )json" GPUDIAG_RULES_ARG R"json(
   },
   "additionalProperties": false
@@ -137,6 +138,7 @@ constexpr std::string_view kExplainSchema = R"json({
   "type": "object",
   "properties": {
     "rule_id": {"type": "string", "description": "A rule id from a report's findings or from the rules tool (gpu-out-of-memory), or unexplained-error"},
+    "lang": {"type": "string", "description": "Language of the documentation links (en, es, es-419, ja, ko, he)"},
     )json" GPUDIAG_RULES_ARG R"json(
   },
   "required": ["rule_id"],

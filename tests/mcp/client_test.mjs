@@ -135,6 +135,11 @@ async function sdkSession() {
     assert.equal(explained.isError, false);
     assert.match(explained.content[0].text, /GPU ran out of memory/);
     assert.match(explained.content[0].text, /cloud\.google\.com\/dataflow\/docs/);
+    const inJapanese = await client.callTool({ name: 'explain', arguments: { rule_id: 'gpu-out-of-memory', lang: 'ja' } });
+    assert.equal(inJapanese.isError, false, inJapanese.content[0].text);
+    assert.match(inJapanese.content[0].text, /hl=ja/);
+    const english = spawnSync(gpudiag, ['explain', 'gpu-out-of-memory', '--lang', 'en'], { encoding: 'utf8' }).stdout;
+    assert.ok(!english.includes('hl=ja'));
     const unknown = await client.callTool({ name: 'explain', arguments: { rule_id: 'gpu-oom-typo' } });
     assert.equal(unknown.isError, true);
     assert.match(unknown.content[0].text, /no rule `gpu-oom-typo`/);
@@ -142,7 +147,7 @@ async function sdkSession() {
     const listed = JSON.parse(spawnSync(gpudiag, ['rules', 'list', '--format', 'json'], { encoding: 'utf8' }).stdout);
     assert.deepEqual(rules.structuredContent, listed);
     assert.ok(listed.rules.some((r) => r.id === 'gpu-out-of-memory'));
-    log(`ok: explain (and an unknown rule as a tool error), rules (${listed.rules.length})`);
+    log(`ok: explain (in English and in Japanese; an unknown rule as a tool error), rules (${listed.rules.length})`);
 
     // history: a database of a recorded run; a fingerprint seen before, one that is new.
     const dir = mkdtempSync(join(tmpdir(), 'gpudiag-mcp-'));

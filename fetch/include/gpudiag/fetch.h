@@ -23,6 +23,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpudiag/result.h"
 
@@ -35,6 +36,14 @@ struct FetchProgress {
   unsigned gcloud_runs = 0;
   std::chrono::steady_clock::duration elapsed{};
   std::string doing;  // "describing the job", "reading entries", "waiting 15s (quota)"
+};
+
+// Where an earlier fetch of the same job stopped: its last entry's timestamp, and the insertIds of
+// the entries at that timestamp (a read resumes at `timestamp>=` it and drops them). `--follow`
+// fetches from one to the next.
+struct FetchCursor {
+  std::string timestamp;
+  std::vector<std::string> ids_at_last;
 };
 
 struct FetchRequest {
@@ -52,6 +61,8 @@ struct FetchRequest {
   std::chrono::milliseconds backoff{std::chrono::seconds{10}};
   // Called every 200 ms or so while gcloud runs, and at each step.
   std::function<void(const FetchProgress&)> progress;
+  // Only the entries after this point (following a running job); the description is fetched again.
+  std::optional<FetchCursor> after;
   // Set (to a signal number) to stop: after the gcloud run under way (which the terminal's Ctrl-C
   // reaches too), nothing is written and the temporary files are removed.
   const std::atomic<int>* interrupt = nullptr;
@@ -68,6 +79,7 @@ struct FetchedJob {
   unsigned gcloud_runs = 0;  // of `gcloud logging read`
   unsigned retries = 0;
   std::chrono::steady_clock::duration waited{};  // in backoff
+  FetchCursor cursor;                            // where the next fetch of a running job starts
 };
 
 // The job file beside an export: logs.json → logs.job.json, logs.json.gz → logs.job.json, x → x.job.json.
