@@ -21,7 +21,7 @@ int finish_analysis(const RunOptions& run, const std::string& format_name, Analy
   RankedReport report = rank(analysed.analysis);
   const OutputFormat format = format_name == "json" ? OutputFormat::kJson : OutputFormat::kText;
   const auto write_report = [&]() -> std::string {
-    const RenderOptions options = run.render_options(format, isatty(STDOUT_FILENO));
+    const RenderOptions options = analysed.render_options(run, format, isatty(STDOUT_FILENO));
     if (write_stdout(render(format, report, analysed.pack.rules(), options))) return "";
     return "cannot write to stdout: " + flush_stdout();
   };

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "gpudiag/fetch.h"
 #include "output_files.h"
+#include "shell_word.h"
 #include "stdout_guard.h"
 
 namespace gpudiag::cli {
@@ -83,16 +84,6 @@ std::optional<Seconds> parse_time(const std::string& s, Seconds now) {
                  has_time ? std::stoi(m[5]) : 0, has_time ? std::stoi(m[6]) : 0);
   }
   return std::nullopt;
-}
-
-// One word for sh, bash and zsh: single-quoted unless it is made of characters no shell treats
-// specially.
-std::string shell_word(const std::string& s) {
-  static const std::regex kSafe(R"([A-Za-z0-9_@%+=:,./-]+)");
-  if (std::regex_match(s, kSafe)) return s;
-  std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // The names gcloud and Cloud Logging take, checked before they are put in a filter: a job id, a

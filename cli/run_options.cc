@@ -20,6 +20,7 @@
 #include "gpudiag/progress_line.h"
 #include "interrupts.h"
 #include "job_selection_check.h"
+#include "shell_word.h"
 #include "stdout_guard.h"
 
 namespace gpudiag::cli {
@@ -306,7 +307,13 @@ std::optional<AnalysedRun> run_analysis(const RunOptions& o) {
     local.fetch = FetchTarget{};
     local.inputs = {fetched->export_path};
     local.job_files.push_back(fetched->job_path);
-    return run_analysis(local);
+    auto analysed = run_analysis(local);
+    if (analysed) {
+      analysed->header_notes.push_back(fmt::format("export: {} (fetched; offline: gpudiag analyze --job {} {})",
+                                                   fetched->export_path, shell_word(fetched->job_path),
+                                                   shell_word(fetched->export_path)));
+    }
+    return analysed;
   }
   auto pack = o.rules.load();
   if (!pack) return std::nullopt;
@@ -511,7 +518,8 @@ int run_outputs(const RunOptions& run, const OutputOptions& out, std::optional<O
     std::vector<std::string> wrote;
     for (const auto& [path, format] : *plan) {
       const bool terminal = path == "-" && isatty(STDOUT_FILENO);
-      std::string text = render(format, report, analysed->pack.rules(), run.render_options(format, terminal));
+      std::string text =
+          render(format, report, analysed->pack.rules(), analysed->render_options(run, format, terminal));
       if (path != "-") wrote.push_back(wrote_line(path, text.size()));
       if (!writer.stage(path, std::move(text))) return writer.error();
     }

@@ -72,6 +72,13 @@ struct AnalysedRun {
   // --redact: what was masked in `analysis` (the export's project ids), to mask what the run
   // history adds to the report too (the last green run's facts).
   std::optional<RedactionTerms> redaction;
+  // The export gpudiag fetched (--project --job-id): named in the text report's header.
+  std::vector<std::string> header_notes;
+  RenderOptions render_options(const RunOptions& o, OutputFormat format, bool to_terminal) const {
+    RenderOptions render = o.render_options(format, to_terminal);
+    render.header_notes = header_notes;
+    return render;
+  }
 };
 
 // Loads the rules and analyses the inputs. Problems are printed; nullopt means exit code 2 and no

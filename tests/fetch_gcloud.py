@@ -406,6 +406,9 @@ def scenarios(r, corpus, synthetic):
     r.check("gate --project: the cached export is reused (no request), the gate trips",
             g.returncode == 1 and len(s.requests) == n and "using the export fetched before" in g.stderr,
             f"exit {g.returncode}, {len(s.requests) - n} requests, {g.stderr[:300]}")
+    offline = f"export: {cached} (fetched; offline: gpudiag analyze --job {cached[:-len('.json.gz')]}.job.json {cached})"
+    r.check("gate --project: the report's header names the export, and how to re-run it offline",
+            offline in g.stdout, g.stdout[:600])
     trimmed = r.run(["analyze", "-q", *base, "--job-id", sid], env=dict(r.env, GPUDIAG_CACHE_MAX_MB="0"))
     kept = os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION, sid + ".json.gz")
     r.check("cache: bounded, the oldest out first, never the job just fetched",

@@ -500,6 +500,7 @@ std::string render_text(const RankedReport& report, const RenderOptions& o) {
                                 d.analysed, d.skipped, d.duplicates, d.duplicates == 1 ? "" : "s",
                                 d.duplicates_windowed ? " (duplicates far apart in a huge input may be missed)" : ""),
                     "  ");
+    for (const auto& note : o.header_notes) out += w.status(w.safe(note), "  ");
     SummaryRowCounts source;
     for (const auto& in : d.inputs) source.add(in.summary_rows);
     if (source.rows > 0) {  // the rows came from `gpudiag sql`: say what the table held beside them

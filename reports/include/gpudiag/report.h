@@ -201,6 +201,9 @@ struct RenderOptions {
   // The language of documentation citations (--lang; doc_language.h): "en", or a tag such as "es-419"
   // whose translated page and section titles text, Markdown, HTML and JSON show (docs/formats.md).
   std::string lang = "en";
+  // Lines the text report's header adds under the entry counts: where an export gpudiag fetched
+  // itself was kept, and how to analyse it again offline (the user never typed its path).
+  std::vector<std::string> header_notes;
 };
 
 // The schema name and version of render_json's output (docs/json-schema.md).
