@@ -59,6 +59,11 @@ Result<FetchedJob> fetch_with_progress(const FetchRequest& request) {
   }
   auto fetched = fetch_job(r);
   if (progress) std::cerr << "\r\x1b[2K" << std::flush;
+  if (fetched && !fetched->region.empty()) {
+    std::cerr << fmt::format("gpudiag: job {} is in region {}, not gcloud's default; --region {} saves the search\n",
+                             terminal_safe(request.job_id), terminal_safe(fetched->region),
+                             terminal_safe(fetched->region));
+  }
   return fetched;
 }
 
@@ -95,6 +100,13 @@ void trim_cache(const std::filesystem::path& cache, const FetchedJob& keep) {
   for (auto it = std::filesystem::recursive_directory_iterator(cache, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
+    // A follow still under way writes its folder at least once an hour (--poll-interval ≤ 3600 s):
+    // its pieces are not trimmed under it.
+    const auto parent = it->path().parent_path();
+    if (parent.extension() == ".follow" && std::filesystem::last_write_time(parent, ec) >
+                                               std::filesystem::file_time_type::clock::now() - std::chrono::hours(1)) {
+      continue;
+    }
     const uint64_t bytes = it->file_size(ec);
     files.push_back({it->last_write_time(ec), it->path(), bytes});
     total += bytes;

@@ -49,7 +49,9 @@ void print_new_findings(const RankedReport& report, std::set<std::string>& told,
   for (const RankedReport* job : jobs) {
     for (const RankedFinding& f : job->findings) {
       const Finding& finding = *f.finding;
-      if (!told.insert(finding.fingerprint).second) continue;
+      // By rule and job, not fingerprint: a fingerprint made of captures can change as entries come,
+      // and the same finding would be told again.
+      if (!told.insert(fmt::format("{} {}", finding.rule_id, job->analysis->job.id)).second) continue;
       // A finding made from the job's configuration (facts) has no entry of its own.
       const std::string seen = finding.count == 0
                                    ? std::string("from the job's configuration")
@@ -75,7 +77,8 @@ void print_new_findings(const RankedReport& report, std::set<std::string>& told,
 void FollowOptions::add_to(CLI::App& cmd) {
   CLI::Option* flag = cmd.add_flag("--follow", enabled,
                                    "With --project and --job-id: follow a running job, printing each finding as it "
-                                   "appears, and the report when the job ends or on Ctrl-C");
+                                   "appears, and the report when the job ends or on Ctrl-C (which then exits as "
+                                   "analyze does, not 130)");
   cmd.add_option("--poll-interval", poll_seconds, "Seconds between two fetches while following")
       ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str()
@@ -110,7 +113,8 @@ int follow_job(const RunOptions& o, const FollowOptions& follow, bool lines_to_s
   uint64_t entries = 0;
   bool fetch_failed = false;
   for (unsigned poll = 1;; ++poll) {
-    request->output = (folder / fmt::format("entries-{:04}.json", poll)).string();
+    // poll-0001.entries.json, its description poll-0001.entries.job.json: `*.entries.json` is the export.
+    request->output = (folder / fmt::format("poll-{:04}.entries.json", poll)).string();
     auto fetched = fetch_with_progress(*request);
     if (!fetched) {
       if (interrupted()) break;  // Ctrl-C while gcloud ran: the report of what came
@@ -118,8 +122,10 @@ int follow_job(const RunOptions& o, const FollowOptions& follow, bool lines_to_s
       fetch_failed = true;
       break;
     }
-    // The latest description says the job's state; the previous ones are history.
+    // The latest description says the job's state; the previous one goes.
+    if (!followed.job_files.empty()) std::filesystem::remove(followed.job_files.front(), ec);
     followed.job_files = {fetched->job_path};
+    if (!fetched->region.empty()) request->region = fetched->region;  // found in another region: once
     if (fetched->entries > 0) {
       followed.inputs.push_back(fetched->export_path);
       request->after = fetched->cursor;
@@ -145,10 +151,8 @@ int follow_job(const RunOptions& o, const FollowOptions& follow, bool lines_to_s
     return kExitError;
   }
   followed.history = o.history;
-  std::cerr << fmt::format(
-      "gpudiag: follow: the export is {} ({} pieces; gpudiag analyze --job {} {}/entries-*.json)\n",
-      terminal_safe(folder.string()), followed.inputs.size(), terminal_safe(followed.job_files.front()),
-      terminal_safe(folder.string()));
+  std::cerr << fmt::format("gpudiag: follow: the export is {}/*.entries.json ({} pieces)\n",
+                           terminal_safe(folder.string()), followed.inputs.size());
   auto analysed = run_analysis(followed);
   if (!analysed) return kExitError;
   analysed->header_notes.push_back(fmt::format(

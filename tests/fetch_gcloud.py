@@ -55,6 +55,7 @@ class Job:
         # A running job (--follow): [(entries logged so far, state)], one step per jobs.get, the last kept.
         self.stages = stages
         self.describes = 0
+        self.late = {}  # insertId → the stage (1-based) from which Cloud Logging has it: received late
 
     def visible(self):
         """How many of the entries have been logged, as of the last jobs.get."""
@@ -162,6 +163,8 @@ class StandIn:
             def do_GET(self):
                 with stand_in.lock:
                     stand_in.requests.append(("GET", self.path, None))
+                if re.match(r"/v1b3/projects/[^/]+/jobs:aggregated", self.path):  # jobs list, every region
+                    return self.reply(200, {"jobs": [dict(j.description) for j in stand_in.jobs.values()]})
                 m = re.match(r"/v1b3/projects/([^/]+)/locations/([^/]+)/jobs/([^/?]+)", self.path)
                 if not m:
                     return self.reply(*api_error(404, "NOT_FOUND", "no such path"))
@@ -207,7 +210,7 @@ class StandIn:
         first = bisect.bisect_left(job.times, max(lows)) if lows else 0
         end = bisect.bisect_right(job.times, min(highs)) if highs else len(job.times)
         end = min(end, job.visible())
-        chosen = job.entries[first:max(first, end)]
+        chosen = [e for e in job.entries[first:max(first, end)] if job.late.get(e["insertId"], 0) <= job.describes]
         if body.get("orderBy", "timestamp asc") != "timestamp asc":
             chosen.reverse()
         start = int(body.get("pageToken") or 0)
@@ -428,6 +431,26 @@ def scenarios(r, corpus, synthetic):
             sel.stderr)
 
 
+def region_scenarios(r):
+    """A job outside gcloud's default region, fetched without --region: found in the jobs of every region."""
+    s = r.stand_in
+    eid = "2022-11-28_14_05_40-1000000000000000003"
+    job = running_job(eid, None)
+    job.description.update(location="europe-west4", currentState="JOB_STATE_FAILED")
+    s.jobs[eid] = job
+    s.requests.clear()
+    p = r.run(["fetch", eid, "--project", PROJECT, "-o", "europe.json"])
+    described = [q[1] for q in s.requests if q[0] == "GET" and "/jobs/" + eid in q[1]]
+    r.check("region: a job in another region is found without --region", p.returncode == 0 and
+            "is in region europe-west4" in p.stderr and len(described) == 2 and
+            "/locations/us-central1/" in described[0] and "/locations/europe-west4/" in described[1],
+            p.stderr[-600:] + f"{described}")
+    missing = r.run(["fetch", "2022-11-28_14_05_40-1000000000000000009", "--project", PROJECT, "-o", "nowhere.json"])
+    r.check("region: a job in no region says so, exit 2", missing.returncode == 2 and
+            "nor any other region" in missing.stderr and not os.path.exists(os.path.join(r.work, "nowhere.json")),
+            missing.stderr[-600:])
+
+
 def follow_scenarios(r):
     """analyze --follow: a running job polled until it ends, and one followed until Ctrl-C."""
     s = r.stand_in
@@ -436,20 +459,26 @@ def follow_scenarios(r):
     # timestamp, so a poll resumes at `timestamp>=` the last one seen and drops what it had by insertId.
     fid = "2022-11-28_14_05_40-1000000000000000001"
     s.jobs[fid] = running_job(fid, [(20, "JOB_STATE_RUNNING"), (50, "JOB_STATE_RUNNING"), (85, "JOB_STATE_FAILED")])
+    # The 18th entry reaches Cloud Logging late: only by the second poll, older than the last one seen.
+    late = s.jobs[fid].entries[17]
+    s.jobs[fid].late[late["insertId"]] = 2
+    assert when(s.jobs[fid].entries[19]["timestamp"])[0] - when(late["timestamp"])[0] < datetime.timedelta(minutes=2)
     s.requests.clear()
     p = r.run(["analyze", *base, "--job-id", fid, "--follow", "--poll-interval", "1", "--format", "json"])
     report = json.loads(p.stdout) if p.stdout.strip().startswith("{") else {}
     r.check("follow: exit 0 at the job's end (analyze's code), with the report",
             p.returncode == 0 and report.get("job", {}).get("outcome") == "failed", p.stderr[-800:])
     totals = report.get("totals", {})
-    r.check("follow: every entry once across the polls", totals.get("entries") == 85 and
+    r.check("follow: every entry once across the polls, the late one too", totals.get("entries") == 85 and
             totals.get("duplicates") == 0, json.dumps(totals))
     polls = re.findall(r"follow: poll (\d+): (\d+) new entries, (\d+) in all, (\S+)", p.stderr)
     r.check("follow: polled until the job ended", [(int(n), st) for _, n, _, st in polls] ==
-            [(20, "JOB_STATE_RUNNING"), (30, "JOB_STATE_RUNNING"), (35, "JOB_STATE_FAILED")], f"{polls}")
-    lists = [b["filter"] for _, _, b in s.list_requests()]
-    r.check("follow: a poll reads from the last timestamp seen", len(lists) >= 3 and
-            all(f.count("timestamp>=") == 2 for f in lists[1:]), f"{lists[-1] if lists else None}")
+            [(19, "JOB_STATE_RUNNING"), (31, "JOB_STATE_RUNNING"), (35, "JOB_STATE_FAILED")], f"{polls}")
+    since = [re.search(r'timestamp>="([^"]+)"', b["filter"]).group(1) for _, _, b in s.list_requests()]
+    # Poll 1 reads from the job's creation less 15 minutes; the next from the last entry seen less the
+    # two minutes' lookback for entries Cloud Logging receives late.
+    r.check("follow: a poll reads from the last entry seen, less the lookback", len(since) >= 3 and
+            since[0] == "2022-11-28T21:50:41Z" and since[1] > since[0] and since[-1] >= since[1], f"{since}")
     told = re.findall(r"^\d\d:\d\d:\d\d new: \[[A-Z]+\] .*\(([^()]+)\), (?:\d+ entr|from the job's conf)", p.stderr,
                       re.M)
     r.check("follow: each finding told once, as it appeared", len(told) == len(set(told)) and
@@ -476,10 +505,11 @@ def follow_scenarios(r):
             out[:1200])
     r.check("follow Ctrl-C: the findings so far, told before the report", "new: [" in out and
             out.index("new: [") < out.index("gpudiag "), out[:600])
-    j = r.run(["analyze", "--format", "json", "--job", os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION,
-               cid + ".follow", "entries-0001.job.json"),
-               *sorted(glob.glob(os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION, cid + ".follow",
-                                              "entries-*[0-9].json")))])
+    pieces = os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION, cid + ".follow")
+    descriptions = glob.glob(os.path.join(pieces, "*.entries.job.json"))
+    r.check("follow Ctrl-C: one description kept, the latest", len(descriptions) == 1, f"{descriptions}")
+    j = r.run(["analyze", "--format", "json", "--job", *descriptions[:1],
+               *sorted(glob.glob(os.path.join(pieces, "*.entries.json")))])
     again = json.loads(j.stdout) if j.stdout.strip().startswith("{") else {}
     r.check("follow Ctrl-C: the pieces it kept re-run offline", again.get("totals", {}).get("entries") == 40 and
             again.get("job", {}).get("outcome") == "running", j.stderr[-600:])
@@ -550,6 +580,7 @@ def main():
                 return bench(r, args.bench)
             scenarios(r, corpus, synthetic)
             follow_scenarios(r)
+            region_scenarios(r)
         finally:
             stand_in.stop()
     print(f"{len(r.failures)} failed" if r.failures else "all passed")

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <array>
+#include <deque>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <thread>
@@ -104,6 +106,23 @@ struct Fetcher {
     progress.bytes = bytes;
     progress.elapsed = Clock::now() - started;
     request.progress(progress);
+  }
+
+  // The region of a job gcloud's default region does not have, from the jobs of every region
+  // (`gcloud dataflow jobs list` without --region: the aggregated list); "" when none has it.
+  std::string find_region(const std::string& job_id, const std::string& out_path) {
+    const GcloudRun listed = run(gcloud_argv({"dataflow", "jobs", "list", "--status=all", "--filter=id=" + job_id,
+                                              "--limit=1", "--format=value(location)"}),
+                                 out_path, "looking for the job in every region");
+    if (!listed.started || listed.exit_code != 0) return "";
+    std::ifstream in(out_path);
+    std::string line;
+    std::getline(in, line);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    // A region name, or nothing: what goes on the next command line is checked first.
+    const bool region_name =
+        !line.empty() && line.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+    return region_name ? line : "";
   }
 
   std::vector<std::string> gcloud_argv(std::vector<std::string> words) const {
@@ -256,6 +275,32 @@ struct EntryWriter {
   std::string last_timestamp;
   std::set<std::string> ids_at_last;  // insertIds of the entries kept at last_timestamp
   bool write_failed = false;
+  // Following: the entries an earlier poll kept (dropped when read again), and those of the lookback
+  // window before the newest entry, for the next poll's cursor.
+  std::set<std::string> kept_before;
+  std::deque<std::pair<std::string, std::string>> recent;
+  std::chrono::seconds lookback{0};
+
+  void remember(const std::string& timestamp, const std::string& id) {
+    recent.emplace_back(timestamp, id);
+    const auto newest = parse_rfc3339_seconds(timestamp);
+    if (!newest) return;
+    while (!recent.empty()) {
+      const auto oldest = parse_rfc3339_seconds(recent.front().first);
+      if (oldest && *oldest >= *newest - lookback) break;
+      recent.pop_front();
+    }
+  }
+
+  // Where the next poll starts: the lookback before the newest entry kept.
+  FetchCursor cursor() const {
+    FetchCursor c;
+    if (recent.empty()) return c;
+    const auto newest = parse_rfc3339_seconds(recent.back().first);
+    c.from = newest ? rfc3339_utc(*newest - lookback) : recent.back().first;
+    c.kept.assign(recent.begin(), recent.end());
+    return c;
+  }
 
   Appended append(const std::string& path) {
     Appended a;
@@ -286,11 +331,13 @@ struct EntryWriter {
       const std::string id(insert_id);
       while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r')) raw.remove_suffix(1);
       if (ts == last_timestamp && !id.empty() && ids_at_last.contains(id)) continue;  // came before the resume
+      if (!id.empty() && kept_before.contains(id)) continue;                          // an earlier poll kept it
       if (ts != last_timestamp) {
         last_timestamp = ts;
         ids_at_last.clear();
       }
       ids_at_last.insert(id);
+      if (!id.empty()) remember(ts, id);
       if (!file.write(written == 0 ? "[\n  " : ",\n  ") || !file.write(raw)) write_failed = true;
       ++written;
       ++a.entries;
@@ -323,13 +370,12 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
   }
 
   // The description.
-  std::vector<std::string> describe{"dataflow", "jobs", "describe", request.job_id, "--full", "--format=json"};
-  if (!request.region.empty()) describe.push_back("--region=" + request.region);
-  const std::string where =
-      fmt::format("project {}, region {}", request.project.empty() ? "(gcloud's default)" : request.project,
-                  request.region.empty() ? "(gcloud's default: dataflow/region, else us-central1)" : request.region);
+  std::string region = request.region;
+  bool searched_regions = false;  // a job not in gcloud's default region is looked for in every region
   GcloudRun run;
   for (;;) {
+    std::vector<std::string> describe{"dataflow", "jobs", "describe", request.job_id, "--full", "--format=json"};
+    if (!region.empty()) describe.push_back("--region=" + region);
     run = fetcher.run(fetcher.gcloud_argv(describe), scratch.path, "describing the job");
     if (!run.started) {
       return problem(DiagnosticCode::kFetchGcloudMissing, fetcher.missing_gcloud_message(run),
@@ -350,11 +396,27 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
             DiagnosticCode::kFetchPermission, gcloud_said(run),
             "reading a job needs dataflow.jobs.get: ask for the Dataflow Viewer role (roles/dataflow.viewer) "
             "on the project, and the Logs Viewer role (roles/logging.viewer) for its logs");
-      case GcloudTrouble::kNotFound:
+      case GcloudTrouble::kNotFound: {
+        const std::string said = gcloud_said(run);
+        if (region.empty() && !searched_regions) {
+          searched_regions = true;
+          if (auto found = fetcher.find_region(request.job_id, scratch.path); !found.empty()) {
+            region = found;
+            f.region = found;
+            continue;
+          }
+          if (fetcher.interrupted()) return fetcher.interruption();
+        }
+        const std::string where =
+            fmt::format("project {}, {}", request.project.empty() ? "(gcloud's default)" : request.project,
+                        !region.empty() ? "region " + region
+                                        : "gcloud's default region (dataflow/region, else us-central1) nor any other "
+                                          "region (gcloud dataflow jobs list, every region)");
         return problem(DiagnosticCode::kFetchJobNotFound,
-                       fmt::format("job {} not found in {}: {}", request.job_id, where, gcloud_said(run)),
+                       fmt::format("job {} not found in {}: {}", request.job_id, where, said),
                        "check the job id, --region and --project: `gcloud dataflow jobs list --project P --region R` "
                        "lists the jobs of a region");
+      }
       default:
         return problem(
             DiagnosticCode::kFetchFailed,
@@ -367,7 +429,9 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
   f.state = description->state;
   f.terminal = std::find(kTerminalStates.begin(), kTerminalStates.end(), f.state) != kTerminalStates.end();
   const auto created = *parse_rfc3339_seconds(description->create_time);
-  const std::string since = rfc3339_utc(created - request.margin);
+  // Following, the poll reads from the cursor (the lookback before the last entry seen).
+  const std::string since =
+      request.after && !request.after->from.empty() ? request.after->from : rfc3339_utc(created - request.margin);
   std::string until;
   if (const auto ended = parse_rfc3339_seconds(description->state_time); f.terminal && ended) {
     until = rfc3339_utc(*ended + request.margin);
@@ -381,9 +445,12 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
                    "pass -o a file in a folder you can write to", request.output);
   }
   EntryWriter writer{file};
-  if (request.after) {  // following: the entries at the cursor's timestamp that came before are dropped
-    writer.last_timestamp = request.after->timestamp;
-    writer.ids_at_last.insert(request.after->ids_at_last.begin(), request.after->ids_at_last.end());
+  writer.lookback = request.lookback;
+  if (request.after) {  // following: what an earlier poll kept is dropped, and counts for the next cursor
+    for (const auto& [timestamp, id] : request.after->kept) {
+      writer.kept_before.insert(id);
+      writer.recent.emplace_back(timestamp, id);
+    }
   }
   f.complete = false;
   for (;;) {
@@ -432,7 +499,7 @@ Result<FetchedJob> fetch_job(const FetchRequest& request) {
                    request.output);
   }
   f.entries = writer.written;
-  f.cursor = FetchCursor{writer.last_timestamp, {writer.ids_at_last.begin(), writer.ids_at_last.end()}};
+  f.cursor = writer.cursor();
   f.retries = fetcher.retries;
   f.waited = fetcher.waited;
   // The job file first: an export never stands without the note of whether it is whole.

@@ -73,8 +73,10 @@ std::string read_value(const Property& p, simdjson::dom::element value, Argument
       for (auto item : items) {
         std::string_view s;
         if (item.get(s) != simdjson::SUCCESS) return fmt::format("`{}` must be an array of strings", p.name);
+        if (s.empty()) return fmt::format("`{}` holds an empty string", p.name);
         arg.list.emplace_back(s);
       }
+      if (arg.list.empty()) return fmt::format("`{}` is empty: leave it out, or give at least one", p.name);
       return "";
     }
     case Kind::kString: {

@@ -57,7 +57,8 @@ ChildRun run_child(const std::vector<std::string>& argv, double timeout_seconds,
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // the server gone (killed) takes its call with it
     if (getppid() != parent) _exit(127);
-    const int null_fd = open("/dev/null", O_RDONLY);
+    signal(SIGPIPE, SIG_DFL);  // the server ignores it; gpudiag and gcloud expect the default
+    const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
@@ -89,20 +90,28 @@ ChildRun run_child(const std::vector<std::string>& argv, double timeout_seconds,
     terminated = true;
     kill_at = Clock::now() + kGrace;
   };
-  while (out_fd >= 0 || err_fd >= 0) {
+  int status = 0;
+  rusage usage{};
+  bool exited = false;
+  Clock::time_point exited_at;
+  // Until the child has ended and its output is read: a child that closed its pipes but runs on still
+  // meets the time limit, and a process it started that holds the pipes open after it ended (a gcloud
+  // the group's signal did not reach) is not waited for more than a moment.
+  while (!exited || ((out_fd >= 0 || err_fd >= 0) && Clock::now() < exited_at + std::chrono::seconds(2))) {
     pollfd fds[3];
     nfds_t n = 0;
     const int out_slot = out_fd >= 0 ? static_cast<int>(n) : -1;
     if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
     const int err_slot = err_fd >= 0 ? static_cast<int>(n) : -1;
     if (err_fd >= 0) fds[n++] = {err_fd, POLLIN, 0};
-    const int watch_slot = watch_fd >= 0 ? static_cast<int>(n) : -1;
-    if (watch_fd >= 0) fds[n++] = {watch_fd, POLLIN, 0};
-    const int ready = poll(fds, n, 200);
+    const int watch_slot = watch_fd >= 0 && !exited ? static_cast<int>(n) : -1;
+    if (watch_slot >= 0) fds[n++] = {watch_fd, POLLIN, 0};
+    const int ready = poll(fds, n, exited ? 20 : 200);
     if (ready < 0 && errno != EINTR) break;
     char buffer[64 * 1024];
+    constexpr short kReadable = POLLIN | POLLHUP | POLLERR | POLLNVAL;
     auto drain = [&](int slot, int& fd, std::string& into, size_t cap, bool* overflow) {
-      if (slot < 0 || (fds[slot].revents & (POLLIN | POLLHUP | POLLERR)) == 0) return;
+      if (slot < 0 || (fds[slot].revents & kReadable) == 0) return;
       const ssize_t got = read(fd, buffer, sizeof buffer);
       if (got > 0) {
         if (into.size() + static_cast<size_t>(got) <= cap) {
@@ -121,33 +130,38 @@ ChildRun run_child(const std::vector<std::string>& argv, double timeout_seconds,
       drain(out_slot, out_fd, run.out, kMaxStdout, &run.out_overflow);
       drain(err_slot, err_fd, run.err, kMaxStderr, nullptr);
     }
-    const bool input_ready = watch_slot >= 0 && ready > 0 && (fds[watch_slot].revents & (POLLIN | POLLHUP)) != 0;
-    switch (watcher ? watcher(input_ready) : Watch::kGoOn) {
-      case Watch::kGoOn:
-        break;
-      case Watch::kCancel:
-        if (!terminated) run.cancelled = true;
+    if (!exited) {
+      const bool input_ready = watch_slot >= 0 && ready > 0 && (fds[watch_slot].revents & kReadable) != 0;
+      const Watch watch = watcher ? watcher(input_ready) : Watch{};
+      if (watch.input_ended) watch_fd = -1;
+      if (watch.cancel && !terminated) {
+        run.cancelled = true;
         stop();
-        break;
-      case Watch::kInputEnded:
-        watch_fd = -1;  // a channel at its end stays readable
-        break;
-    }
-    const auto now = Clock::now();
-    if (!terminated && now >= deadline) {
-      run.timed_out = true;
-      stop();
-    }
-    if (terminated && now >= kill_at) {
-      kill(-pid, SIGKILL);
-      kill_at = Clock::time_point::max();
+      }
+      const auto now = Clock::now();
+      if (!terminated && now >= deadline) {
+        run.timed_out = true;
+        stop();
+      }
+      if (terminated && now >= kill_at) {
+        kill(-pid, SIGKILL);
+        kill_at = Clock::time_point::max();
+      }
+      pid_t ended = 0;
+      while ((ended = wait4(pid, &status, WNOHANG, &usage)) < 0 && errno == EINTR) {
+      }
+      if (ended == pid) {
+        exited = true;
+        exited_at = Clock::now();
+      }
     }
   }
   close_fd(out_fd);
   close_fd(err_fd);
-  int status = 0;
-  rusage usage{};
-  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  if (!exited) {  // poll failed: end the child rather than leave it
+    kill(-pid, SIGKILL);
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
   }
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   run.peak_rss_kib = usage.ru_maxrss;

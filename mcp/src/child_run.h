@@ -24,10 +24,9 @@ struct ChildRun {
 
 // Called when `watch_fd` has input (and whenever the child has been quiet for a while, with false):
 // reads what is there and says whether the call goes on.
-enum class Watch {
-  kGoOn,
-  kCancel,      // the call was cancelled: stop the child
-  kInputEnded,  // the channel is at its end: the call goes on, unwatched
+struct Watch {
+  bool cancel = false;       // the call was cancelled: stop the child
+  bool input_ended = false;  // the channel is at its end: stop watching it (it would stay readable)
 };
 using InputWatcher = std::function<Watch(bool input_ready)>;
 

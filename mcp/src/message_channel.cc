@@ -36,7 +36,8 @@ std::optional<std::string> MessageReader::next() {
         std::string last = std::move(buffer_);
         buffer_.clear();
         scanned_ = 0;
-        return last;
+        while (!last.empty() && (last.back() == '\r' || last.back() == ' ' || last.back() == '\t')) last.pop_back();
+        if (!last.empty()) return last;
       }
       return std::nullopt;
     }

@@ -284,7 +284,8 @@ class Session {
     // At the end of input the call still gets its answer, and so do the requests read before it:
     // a client that closes stdin waits for the server to exit (and a script that pipes requests in
     // gets its responses).
-    const bool ended = input_ready && !reader_.fill();
+    Watch watch;
+    watch.input_ended = input_ready && !reader_.fill();
     while (auto message = reader_.next()) {
       simdjson::dom::element root;
       std::string_view method;
@@ -304,8 +305,8 @@ class Session {
       }
       queued_.push_back(std::move(*message));
     }
-    if (cancelled_.contains(in_flight_)) return Watch::kCancel;
-    return ended ? Watch::kInputEnded : Watch::kGoOn;
+    watch.cancel = cancelled_.contains(in_flight_);
+    return watch;
   }
 
   std::string tool_result(const ToolResult& result, const ChildRun* run) const {

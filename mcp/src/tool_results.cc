@@ -10,17 +10,24 @@ namespace {
 
 using simdjson::dom::element;
 
-std::string_view text_of(element e, std::string_view key) {
+// A field of an object that may be missing, null or of another type ("" or 0 then): a result is
+// passed on as it is, so a missing parent never throws.
+using maybe = simdjson::simdjson_result<element>;
+
+std::string_view text_of(maybe e, std::string_view key) {
   std::string_view s;
   return e[key].get(s) == simdjson::SUCCESS ? s : std::string_view{};
 }
 
-int64_t number_of(element e, std::string_view key) {
+int64_t number_of(maybe e, std::string_view key) {
   int64_t n = 0;
   if (e[key].get(n) == simdjson::SUCCESS) return n;
   uint64_t u = 0;
   return e[key].get(u) == simdjson::SUCCESS ? static_cast<int64_t>(u) : 0;
 }
+
+std::string_view text_of(element e, std::string_view key) { return text_of(maybe(std::move(e)), key); }
+int64_t number_of(element e, std::string_view key) { return number_of(maybe(std::move(e)), key); }
 
 // One line of a log message, cut to fit a summary; the structured report has it whole.
 std::string clip(std::string_view s, size_t max = 240) {
@@ -144,7 +151,7 @@ std::string history_text(element root, const Arguments& args) {
     for (element f : findings) {
       if (wanted == args.end() || text_of(f, "fingerprint") != wanted->second.text) continue;
       seen = true;
-      element h = f["history"].value();
+      const maybe h = f["history"];
       bool accepted = false;
       if (h["accepted"].get(accepted) != simdjson::SUCCESS) accepted = false;
       out +=
@@ -178,7 +185,7 @@ std::string summarize_report(std::string_view report_json) {
     out += fmt::format("preflight: {} launch options from {} sources\n", number_of(preflight, "launch_options"),
                        number_of(preflight, "sources"));
   } else {
-    element totals = report["totals"].value();
+    const maybe totals = report["totals"];
     out += fmt::format("{} entries read: {} analysed, {} skipped\n", number_of(totals, "entries"),
                        number_of(totals, "analysed"), number_of(totals, "skipped"));
   }

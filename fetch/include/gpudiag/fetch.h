@@ -23,6 +23,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpudiag/result.h"
@@ -38,13 +39,15 @@ struct FetchProgress {
   std::string doing;  // "describing the job", "reading entries", "waiting 15s (quota)"
 };
 
-// Where an earlier fetch of the same job stopped: its last entry's timestamp, and the insertIds of
-// the entries at that timestamp (a read resumes at `timestamp>=` it and drops them). `--follow`
-// fetches from one to the next.
+// Where an earlier fetch of the same job stopped, for `--follow`'s next poll: read from `from` (the
+// last entry's timestamp less the lookback) and drop the entries it had kept since then (their
+// timestamps and insertIds). The lookback catches entries Cloud Logging receives late, with a
+// timestamp older than the last one seen (workers send their logs in batches).
 struct FetchCursor {
-  std::string timestamp;
-  std::vector<std::string> ids_at_last;
+  std::string from;
+  std::vector<std::pair<std::string, std::string>> kept;  // (timestamp, insertId), oldest first
 };
+inline constexpr std::chrono::seconds kFollowLookback{120};
 
 struct FetchRequest {
   std::string job_id;
@@ -63,6 +66,7 @@ struct FetchRequest {
   std::function<void(const FetchProgress&)> progress;
   // Only the entries after this point (following a running job); the description is fetched again.
   std::optional<FetchCursor> after;
+  std::chrono::seconds lookback = kFollowLookback;  // of the cursor this fetch returns
   // Set (to a signal number) to stop: after the gcloud run under way (which the terminal's Ctrl-C
   // reaches too), nothing is written and the temporary files are removed.
   const std::atomic<int>* interrupt = nullptr;
@@ -72,6 +76,7 @@ struct FetchedJob {
   std::string export_path;
   std::string job_path;
   std::string state;           // the description's currentState ("JOB_STATE_FAILED" …)
+  std::string region;          // set when the job was not in gcloud's default region and was found in this one
   bool terminal = false;       // the job has ended: its logs will not grow
   bool complete = false;       // every entry of the window came; false: marked so in the job file
   std::string incomplete_why;  // when not complete: what stopped it
