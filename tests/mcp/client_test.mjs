@@ -5,10 +5,11 @@
 // limit, end of input.
 //
 //   node tests/mcp/client_test.mjs --gpudiag build/cli/gpudiag [--big-export FILE | --big-export-generator
-//        bench/generate.py] [--every N]
+//        bench/generate.py] [--every N] [--sanitized]
 //
 // --big-export-generator writes a 100 MB export with bench/generate.py (deterministic, 3 s) into a
-// temporary directory; --every N runs every Nth corpus case (the sanitizer suite).
+// temporary directory; --every N runs every Nth corpus case and --sanitized leaves the memory bounds
+// unchecked (the sanitizer suite).
 //
 // Run from the repository root (the corpus paths are relative to it). Exit 1 on the first failure.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,6 +29,9 @@ const { values: opts } = parseArgs({
     'big-export': { type: 'string' },
     'big-export-generator': { type: 'string' },
     every: { type: 'string' },
+    // Built with the sanitizers: their shadow memory makes every process larger than 64 MiB, so the
+    // memory bounds are not checked (the Release suite checks them).
+    sanitized: { type: 'boolean', default: false },
   },
 });
 assert.ok(opts.gpudiag, '--gpudiag PATH is required');
@@ -117,7 +121,7 @@ async function sdkSession() {
       if (expected.findings.length > 0) assert.ok(summary.includes(expected.findings[0].rule_id), `${c.name}: the summary names the first cause`);
       if (expected.fixes.length > 0) assert.ok(summary.includes('Fix 1: '), `${c.name}: the summary gives the first fix`);
       assert.ok(summary.split('\n').length <= 45, `${c.name}: the summary fits a model's context`);
-      assert.ok(result._meta['dev.gpudiag/peak_rss_kib'] <= kBudgetKiB, `${c.name}: the call's peak RSS`);
+      if (!opts.sanitized) assert.ok(result._meta['dev.gpudiag/peak_rss_kib'] <= kBudgetKiB, `${c.name}: the call's peak RSS`);
       findings += got.findings.length;
     }
     log(`ok: analyze on ${cases.length} corpus cases, ${findings} findings, each report equal to the command line's`);
@@ -206,8 +210,8 @@ async function sdkSession() {
       log(`ok: a ${opts['big-export']} call: ${big.structuredContent.totals.entries} entries in ${((Date.now() - started) / 1000).toFixed(1)} s, the call's peak RSS ${(child / kMiB).toFixed(1)} MiB`);
     }
     const server = peakRssKiB(transport.pid);
-    assert.ok(server <= kBudgetKiB, `the server's peak RSS ${server} KiB`);
-    log(`ok: the server's own peak RSS over the session: ${(server / kMiB).toFixed(1)} MiB`);
+    assert.ok(opts.sanitized || server <= kBudgetKiB, `the server's peak RSS ${server} KiB`);
+    log(`ok: the server's own peak RSS over the session: ${(server / kMiB).toFixed(1)} MiB${opts.sanitized ? ' (sanitizers: not checked)' : ''}`);
   });
 }
 
