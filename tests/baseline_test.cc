@@ -189,6 +189,23 @@ TEST_CASE("an entry with a finding's v2 fingerprint, from before `identity:` and
              Catch::Contains("\"fingerprint_v2\": \"gpu-out-of-memory/86bed2dcef36d419\""));
 }
 
+TEST_CASE("an expired entry for a finding whose fingerprint is the same in every version matches it once",
+          "[unit][baseline]") {
+  const Analysis& d = oom_case();
+  const Finding& failed = *std::find_if(d.findings.begin(), d.findings.end(),
+                                        [](const Finding& f) { return f.rule_id == "workflow-failed"; });
+  REQUIRE(failed.fingerprint == failed.fingerprint_v2);  // no captures: nothing for v3 to mask
+  Baseline b;
+  b.file = "gpudiag-baseline.yaml";
+  b.entries.push_back({"workflow-failed", failed.fingerprint, "follows", "2024-01-01", 5});
+  const RankedReport r = apply_baseline(rank(d), b, "2025-06-30");
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->entries[0].state == BaselineState::kExpired);
+  CHECK(r.baseline->entries[0].matched == std::vector<std::string>{"workflow-failed"});
+  CHECK(r.baseline->entries[0].current_fingerprint.empty());
+  CHECK(baseline_refresh_note(*r.baseline).empty());
+}
+
 TEST_CASE("every format shows a baseline's effect", "[unit][baseline]") {
   const Analysis& d = oom_case();
   Baseline b;

@@ -257,7 +257,7 @@ class Session {
     Arguments args;
     std::vector<std::string> argv{options_.gpudiag_path};
     std::string why = read_arguments(tool->input_schema, arguments, has_arguments, args);
-    if (why.empty()) why = tool->command(args, options_, argv);
+    if (why.empty()) why = tool_command(*tool, args, options_, argv);
     if (!why.empty()) {
       std::cerr << fmt::format("gpudiag mcp: {}: {}\n", tool->name, why);
       return result_response(id, tool_result(ToolResult{why, "", true}, nullptr));

@@ -2,112 +2,67 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 namespace gpudiag::mcp_detail {
 namespace {
-
-// Options are passed as --name=value and paths after `--`, so no argument can become an option.
-void add_option(std::vector<std::string>& argv, const Arguments& args, std::string_view arg, std::string_view option) {
-  const auto it = args.find(arg);
-  if (it == args.end()) return;
-  if (it->second.list.empty()) {
-    argv.push_back(fmt::format("--{}={}", option, it->second.text));
-  } else {
-    for (const auto& value : it->second.list) argv.push_back(fmt::format("--{}={}", option, value));
-  }
-}
-
-bool redacting(const Arguments& args, const McpServerOptions& options) {
-  const auto it = args.find("redact");
-  return it == args.end() ? options.redact_by_default : it->second.flag;
-}
-
-// "-" means stdin to the command line; here stdin is the protocol channel.
-std::string refuse_stdin(const std::vector<std::string>& paths) {
-  for (const auto& p : paths) {
-    if (p == "-") return "'-' (stdin) cannot be read here: stdin carries the protocol; give the file's path";
-  }
-  return "";
-}
 
 const Argument* find(const Arguments& args, std::string_view name) {
   const auto it = args.find(name);
   return it == args.end() ? nullptr : &it->second;
 }
 
-std::string analyze_command(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv) {
+bool redacting(const Arguments& args, const McpServerOptions& options) {
+  const Argument* redact = find(args, "redact");
+  return redact == nullptr ? options.redact_by_default : redact->flag;
+}
+
+std::string prepare_analyze(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv) {
   const Argument* paths = find(args, "paths");
-  const bool fetching = find(args, "project") != nullptr;
-  if ((paths == nullptr || paths->list.empty()) && !fetching) {
+  if (paths == nullptr && find(args, "project") == nullptr) {
     return "give `paths` (exported logs), or `project` and `job_id` to fetch a job's logs through gcloud";
   }
-  if (paths != nullptr) {
-    if (std::string why = refuse_stdin(paths->list); !why.empty()) return why;
+  // "-" means stdin to the command line; here stdin is the protocol channel.
+  if (paths != nullptr && std::find(paths->list.begin(), paths->list.end(), "-") != paths->list.end()) {
+    return "'-' (stdin) cannot be read here: stdin carries the protocol; give the file's path";
   }
-  argv.insert(argv.end(), {"analyze", "--format=json"});
   if (redacting(args, options)) argv.emplace_back("--redact");
-  add_option(argv, args, "job_id", "job-id");
-  add_option(argv, args, "job_name", "job-name");
-  add_option(argv, args, "project", "project");
-  add_option(argv, args, "region", "region");
-  add_option(argv, args, "job_file", "job");
-  add_option(argv, args, "fail_on", "fail-on");
-  add_option(argv, args, "lang", "lang");
-  add_option(argv, args, "rules", "rules");
-  if (paths != nullptr && !paths->list.empty()) {
-    argv.emplace_back("--");
-    argv.insert(argv.end(), paths->list.begin(), paths->list.end());
-  }
   return "";
 }
 
-std::string explain_command(const Arguments& args, const McpServerOptions&, std::vector<std::string>& argv) {
-  argv.emplace_back("explain");
-  add_option(argv, args, "lang", "lang");
-  add_option(argv, args, "rules", "rules");
-  argv.insert(argv.end(), {"--", find(args, "rule_id")->text});
-  return "";
-}
+std::string prepare_nothing(const Arguments&, const McpServerOptions&, std::vector<std::string>&) { return ""; }
 
-std::string rules_command(const Arguments& args, const McpServerOptions&, std::vector<std::string>& argv) {
-  argv.insert(argv.end(), {"rules", "list", "--format=json"});
-  add_option(argv, args, "rules", "rules");
-  return "";
-}
-
-std::string history_command(const Arguments& args, const McpServerOptions&, std::vector<std::string>& argv) {
-  argv.insert(argv.end(), {"history", "--format=json"});
-  add_option(argv, args, "db", "db");
-  add_option(argv, args, "pipeline", "pipeline");
-  return "";
-}
-
-std::string preflight_command(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv) {
-  const Argument* command = find(args, "command");
-  if (command == nullptr && find(args, "options_files") == nullptr && find(args, "scripts") == nullptr &&
+std::string prepare_preflight(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv) {
+  if (find(args, "command") == nullptr && find(args, "options_files") == nullptr && find(args, "scripts") == nullptr &&
       find(args, "job_file") == nullptr) {
     return "give the launch `command`, `options_files`, `scripts` or a `job_file`";
   }
-  argv.insert(argv.end(), {"preflight", "--format=json"});
   // A launch environment is the user's, not the server's: read its versions only when asked.
   const Argument* launch_env = find(args, "read_launch_env");
   if (launch_env == nullptr || !launch_env->flag) argv.emplace_back("--no-launch-env");
   if (redacting(args, options)) argv.emplace_back("--redact");
-  if (find(args, "fail_on") == nullptr) argv.emplace_back("--fail-on=never");
-  add_option(argv, args, "fail_on", "fail-on");
-  add_option(argv, args, "options_files", "options");
-  add_option(argv, args, "scripts", "script");
-  add_option(argv, args, "job_file", "job");
-  add_option(argv, args, "image_python", "image-python");
-  add_option(argv, args, "image_beam", "image-beam");
-  add_option(argv, args, "rules", "rules");
-  if (command != nullptr && !command->list.empty()) {
-    argv.emplace_back("--");
-    argv.insert(argv.end(), command->list.begin(), command->list.end());
-  }
+  if (find(args, "fail_on") == nullptr) argv.emplace_back("--fail-on=never");  // preflight's default is error
   return "";
 }
+
+constexpr std::array kAnalyzeOptions = {
+    OptionArgument{"job_id", "job-id"}, OptionArgument{"job_name", "job-name"}, OptionArgument{"project", "project"},
+    OptionArgument{"region", "region"}, OptionArgument{"job_file", "job"},      OptionArgument{"fail_on", "fail-on"},
+    OptionArgument{"lang", "lang"},     OptionArgument{"rules", "rules"},
+};
+constexpr std::array kExplainOptions = {OptionArgument{"lang", "lang"}, OptionArgument{"rules", "rules"}};
+constexpr std::array kRulesOptions = {OptionArgument{"rules", "rules"}};
+constexpr std::array kHistoryOptions = {OptionArgument{"db", "db"}, OptionArgument{"pipeline", "pipeline"}};
+constexpr std::array kPreflightOptions = {
+    OptionArgument{"fail_on", "fail-on"},
+    OptionArgument{"options_files", "options"},
+    OptionArgument{"scripts", "script"},
+    OptionArgument{"job_file", "job"},
+    OptionArgument{"image_python", "image-python"},
+    OptionArgument{"image_beam", "image-beam"},
+    OptionArgument{"rules", "rules"},
+};
 
 // Shared pieces of the input schemas.
 #define GPUDIAG_RULES_ARG                                                                                               \
@@ -192,32 +147,57 @@ constexpr std::array kTools = {
              "the verdict per job, the findings most likely cause first with their evidence lines (file:line), "
              "the error groups no rule explains, and the fixes best first, each citing the Dataflow GPU "
              "documentation. Call this first; the text summary names what to read in the structured report.",
-             kAnalyzeSchema, ToolOutput::kReport, true, analyze_command},
+             kAnalyzeSchema, ToolOutput::kReport, true, "analyze --format=json", kAnalyzeOptions, "paths",
+             prepare_analyze},
     ToolSpec{"explain", "Explain a gpudiag rule",
              "What a rule (a finding's rule_id) means: the failure it recognises, the evidence it needs, and every fix "
              "it proposes with its documentation link and the conditions that rank it. Use it to explain a finding "
              "to the user or to check a fix before suggesting it.",
-             kExplainSchema, ToolOutput::kText, false, explain_command},
+             kExplainSchema, ToolOutput::kText, false, "explain", kExplainOptions, "rule_id", prepare_nothing},
     ToolSpec{"rules", "List gpudiag's rules",
              "Every rule gpudiag knows: id, family, severity and title (the built-in pack and any rule directories "
              "given). Use it to see whether a failure is a known signature before reading raw logs.",
-             kRulesSchema, ToolOutput::kRules, false, rules_command},
+             kRulesSchema, ToolOutput::kRules, false, "rules list --format=json", kRulesOptions, "", prepare_nothing},
     ToolSpec{"history", "A pipeline's run history",
              "From a run history database: each pipeline's findings across its recorded runs (new, recurring, "
              "accepted; first and last seen) and, given a fingerprint, whether an earlier run already had it. Use "
              "it to tell a new failure from a known one.",
-             kHistorySchema, ToolOutput::kHistory, false, history_command},
+             kHistorySchema, ToolOutput::kHistory, false, "history --format=json", kHistoryOptions, "",
+             prepare_nothing},
     ToolSpec{"preflight", "Check a job's launch options before it runs",
              "Checks a Dataflow GPU job's launch options (a launch command, options files, launch scripts or an "
              "earlier run's description) against gpudiag's configuration rules before it is launched: missing "
              "worker_accelerator or driver install, GPU and machine type that do not fit, several SDK processes per "
              "GPU, disk too small for the image. Returns a gpudiag.report/v1 report of the findings.",
-             kPreflightSchema, ToolOutput::kReport, false, preflight_command},
+             kPreflightSchema, ToolOutput::kReport, false, "preflight --format=json", kPreflightOptions, "command",
+             prepare_preflight},
 };
 
 }  // namespace
 
 std::span<const ToolSpec> tool_table() { return kTools; }
+
+std::string tool_command(const ToolSpec& tool, const Arguments& args, const McpServerOptions& options,
+                         std::vector<std::string>& argv) {
+  for (size_t at = 0; at < tool.command.size();) {  // the subcommand's words
+    const size_t space = std::min(tool.command.find(' ', at), tool.command.size());
+    argv.emplace_back(tool.command.substr(at, space - at));
+    at = space + 1;
+  }
+  if (std::string why = tool.prepare(args, options, argv); !why.empty()) return why;
+  for (const auto& [argument, option] : tool.options) {
+    const Argument* given = find(args, argument);
+    if (given == nullptr) continue;
+    if (given->list.empty()) argv.push_back(fmt::format("--{}={}", option, given->text));
+    for (const auto& value : given->list) argv.push_back(fmt::format("--{}={}", option, value));
+  }
+  if (const Argument* positional = tool.positional.empty() ? nullptr : find(args, tool.positional)) {
+    argv.emplace_back("--");
+    if (positional->list.empty()) argv.push_back(positional->text);
+    argv.insert(argv.end(), positional->list.begin(), positional->list.end());
+  }
+  return "";
+}
 
 const ToolSpec* find_tool(std::string_view name) {
   for (const auto& tool : kTools) {

@@ -28,16 +28,31 @@ struct Argument {
 };
 using Arguments = std::map<std::string, Argument, std::less<>>;
 
+// An argument passed on as an option of the command line: `--option=value`, once per value.
+struct OptionArgument {
+  std::string_view argument;
+  std::string_view option;
+};
+
 struct ToolSpec {
   std::string_view name;
   std::string_view title;
   std::string_view description;  // written for a model: when to call it and what comes back
   std::string_view input_schema;
   ToolOutput output;
-  bool open_world;  // reaches outside the machine (fetching from Cloud Logging through gcloud)
-  // The child's argv after the binary's path; "" when the arguments are fine, else why not.
-  std::string (*command)(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv);
+  bool open_world;                          // reaches outside the machine (fetching from Cloud Logging through gcloud)
+  std::string_view command;                 // the gpudiag subcommand: "analyze", "rules list" …
+  std::span<const OptionArgument> options;  // the arguments that are options, in order
+  std::string_view positional;              // the argument whose values follow `--` ("" = none)
+  // What is particular to the tool: its checks of the arguments, its fixed options. Returns "" when
+  // the call can go on, else why not.
+  std::string (*prepare)(const Arguments& args, const McpServerOptions& options, std::vector<std::string>& argv);
 };
+
+// The child's argv after the binary's path: the subcommand, what `prepare` adds, the options, then
+// `--` and the positional values, so no value can become an option. "" or why the call cannot run.
+std::string tool_command(const ToolSpec& tool, const Arguments& args, const McpServerOptions& options,
+                         std::vector<std::string>& argv);
 
 std::span<const ToolSpec> tool_table();
 const ToolSpec* find_tool(std::string_view name);

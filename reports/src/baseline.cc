@@ -208,6 +208,11 @@ RankedReport apply_baseline(RankedReport report, const Baseline& baseline, std::
                                          : version == 2 ? f.fingerprint_v2
                                                         : f.legacy_fingerprint;
         if (f.rule_id != entry.rule_id || fingerprint != entry.fingerprint) continue;
+        // A rule without captures has the same fingerprint in every version: the pass of today's
+        // version has matched it already (an expired entry would otherwise match it twice, and be
+        // told to replace its fingerprint with itself).
+        if (version != 3 && (fingerprint == f.fingerprint || (version == 1 && fingerprint == f.fingerprint_v2)))
+          continue;
         r.matched.push_back(f.rule_id);
         if (rf.suppressed) continue;  // an earlier entry already accepts it
         if (version != 3) r.current_fingerprint = f.fingerprint;
