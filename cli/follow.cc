@@ -156,7 +156,7 @@ int follow_job(const RunOptions& o, const FollowOptions& follow, bool lines_to_s
   auto analysed = run_analysis(followed);
   if (!analysed) return kExitError;
   analysed->header_notes.push_back(fmt::format(
-      "export: {}/entries-*.json ({} pieces; offline: gpudiag analyze --job {} {}/entries-*.json)", folder.string(),
+      "export: {}/*.entries.json ({} pieces; offline: gpudiag analyze --job {} {}/*.entries.json)", folder.string(),
       followed.inputs.size(), shell_word(followed.job_files.front()), shell_word(folder.string())));
   const int code = finish(followed, *analysed);
   return fetch_failed && code == kExitOk ? kExitError : code;

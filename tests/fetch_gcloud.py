@@ -503,6 +503,9 @@ def follow_scenarios(r):
             f"gpudiag 0.1.0 — job {cid}" in out, f"exit {proc.returncode}\n" + err[-800:] + out[:800])
     r.check("follow Ctrl-C: not an input read in part", "interrupted" not in out and "incomplete" not in out.lower(),
             out[:1200])
+    r.check("follow Ctrl-C: the report's header names the pieces and the offline command",
+            re.search(r"export: \S+\.follow/\*\.entries\.json \(\d+ pieces?; offline: gpudiag analyze --job \S+"
+                      r"\.entries\.job\.json \S+\.follow/\*\.entries\.json\)", out) is not None, out[:700])
     r.check("follow Ctrl-C: the findings so far, told before the report", "new: [" in out and
             out.index("new: [") < out.index("gpudiag "), out[:600])
     pieces = os.path.join(r.work, "cache", "gpudiag", "fetch", PROJECT, REGION, cid + ".follow")
