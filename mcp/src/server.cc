@@ -34,6 +34,10 @@ constexpr int kParseError = -32700;
 constexpr int kInvalidRequest = -32600;
 constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
+constexpr int kServerBusy = -32000;  // implementation-defined server error
+
+// Requests read while a call runs wait for it; past this many they are refused.
+constexpr size_t kMaxQueued = 1024;
 
 constexpr std::string_view kInstructions =
     "gpudiag diagnoses Apache Beam pipelines on Google Cloud Dataflow GPUs from their Cloud Logging logs. "
@@ -175,6 +179,7 @@ class Session {
     if (method != "notifications/cancelled") return;  // initialized, roots changes …: nothing to do
     simdjson::dom::element request;
     if (params.is_object() && params["requestId"].get(request) == simdjson::SUCCESS) {
+      if (cancelled_.size() >= kMaxQueued) cancelled_.clear();  // ids of requests long answered: bounded
       cancelled_.insert(simdjson::minify(request));
     }
   }
@@ -302,8 +307,14 @@ class Session {
           if (root["params"].get(params) == simdjson::SUCCESS) notification(method, params);
           continue;
         }
+        // What waits is bounded: a client that floods requests during one call gets them refused.
+        if (queued_.size() >= kMaxQueued && has_id) {
+          send(error_response(simdjson::minify(id), kServerBusy,
+                              fmt::format("{} requests are already waiting for the call under way", kMaxQueued)));
+          continue;
+        }
       }
-      queued_.push_back(std::move(*message));
+      if (queued_.size() < kMaxQueued) queued_.push_back(std::move(*message));
     }
     watch.cancel = cancelled_.contains(in_flight_);
     return watch;

@@ -323,14 +323,19 @@ async function protocol() {
     c.send({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'analyze', arguments: { paths: [fifo] } } });
     c.send({ jsonrpc: '2.0', id: 'alive', method: 'ping' });
     assert.deepEqual((await c.response('alive', 10000)).result, {});
+    // What waits for the call is bounded: past 1,024 requests, the server refuses them at once.
+    for (let i = 0; i < 1030; i++) c.send({ jsonrpc: '2.0', id: `q${i}`, method: 'nope' });
+    assert.equal((await c.response('q1029', 10000)).error.code, -32000);
+    assert.equal(c.lines.find((m) => m.id === 'q0'), undefined, 'a waiting request is answered after the call');
     c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'test' } });
     c.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
     await c.response('after', 20000);
     assert.equal(c.lines.find((m) => m.id === 'slow'), undefined, 'a cancelled request gets no response');
+    assert.equal((await c.response('q1023', 20000)).error.code, -32601);  // the queue's last, answered in turn
     await c.logged(/analyze: (exit|signal) \d+ \(cancelled\)/);
     c.child.stdin.end();
     assert.equal(await c.exited, 0);
-    log('ok: ping during a call, cancellation');
+    log('ok: ping during a call, a bounded queue, cancellation');
 
     // The time limit: the call is stopped and returns the report of what was read, marked incomplete.
     writeSync(writer, entry);  // the cancelled call read the first one
