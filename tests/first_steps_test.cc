@@ -103,6 +103,23 @@ TEST_CASE("an error of the user's code leads the fixes and the failed attempts' 
   CHECK_THAT(text.out, !Catch::Contains("Find the four failed attempts"));
 }
 
+TEST_CASE("the error a wrapper names as its cause gets no step of its own", "[rules]") {
+  // tritonserver logs why it stopped on stderr, then the DoFn raises "tritonserver exited with code 1".
+  const Analysis a = test::analyze_case("corpus/triton-model-repository-incomplete");
+  const RankedReport r = rank(a);
+  REQUIRE(r.unexplained.size() == 2);
+  const UnexplainedGroup& wrapper = *r.unexplained[0].group;
+  const UnexplainedGroup& logged = *r.unexplained[1].group;
+  CHECK(wrapper.exception_type == "RuntimeError");
+  CHECK(wrapper.cause_group == logged.fingerprint);
+  CHECK(logged.cause_group.empty());
+  CHECK(fix_with_id(r, wrapper.fingerprint) != nullptr);
+  CHECK(fix_with_id(r, logged.fingerprint) == nullptr);
+  const auto text = test::run_gpudiag({"analyze", "corpus/triton-model-repository-incomplete/export.json"});
+  CHECK_THAT(text.out, Catch::Contains("the cause U1 names"));
+  CHECK_THAT(text.out, !Catch::Contains("Start from the first error before the failure"));
+}
+
 TEST_CASE("corpus: wherever an error group is the most likely cause the first fix names it", "[rules][golden]") {
   size_t cases = 0;
   for (const auto& dir : test::corpus_cases()) {

@@ -265,6 +265,26 @@ TEST_CASE("a succeeded job's findings are risks at most at warning and a failed 
     CHECK_THAT(report.verdict_line, Catch::StartsWith("WARNING — the job succeeded, but: GPU ran out of memory"));
     CHECK_FALSE(trips_gate(report, Impact::kError));
   }
+  SECTION("succeeded, and the program logged the error as a warning it went on from") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "worker", kOom, "j-1", "WARNING") +
+                                    entry("2024-01-01T00:00:09Z", "job-message", "Worker pool stopped.", "j-1"));
+    REQUIRE(fired(d, "gpu-out-of-memory"));
+    const Finding& oom = d.findings.front();
+    CHECK(oom.logged_as_handled);
+    CHECK(oom.severity == Impact::kInfo);
+    REQUIRE(oom.severity_before_outcome);
+    CHECK(*oom.severity_before_outcome == Impact::kError);
+    const RankedReport report = rank(d);
+    CHECK(report.verdict == Verdict::kOk);
+    CHECK_FALSE(trips_gate(report, Impact::kWarning));
+  }
+  SECTION("the same warning on stderr (docker) is a warning: stderr's level is not the program's") {
+    const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "docker", kOom, "j-1", "WARNING") +
+                                    entry("2024-01-01T00:00:09Z", "job-message", "Worker pool stopped.", "j-1"));
+    REQUIRE(fired(d, "gpu-out-of-memory"));
+    CHECK_FALSE(d.findings.front().logged_as_handled);
+    CHECK(d.findings.front().severity == Impact::kWarning);
+  }
   SECTION("failed, no rule knows why") {
     const Analysis d = analyze_jobs(entry("2024-01-01T00:00:01Z", "job-message",
                                           "Workflow failed. Causes: The job graph is too large.", "j-1", "ERROR"));

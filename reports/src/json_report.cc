@@ -180,7 +180,7 @@ void write_unexplained(JsonWriter& w, const RankedReport& r, const RenderOptions
     }
     w.field("step", g.step);
     w.field("truncated", g.truncated);
-    w.field("generic", g.generic).field("cause", g.cause);
+    w.field("generic", g.generic).field("cause", g.cause).field("cause_group", g.cause_group);
     w.array_field("chain", g.chain);
     w.field("count", g.count);
     w.array_field("workers", g.workers);

@@ -171,6 +171,8 @@ std::string unexplained_group(const RankedReport& report, const RankedUnexplaine
     }
     out += "\n";
   }
+  if (const int by = detail::named_as_cause_by(report, u); by > 0)
+    out += fmt::format("The cause U{} names (logged before it by the same worker).\n\n", by);
   out += fmt::format("Fingerprint {}\n\n", markdown_code_span(g.fingerprint));
   return out;
 }

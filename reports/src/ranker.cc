@@ -363,11 +363,25 @@ constexpr size_t kMaxFirstSteps = 3;
 // it and no rule at error explains the job), named by the group: what to do (rules/first-steps.yaml
 // by the kind of error, else from where it was raised), then what failed and where, how often and
 // since when. Its id is the group's fingerprint, its rule `unexplained-error`.
+bool takes_first_step(const RankedUnexplained& u) {
+  return !u.folded() && !u.suppressed && u.severity() >= Impact::kError;
+}
+
+// Whether a group that gets a first step of its own names `u` as its cause.
+bool named_by_step_taker(const RankedReport& report, const RankedUnexplained& u) {
+  return std::any_of(report.unexplained.begin(), report.unexplained.end(), [&](const RankedUnexplained& other) {
+    return &other != &u && takes_first_step(other) && !other.group->cause_group.empty() &&
+           other.group->cause_group == u.group->fingerprint;
+  });
+}
+
 void add_first_steps(RankedReport& report, std::map<std::string, size_t>& by_id) {
   size_t added = 0;
   for (const RankedUnexplained& u : report.unexplained) {
     if (added == kMaxFirstSteps) break;
-    if (u.folded() || u.suppressed || u.severity() < Impact::kError) continue;
+    if (!takes_first_step(u)) continue;
+    // Its line is already the cause the wrapper's step quotes: one failure, one step.
+    if (named_by_step_taker(report, u)) continue;
     const UnexplainedGroup& g = *u.group;
     const bool known_kind = !g.first_step.id.empty();
     RankedFix r;

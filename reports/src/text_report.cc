@@ -254,6 +254,8 @@ void render_unexplained(std::string& out, const RankedReport& report, Out& w) {
                          st.dim(fmt::format("… {} more in the JSON report", g.chain.size() - chain_shown)));
     if (!u.symptoms.empty())
       out += fmt::format("{}explains: {}\n", pad, fmt::join(detail::unexplained_explains(report, u), ", "));
+    if (const int by = detail::named_as_cause_by(report, u); by > 0)
+      out += fmt::format("{}the cause U{} names (logged before it by the same worker)\n", pad, by);
     // One line: the command in it is copied whole.
     out += Out::status(st.dim(fmt::format("fingerprint {} (a rule stub: gpudiag patterns suggest {} PATH…)",
                                           g.fingerprint, g.fingerprint)),

@@ -272,6 +272,15 @@ std::vector<std::string> unexplained_explains(const RankedReport& report, const 
   return names;
 }
 
+int named_as_cause_by(const RankedReport& report, const RankedUnexplained& u) {
+  for (const RankedUnexplained& other : report.unexplained) {
+    if (&other != &u && !other.group->cause_group.empty() && other.group->cause_group == u.group->fingerprint) {
+      return other.rank;
+    }
+  }
+  return 0;
+}
+
 std::string gate_line(const RankedReport& report, const RenderOptions& options) {
   const Impact threshold = *options.fail_on;
   if (const std::string refused = gate_refusal(report, options.allow_empty); !refused.empty()) {

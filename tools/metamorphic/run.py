@@ -172,7 +172,8 @@ def run_case(case, gpudiag, severities, tmp, healthy=()):
     evidence = set()
     for f in base["findings"]:
         evidence |= evidence_places(f)
-    ctx = {"severities": severities, "evidence": evidence, "case": case.name, "job": case.job}
+    ctx = {"severities": severities, "evidence": evidence, "case": case.name, "job": case.job,
+           "outcome": base.get("job", {}).get("outcome")}
     for name, make in variants.INVARIANT:
         files = make(items, ctx)
         if files is None:

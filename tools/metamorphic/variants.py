@@ -95,11 +95,18 @@ def traceback_into_exception(items, ctx):
 # --- severities --------------------------------------------------------------------------------------
 
 
+def _level_is_the_programs(entry, ctx):
+    """In a job that succeeded, the level a program logged an error at in the `worker` log says
+    whether it went on (docs/upgrading.md, "An error a succeeded job caught and logged as a warning"):
+    the one log and outcome whose entries' levels are part of the diagnosis."""
+    return ctx.get("outcome") == "succeeded" and short_log(entry) == "worker"
+
+
 def _severity_variant(pick):
     def variant(items, ctx):
         out, changed = _clone(items), 0
         for i in out:
-            if i.entry is None:
+            if i.entry is None or _level_is_the_programs(i.entry, ctx):
                 continue
             varies = ctx["severities"].get(short_log(i.entry))
             sev = i.entry.get("severity")
@@ -129,7 +136,7 @@ def evidence_in_other_log(items, ctx):
     traceback there sits in the message."""
     out, moved = _clone(items), 0
     for i in out:
-        if i.entry is None or (i.file, i.line) not in ctx["evidence"]:
+        if i.entry is None or (i.file, i.line) not in ctx["evidence"] or _level_is_the_programs(i.entry, ctx):
             continue
         log = short_log(i.entry)
         if log not in OTHER_COPY:

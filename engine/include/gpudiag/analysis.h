@@ -84,6 +84,9 @@ struct Finding {
   std::string description;
   std::string via;     // "match" (log entries) or "absence" (what is missing)
   uint64_t count = 0;  // evidence entries (all of them, not only those kept)
+  // Every entry is one the program logged below ERROR in the SDK's own log: it caught the error and
+  // went on. In a succeeded job such a finding is information, not a risk (job_analyses.cc).
+  bool logged_as_handled = false;
   Timestamp first_seen = kNoTime;
   Timestamp last_seen = kNoTime;
   std::vector<std::string> workers;  // distinct worker VMs of the evidence, sorted: the first kMaxListedWorkers
@@ -148,6 +151,9 @@ struct UnexplainedGroup {
   // … and this is the most specific line found below it: in its chain, or an error the same worker
   // logged just before it (the prelude); "" when the error's own line is specific, or none is.
   std::string cause;
+  // When `cause` is another group's line (the prelude): that group's fingerprint, so a report tells
+  // the two as one failure (its cause, then the wrapper) rather than two; "" otherwise.
+  std::string cause_group;
   uint64_t count = 0;                // entries (after reassembly: a docker-split traceback is one)
   std::vector<std::string> workers;  // distinct worker VMs, sorted: the first kMaxListedWorkers
   uint64_t workers_total = 0;

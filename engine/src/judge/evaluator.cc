@@ -245,6 +245,7 @@ Finding RuleEvaluator::make_finding(const CompiledRule& rule, const std::vector<
     const SignalHits& hits = acc_.hits(evidence_signal);
     const bool all = via == "match" && qualifying.size() == hits.refs.size();
     f.count = all ? hits.total : qualifying.size();
+    f.logged_as_handled = all && hits.total > 0 && hits.logged_as_handled == hits.total;
     if (all && hits.distinct_workers()) f.workers_total = *hits.distinct_workers();  // past the refs kept
     std::set<std::pair<uint32_t, uint64_t>> keep;
     for (const auto& h : qualifying) keep.emplace(h.input, h.offset);

@@ -50,6 +50,7 @@ bool SignalHits::room_for_ref(RefBudget* budget) {
 
 void SignalHits::add(const HitRef& ref, Hit&& hit, RefBudget* budget) {
   ++total;
+  if (hit.logged_as_handled) ++logged_as_handled;
   if (!refs_full && room_for_ref(budget)) {
     refs.push_back(ref);
   } else {
@@ -255,6 +256,7 @@ void JobAccumulator::absorb(JobAccumulator&& other) {
       if (ours.refs.size() < SignalHits::kMaxRefs) ours.refs.push_back(remap(r));
     }
     ours.total += theirs.total;
+    ours.logged_as_handled += theirs.logged_as_handled;
     for (auto& [name, values] : theirs.captures) {
       auto& mine = ours.captures[name];
       for (const auto& v : values) {

@@ -60,6 +60,7 @@ struct SignalHits {
   bool lean = false;
   std::vector<HitRef> refs;
   uint64_t total = 0;
+  uint64_t logged_as_handled = 0;  // … of which the program logged below ERROR (Hit::logged_as_handled)
   std::vector<std::pair<HitRef, Evidence>> evidence;
   std::map<std::string, std::set<std::string>> captures;  // group name → distinct values (bounded)
   // Once refs are full: one bit per worker id that hit, so a finding still counts its workers

@@ -20,15 +20,18 @@ bool selected(const JobSelection& select, const JobAccumulator& job) {
 }
 
 // A succeeded job did not fail: what its findings name are risks, at most warnings, unless the
-// rule says its failure hides behind a success (`hides_failure: true`).
+// rule says its failure hides behind a success (`hides_failure: true`). An error the program caught
+// and logged as a warning (a batch-size probe's out-of-memory, a retried download) in a job that then
+// succeeded is not even a risk: information.
 void apply_outcome(const CompiledRulePack& pack, Analysis& job) {
   if (job.job.outcome != JobOutcome::kSucceeded) return;
   for (auto& f : job.findings) {
     const int ri = pack.rule_index(f.rule_id);
     if (ri >= 0 && pack.rules[ri].spec.info.hides_failure) continue;
-    if (f.severity <= Impact::kWarning) continue;
+    const Impact capped = f.logged_as_handled ? Impact::kInfo : Impact::kWarning;
+    if (f.severity <= capped) continue;
     f.severity_before_outcome = f.severity;
-    f.severity = Impact::kWarning;
+    f.severity = capped;
   }
 }
 

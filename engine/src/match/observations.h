@@ -37,10 +37,13 @@ struct Hit {
   std::string sdk_worker;
   SourceLocation where;  // absolute
   Captures captures;
-  std::unique_ptr<KeptRecord> record;   // evidence keeps a cropped copy of the entry (and an absence's start)
-  std::string log;                      // observers: the entry's log …
-  std::string text;                     // … and the text they read (options, phase messages)
-  bool evidence = false;                // the signal's role is evidence (context is gathered for it)
+  std::unique_ptr<KeptRecord> record;  // evidence keeps a cropped copy of the entry (and an absence's start)
+  std::string log;                     // observers: the entry's log …
+  std::string text;                    // … and the text they read (options, phase messages)
+  bool evidence = false;               // the signal's role is evidence (context is gathered for it)
+  // Evidence the program logged itself, below ERROR, in the SDK's own log (`worker`: Python logging
+  // keeps the program's level, where stderr's lines all come as ERROR): it caught the error and went on.
+  bool logged_as_handled = false;
   std::string matched_line;             // evidence: the line of the message that matched …
   size_t match_at = std::string::npos;  // … where in it the match starts, and its length
   size_t match_length = 0;

@@ -410,6 +410,7 @@ void RecordMatcher::match(const LogRecord& r, size_t entry_index, JobSeen& job, 
     }
     if (s.role == SignalRole::kEvidence) {
       hit.evidence = true;
+      hit.logged_as_handled = r.log == "worker" && r.severity != Severity::kDefault && r.severity <= Severity::kWarning;
       MatchedLine line = matched_line(s, r);
       hit.matched_line = std::move(line.line);
       hit.match_at = line.at;

@@ -289,6 +289,7 @@ void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const Cau
     if (prelude == nullptr) continue;
     g.cause = prelude->exception.empty() ? prelude->exemplar.matched_line : prelude->exception;
     if (g.cause.size() > kMaxChainLine) g.cause.resize(kMaxChainLine);
+    g.cause_group = prelude->fingerprint;
   }
 }
 
