@@ -36,12 +36,8 @@ def build(c):
         '    return F.linear(input, self.weight, self.bias)',
     ], CUBLAS + " [while running '%s']" % STEP)
     t = ready + 40
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR',
-               src=SRC_CUBLAS, cite=CUBLAS, module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (11 + attempt), sdk='sdk-0-3', step=STEP,
-               mark='cublas' if attempt == 0 else None)
-        t += 29.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_CUBLAS, cite=CUBLAS, gap=29.0, sdk='sdk-0-3',
+                          mark='cublas')
     N.fail_work_item_4(j, cf, t + 3.0, STAGE, [j.w[0]] * 4)
     c.output('export.json')
     c.fire('cublas-handle-failed', marks=['cublas'], captures={'status': 'CUBLAS_STATUS_NOT_INITIALIZED'})

@@ -40,12 +40,7 @@ def build(c):
         '    return self._apply(convert)',
     ], BUSY + '\n' + ADVICE + " [while running '%s']" % STEP)
     t = ready + 30
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR',
-               src=SRC_BUSY, cite=BUSY, module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (11 + attempt), sdk='sdk-0-1', step=STEP,
-               mark='busy' if attempt == 0 else None)
-        t += 31.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_BUSY, cite=BUSY, gap=31.0, sdk='sdk-0-1', mark='busy')
     N.fail_work_item_4(j, cf, t + 3.0, STAGE, [j.w[0]] * 4)
     c.output('export.json')
     c.fire('cuda-device-busy', marks=['busy'])

@@ -51,14 +51,9 @@ def build(c):
         '  File "%s/torch/cuda/__init__.py", line 305, in _lazy_init' % SP,
         '    raise RuntimeError(',
     ], FORK + " [while running '%s']" % STEP)
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_FORK,
-               cite='Cannot re-initialize CUDA in forked subprocess', module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, mark='fork' if attempt == 0 else None)
-        j.msg(t + 2.0, T.worker_error_msg(tb, STEP), sev='ERROR', src=SRC_FORK,
-              cite='Error message from worker: … Cannot re-initialize CUDA in forked subprocess',
-              mark='fork-msg' if attempt == 0 else None)
-        t += 40.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_FORK,
+                          cite='Cannot re-initialize CUDA in forked subprocess', gap=40.0, mark='fork',
+                          msg_cite='Error message from worker: … Cannot re-initialize CUDA in forked subprocess')
     N.fail_work_item_4(j, cf, t + 3.0, STAGE, [j.w[0]] * 4)
     c.output('export.json')
     c.fire('cuda-fork-reinit', marks=['fork', 'fork-msg'])

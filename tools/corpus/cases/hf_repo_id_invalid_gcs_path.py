@@ -45,14 +45,9 @@ def build(c):
         '  File "%s/huggingface_hub/utils/_validators.py", line 160, in validate_repo_id' % SP,
         '    raise HFValidationError(',
     ], HFV + " [while running '%s']" % STEP)
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_HFV,
-               cite='Repo id must be in the form', module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, mark='hfv' if attempt == 0 else None)
-        j.msg(t + 2.0, T.worker_error_msg(tb, STEP), sev='ERROR', src=SRC_HFV,
-              cite="Error message from worker: … Repo id must be in the form … 'gs://…'",
-              mark='hfv-msg' if attempt == 0 else None)
-        t += 35.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_HFV, cite='Repo id must be in the form', gap=35.0,
+                          mark='hfv',
+                          msg_cite="Error message from worker: … Repo id must be in the form … 'gs://…'")
     N.fail_work_item_4(j, cf, t + 3.0, STAGE, [j.w[0]] * 4)
     c.output('export.json')
     c.fire('hf-repo-id-invalid', marks=['hfv', 'hfv-msg'], captures={'repo_id': GCS})

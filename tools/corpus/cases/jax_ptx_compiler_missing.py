@@ -30,11 +30,8 @@ def build(c):
         '    compiled = self._compile(**kwargs)',
     ], PTX + " [while running '%s']" % STEP)
     t = ready + 50
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_PTX,
-               cite='No PTX compilation provider', module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (11 + attempt), step=STEP, mark='ptx' if attempt == 0 else None)
-        t += 30.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_PTX, cite='No PTX compilation provider', gap=30.0,
+                          mark='ptx')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json')
     c.fire('jax-ptx-compiler-missing', marks=['ptx'])

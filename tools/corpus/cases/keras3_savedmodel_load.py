@@ -34,11 +34,8 @@ def build(c):
         '    raise ValueError(',
     ], KERAS + " [while running '%s']" % STEP)
     t = ready + 35
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_KERAS,
-               cite='Keras 3 only supports V3', module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (11 + attempt), step=STEP, mark='keras' if attempt == 0 else None)
-        t += 40.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_KERAS, cite='Keras 3 only supports V3', gap=40.0,
+                          mark='keras')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json')
     c.fire('keras3-savedmodel-load', marks=['keras'])

@@ -50,12 +50,8 @@ def build(c):
     t = ready + 25
     j.docker(t - 8, j.w[0], 'Loading checkpoint shards: 100%|██████████| 2/2 [00:04<00:00,  2.11s/it]',
              sev='ERROR', src=SRC_SHARDS)
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), traceback()), sev='ERROR',
-               src=SRC_ST, cite='Error while deserializing header: HeaderTooLarge',
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (11 + attempt),
-               step=STEP, mark='pointer' if attempt == 0 else None)
-        t += 40.0
+    t = N.failed_attempts(j, t, j.w[0], traceback(), STEP, src=SRC_ST,
+                          cite='Error while deserializing header: HeaderTooLarge', gap=40.0, mark='pointer')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json.gz')
     c.fire('model-file-lfs-pointer', marks=['pointer'])

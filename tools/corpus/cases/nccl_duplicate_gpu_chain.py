@@ -38,15 +38,11 @@ def build(c):
     ]
     tb = T.augmented_tb('3.11', frames, EXC, STEP)
     t = ready + 20
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (2 + attempt), tb), sev='ERROR',
-               src=('verl-project/verl#161 (2025): the DistBackendError, ncclInvalidUsage, "Last '
-                    'error:" and "Duplicate GPU detected" lines verbatim; Beam\'s re-raise and the '
-                    'torch frames composed', 'V'),
-               cite='Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10',
-               module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (12 + attempt), step=STEP, mark='dup' if attempt == 0 else None)
-        t += 41.0
+    src = ('verl-project/verl#161 (2025): the DistBackendError, ncclInvalidUsage, "Last error:" and "Duplicate '
+           'GPU detected" lines verbatim; Beam\'s re-raise and the torch frames composed', 'V')
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=src,
+                          cite='Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10', gap=41.0,
+                          bundle=2, thread=12, mark='dup')
     N.fail_work_item_4(j, cf, t + 3.0, 'S01:ReadPrompts/Read+ShardedGenerate+WriteText/Write', [j.w[0]] * 4)
     c.output('export.json')
     # Since issue 40 a rule knows the reason NCCL gives: nccl-ranks-share-gpu reads it in the same

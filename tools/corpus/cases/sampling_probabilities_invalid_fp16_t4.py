@@ -44,15 +44,11 @@ def build(c):
         '  File "%s/transformers/generation/utils.py", line 3297, in _sample' % SP,
         '    next_tokens = torch.multinomial(probs, num_samples=1).squeeze(1)',
     ], NAN + " [while running '%s']" % STEP)
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (7 + attempt), tb), sev='ERROR', src=SRC_NAN,
-               cite='probability tensor contains either `inf`, `nan` or element < 0',
-               module='apache_beam/runners/worker/sdk_worker.py', line=303, thread='Thread-%d' % (14 + attempt),
-               step=STEP, mark='nan' if attempt == 0 else None)
-        j.msg(t + 2.0, T.worker_error_msg(tb, STEP), sev='ERROR', src=SRC_NAN,
-              cite='Error message from worker: … probability tensor contains either `inf`, `nan` or element < 0',
-              mark='nan-msg' if attempt == 0 else None)
-        t += 45.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_NAN,
+                          cite='probability tensor contains either `inf`, `nan` or element < 0', gap=45.0,
+                          bundle=7, thread=14, mark='nan',
+                          msg_cite='Error message from worker: … probability tensor contains either `inf`, `nan` '
+                                   'or element < 0')
     N.fail_work_item_4(j, cf, t + 3.0, STAGE, [j.w[0]] * 4)
     c.output('export.json')
     c.fire('sampling-probabilities-invalid', marks=['nan', 'nan-msg'])

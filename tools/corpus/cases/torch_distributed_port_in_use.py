@@ -33,11 +33,8 @@ def build(c):
         '    return TCPStore(',
     ], PORT + " [while running '%s']" % STEP)
     t = ready + 30
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_PORT,
-               cite='failed to listen on any local network address', module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, mark='port' if attempt == 0 else None)
-        t += 35.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_PORT,
+                          cite='failed to listen on any local network address', gap=35.0, mark='port')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json')
     c.fire('torch-distributed-port-in-use', marks=['port'], captures={'port': '29500'})

@@ -43,11 +43,8 @@ def build(c):
         '    raise pickle.UnpicklingError(_get_wo_message(str(e))) from None',
     ], WO + " [while running '%s']" % STEP)
     t = ready + 35
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_WO,
-               cite='Weights only load failed', module='apache_beam/runners/worker/sdk_worker.py', line=303,
-               thread='Thread-%d' % (11 + attempt), step=STEP, mark='wo' if attempt == 0 else None)
-        t += 40.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_WO, cite='Weights only load failed', gap=40.0,
+                          mark='wo')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json')
     c.fire('torch-load-weights-only', marks=['wo'], captures={'global': 'torch.nn.modules.container.Sequential'})

@@ -35,11 +35,8 @@ def build(c):
         '    raise ValueError(',
     ], ARCH + " [while running '%s']" % STEP)
     t = ready + 40
-    for attempt in range(4):
-        j.wlog(t, j.w[0], T.instruction_error('process_bundle-%d' % (1 + attempt), tb), sev='ERROR', src=SRC_ARCH,
-               cite='does not recognize this architecture', module='apache_beam/runners/worker/sdk_worker.py',
-               line=303, thread='Thread-%d' % (11 + attempt), step=STEP, mark='arch' if attempt == 0 else None)
-        t += 45.0
+    t = N.failed_attempts(j, t, j.w[0], tb, STEP, src=SRC_ARCH, cite='does not recognize this architecture',
+                          gap=45.0, mark='arch')
     N.fail_work_item_4(j, cf, t + 3.0, STEPS[0], [j.w[0]] * 4)
     c.output('export.json')
     c.fire('transformers-architecture-unknown', marks=['arch'], captures={'model_type': 'qwen3'})

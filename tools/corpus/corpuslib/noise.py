@@ -327,6 +327,25 @@ def fail(j, c, t, text, src, mark='workflow-failed', n=None, sev='ERROR', cite=N
     return teardown(j, c, t + 1.5, n=n)
 
 
+def failed_attempts(j, t, worker, tb, step, src, cite, gap, bundle=1, thread=11, sdk='sdk-0-0', mark=None,
+                    msg_cite=None, msg_at=2.0):
+    """Four failed attempts of a bundle as the Python SDK reports them: the worker log's "Error
+    processing instruction process_bundle-N. Original traceback is" with `tb` at ERROR, and with
+    `msg_cite` the job message "Error message from worker: …" `msg_at` seconds later. `mark` (and
+    mark + '-msg') labels the first attempt's entries. Returns the time after the fourth attempt."""
+    from corpuslib import texts as T
+    for attempt in range(4):
+        first = attempt == 0
+        j.wlog(t, worker, T.instruction_error('process_bundle-%d' % (bundle + attempt), tb), sev='ERROR', src=src,
+               cite=cite, module='apache_beam/runners/worker/sdk_worker.py', line=303,
+               thread='Thread-%d' % (thread + attempt), sdk=sdk, step=step, mark=mark if first else None)
+        if msg_cite is not None:
+            j.msg(t + msg_at, T.worker_error_msg(tb, step), sev='ERROR', src=src, cite=msg_cite,
+                  mark=mark + '-msg' if first and mark else None)
+        t += gap
+    return t
+
+
 def fail_work_item_4(j, c, t, stage, workers, mark='wif', n=1):
     """The job's failure after four failed attempts, in the current work-item-failed wording
     without "Root cause:" lines (texts.work_item_failed_4_plain), and the teardown."""
