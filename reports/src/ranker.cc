@@ -370,8 +370,7 @@ bool takes_first_step(const RankedUnexplained& u) {
 // Whether a group that gets a first step of its own names `u` as its cause.
 bool named_by_step_taker(const RankedReport& report, const RankedUnexplained& u) {
   return std::any_of(report.unexplained.begin(), report.unexplained.end(), [&](const RankedUnexplained& other) {
-    return &other != &u && takes_first_step(other) && !other.group->cause_group.empty() &&
-           other.group->cause_group == u.group->fingerprint;
+    return takes_first_step(other) && detail::names_as_cause(other, u);
   });
 }
 

@@ -272,11 +272,13 @@ std::vector<std::string> unexplained_explains(const RankedReport& report, const 
   return names;
 }
 
+bool names_as_cause(const RankedUnexplained& by, const RankedUnexplained& u) {
+  return &by != &u && !by.group->cause_group.empty() && by.group->cause_group == u.group->fingerprint;
+}
+
 int named_as_cause_by(const RankedReport& report, const RankedUnexplained& u) {
   for (const RankedUnexplained& other : report.unexplained) {
-    if (&other != &u && !other.group->cause_group.empty() && other.group->cause_group == u.group->fingerprint) {
-      return other.rank;
-    }
+    if (names_as_cause(other, u)) return other.rank;
   }
   return 0;
 }

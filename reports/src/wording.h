@@ -96,8 +96,10 @@ bool several_processes(const UnexplainedGroup& g);
 std::string_view novelty_note(Novelty n);
 // The findings folded under a group: "#1 work-item-failed" each.
 std::vector<std::string> unexplained_explains(const RankedReport& report, const RankedUnexplained& u);
-// The group that names `u` as its cause (its line is the other's prelude: a library logged the reason,
-// then the pipeline raised a wrapper): that group's rank, 0 when none does.
+// Whether `by` names `u` as its cause (u's line is by's prelude: a library logged the reason, then the
+// pipeline raised a wrapper).
+bool names_as_cause(const RankedUnexplained& by, const RankedUnexplained& u);
+// The group that names `u` as its cause: that group's rank, 0 when none does.
 int named_as_cause_by(const RankedReport& report, const RankedUnexplained& u);
 
 // The gate's outcome in one line: "tripped: 2 findings at or above error (a, b)" or "passed: …".
