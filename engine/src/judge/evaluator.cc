@@ -110,20 +110,23 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
   std::vector<HitRef> refs = hits.refs;
   const auto& spec = rule.spec;
 
+  // `after` keeps the hits an anchor precedes, `not_after` those none does. An unknown order gives
+  // the hit the benefit both ways: it counts.
+  const auto preceded = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order) {
+    const auto& anchors = acc_.hits(anchor_signal).refs;
+    return std::any_of(anchors.begin(), anchors.end(), [&](const HitRef& a) {
+      if (seq.same_worker && a.worker != h.worker) return false;
+      if (a.at == kNoTime || h.at == kNoTime) return unknown_order;
+      if (a.at > h.at) return false;
+      if (seq.min && h.at - a.at < *seq.min) return false;
+      return !seq.within || h.at - a.at <= *seq.within;
+    });
+  };
   if (spec.after) {
-    const auto& before = acc_.hits(rule.after_signal).refs;
-    std::vector<HitRef> kept;
-    for (const auto& h : refs) {
-      const bool ok = std::any_of(before.begin(), before.end(), [&](const HitRef& a) {
-        if (spec.after->same_worker && a.worker != h.worker) return false;
-        if (a.at == kNoTime || h.at == kNoTime) return true;  // order unknown: give it the benefit
-        if (a.at > h.at) return false;
-        if (spec.after->min && h.at - a.at < *spec.after->min) return false;
-        return !spec.after->within || h.at - a.at <= *spec.after->within;
-      });
-      if (ok) kept.push_back(h);
-    }
-    refs = std::move(kept);
+    std::erase_if(refs, [&](const HitRef& h) { return !preceded(*spec.after, rule.after_signal, h, true); });
+  }
+  if (spec.not_after) {
+    std::erase_if(refs, [&](const HitRef& h) { return preceded(*spec.not_after, rule.not_after_signal, h, false); });
   }
 
   if (spec.count) {

@@ -72,6 +72,7 @@ struct CompiledRule {
   int match_signal = -1;
   int weak_signal = -1;
   int after_signal = -1;
+  int not_after_signal = -1;
   int absent_signal = -1;
   int absent_after_signal = -1;
 };

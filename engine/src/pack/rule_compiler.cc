@@ -216,6 +216,9 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
     if (rule.spec.match) rule.match_signal = compiler.add_signal(*rule.spec.match, SignalRole::kEvidence, ri);
     if (rule.spec.weak) rule.weak_signal = compiler.add_signal(*rule.spec.weak, SignalRole::kWeak, ri);
     if (rule.spec.after) rule.after_signal = compiler.add_signal(rule.spec.after->match, SignalRole::kAfter, ri);
+    if (rule.spec.not_after) {
+      rule.not_after_signal = compiler.add_signal(rule.spec.not_after->match, SignalRole::kAfter, ri);
+    }
     if (rule.spec.absent) {
       rule.absent_signal = compiler.add_signal(rule.spec.absent->match, SignalRole::kAbsentMarker, ri);
       if (rule.spec.absent->after) {

@@ -113,6 +113,12 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
       out += fmt::format("  after within={} same={}\n", s.after->within ? format_duration(*s.after->within) : "-",
                          s.after->same_worker ? "worker" : "job");
     }
+    if (s.not_after) {
+      signal("not_after", rule.not_after_signal);
+      out += fmt::format("  not_after within={} same={}\n",
+                         s.not_after->within ? format_duration(*s.not_after->within) : "-",
+                         s.not_after->same_worker ? "worker" : "job");
+    }
     if (s.absent) {
       signal("absent", rule.absent_signal);
       signal("absent_after", rule.absent_after_signal);

@@ -150,9 +150,9 @@ void RuleReader::read_count(const Node& n, RuleSpec& rule) {
   rule.count = c;
 }
 
-void RuleReader::read_after(const Node& n, RuleSpec& rule) {
+void RuleReader::read_after(const Node& n, std::string_view key, std::optional<AfterSpec>& into) {
   if (!n.is_map() || n.get("match") == nullptr) {
-    error(n.at, "rule-after", "`after` needs `match` (and optionally within, same)");
+    error(n.at, "rule-after", fmt::format("`{}` needs `match` (and optionally within, min, same)", key));
     return;
   }
   check_keys(n, KeyPlace::kAfter);
@@ -165,7 +165,7 @@ void RuleReader::read_after(const Node& n, RuleSpec& rule) {
     if (same != "worker" && same != "job") error(s->at, "rule-after", "`same` is worker or job");
     a.same_worker = same == "worker";
   }
-  rule.after = std::move(a);
+  into = std::move(a);
 }
 
 void RuleReader::read_absent(const Node& n, RuleSpec& rule) {

@@ -177,7 +177,8 @@ class RuleReader {
   void read_if_unknown(const Node& n, RuleSpec& rule);
   void read_sources(const Node& n, RuleSpec& rule);
   void read_count(const Node& n, RuleSpec& rule);
-  void read_after(const Node& n, RuleSpec& rule);
+  // `after` or `not_after` (one mapping shape), into `into`.
+  void read_after(const Node& n, std::string_view key, std::optional<AfterSpec>& into);
   void read_absent(const Node& n, RuleSpec& rule);
   void read_fixes(const Node& n, RuleSpec& rule);
   void read_fix_translations(const Node& n, FixInfo& fix);
