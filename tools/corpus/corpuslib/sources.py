@@ -321,6 +321,21 @@ SOURCES = {
                      'that boot.go relays pip\'s output to the Dataflow worker-startup log is inferred',
                      'V-other'),
     'user-code': ('application log line written by the pipeline\'s own code (synthetic)', 'I'),
+    'protobuf-descriptors': ('protocolbuffers/protobuf python/message.c (upb, 4.21 on): "TypeError: '
+                             'Descriptors cannot be created directly. If this call came from a _pb2.py '
+                             'file, …" with its workaround lines, raised from google/protobuf/'
+                             'descriptor.py __new__ under a _pb2 module generated before protoc 3.19 '
+                             '(tensorflow/tensorflow#56266, MicrosoftDocs/windows-ai-docs#77 show the '
+                             'frames); the package and its frames in the case are composed', 'V-code'),
+    'numpy-alias-removed': ('numpy/numpy numpy/__init__.py __getattr__ (1.24.2 on): "module \'numpy\' has '
+                            'no attribute \'object\'.\n`np.object` was a deprecated alias for the builtin '
+                            '`object`. …"; onnx/mapping.py of onnx before 1.11 mapped STRING to '
+                            'np.dtype(np.object); frames composed', 'V-code'),
+    'ort-ir-too-new': ('microsoft/onnxruntime onnxruntime/core/graph/model.cc Model::Model: "Unsupported '
+                       'model IR version: 10, max supported IR version: 9", in the bytes-path form '
+                       '"[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Failed to load model with error: …" '
+                       '(microsoft/onnxscript#1288, microsoft/onnxruntime#20559); Beam '
+                       'onnx_inference.py load_model frames composed', 'V-code'),
 }
 
 
