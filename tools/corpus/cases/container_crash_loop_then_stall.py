@@ -31,7 +31,7 @@ def build(c):
         j.docker(t + 2.2, w, 'Executing: python -m apache_beam.runners.worker.sdk_worker_main',
                  src='beam-boot')
         j.docker(t + 3.9, w, "ModuleNotFoundError: No module named 'pkg_resources'",
-                 sev='ERROR', src='docs-pkg-resources')
+                 sev='ERROR', src='docs-pkg-resources', mark='mnf' if k == 0 else None)
         j.docker(t + 4.0, w, 'Python exited: exit status 1', sev='ERROR', src='beam-boot')
         j.kubelet(t + 4.6, w, '"RemoveContainer" containerID="%064x"' % (0x4709e866a99b + k * 7919),
                   src='vcluster-162')
@@ -49,6 +49,7 @@ def build(c):
         k += 1
     N.fail(j, cf, 61.0 + 34.0 + 3600.9, N.NO_ACTIVITY_1H, src='tfx-6386', mark='stall')
     c.output('export.json')
-    c.fire('container-crash-loop', marks=['crash', 'crash2'])
-    c.fire('workers-stuck-no-activity', marks=['stall'], caused_by='container-crash-loop')
+    c.fire('python-module-missing', marks=['mnf'], captures={'module': 'pkg_resources'})
+    c.fire('container-crash-loop', marks=['crash', 'crash2'], caused_by='python-module-missing')
+    c.fire('workers-stuck-no-activity', marks=['stall'], caused_by='python-module-missing')
     c.may_fire('workflow-failed')
