@@ -68,19 +68,28 @@ TEST_CASE("a first step whose example its pattern misses is a load error at the 
 }
 
 TEST_CASE("a missing module's group ranks its first step first, with the module in a command", "[rules]") {
-  const Analysis a = test::analyze_case("corpus/module-not-found-requirements");
+  // The launch's own import fails: the Flex Template launcher logs the program's traceback one line
+  // an entry at INFO (python-docs-samples#4891's shape). python-module-missing, the rule, reads the
+  // workers' logs only, so here the module is an unexplained group led by its first step.
+  const std::vector<std::string> lines = {
+      "Traceback (most recent call last):",
+      "  File \"/dataflow/template/main.py\", line 3, in <module>",
+      "    import embed_pipeline.transforms",
+      "ModuleNotFoundError: No module named 'embed_pipeline.transforms'",
+  };
+  std::string text;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    text += test::log_entry_line(fmt::format("2024-01-01T10:00:00.{:06}Z", 100 + 10 * k), "launcher", lines[k], "INFO",
+                                 "launcher-202401010000001", fmt::format("mnf{}", k));
+  }
+  const Analysis a = test::analyze_text(text, "export.ndjson");
+  CHECK(a.findings.empty());
   REQUIRE_FALSE(a.unexplained.empty());
   const UnexplainedGroup& g = a.unexplained.front();
   CHECK(g.first_step.id == "python-module-missing");
   CHECK_THAT(g.first_step.action, Catch::Contains("provides embed_pipeline.transforms"));
   CHECK(g.first_step.command == R"(python -c "import embed_pipeline.transforms")");
-  const RankedReport r = rank(a);
-  REQUIRE_FALSE(r.fixes.empty());
-  CHECK(r.fixes.front().id == g.fingerprint);
-  CHECK(r.fixes.front().for_rules == std::vector<std::string>{"unexplained-error"});
-  CHECK_THAT(r.fixes.front().action, Catch::Contains("ModuleNotFoundError"));
-  CHECK(r.fixes.front().command == g.first_step.command);
-  CHECK(r.fixes.front().doc.title == "Manage pipeline dependencies in Dataflow");
+  CHECK(g.first_step.doc.title == "Manage pipeline dependencies in Dataflow");
 }
 
 TEST_CASE("an error of the user's code leads the fixes and the failed attempts' fix waits", "[rules]") {
