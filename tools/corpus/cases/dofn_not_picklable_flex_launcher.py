@@ -16,16 +16,6 @@ SRC_DILL_TRACE = ('uqfoundation/dill dill/_dill.py trace output ("T4: <class …
                   'dumps fails, logged at INFO by the "dill" logger; values composed (a near miss)', 'V-code')
 
 
-def launch(j, args, t0):
-    j.launcher(t0, 'Started template launcher.', line='python_template_launcher.go:36',
-               src='ft-launcher-2020')
-    j.launcher(t0 + 0.1, 'Initialize Python template.', line='python_template_launcher.go:38',
-               src='ft-launcher-2020')
-    j.launcher(t0 + 0.4, 'Using launch args: [/dataflow/template/main.py %s]' % args,
-               line='python_template.go:63', src='ft-launcher-2020',
-               cite='Using launch args: [/dataflow/template/main.py …]')
-    j.launcher(t0 + 0.5, 'Executing: python /dataflow/template/main.py %s' % args, line='exec.go:37',
-               src='ft-launcher-2020', cite='Executing: python /dataflow/template/main.py …')
 
 
 def build(c):
@@ -55,7 +45,7 @@ def build(c):
     j.msg(2.3, 'Console log from launcher will be available at %s/console_logs.' % stage,
           src='ft-console-log-msg',
           cite='Console log from launcher will be available at gs://…/template_launches/JOB_ID/console_logs.')
-    launch(j, args, 29.0)
+    N.flex_launcher_start(j, args, 29.0)
     j.launcher_lines(41.0, [
         '%s/apache_beam/io/gcp/bigquery.py:2095: BeamDeprecationWarning: options is deprecated since '
         'First stable release. References to <pipeline>.options will not be supported' % SP,

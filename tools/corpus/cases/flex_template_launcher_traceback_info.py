@@ -29,16 +29,6 @@ WARNING = [
 ]
 
 
-def launch(j, args, t0):
-    j.launcher(t0, 'Started template launcher.', line='python_template_launcher.go:36',
-               src='ft-launcher-2020')
-    j.launcher(t0 + 0.1, 'Initialize Python template.', line='python_template_launcher.go:38',
-               src='ft-launcher-2020')
-    j.launcher(t0 + 0.4, 'Using launch args: [/dataflow/template/main.py %s]' % args,
-               line='python_template.go:63', src='ft-launcher-2020',
-               cite='Using launch args: [/dataflow/template/main.py …]')
-    j.launcher(t0 + 0.5, 'Executing: python /dataflow/template/main.py %s' % args, line='exec.go:37',
-               src='ft-launcher-2020', cite='Executing: python /dataflow/template/main.py …')
 
 
 def build(c):
@@ -69,7 +59,7 @@ def build(c):
     j.msg(2.1, 'Console log from launcher will be available at %s/console_logs.' % stage,
           src='ft-console-log-msg',
           cite='Console log from launcher will be available at gs://…/template_launches/JOB_ID/console_logs.')
-    launch(j, args, 31.0)
+    N.flex_launcher_start(j, args, 31.0)
     j.launcher_lines(44.0, WARNING, src='beam-options-deprecation', mark='warning')
     j.launcher_lines(71.0, TRACEBACK, src='ft-launcher-traceback-4891', mark='traceback',
                      cite=CPE)
@@ -82,7 +72,7 @@ def build(c):
     h = c.job('catalog-export-flex', '2024-09-17T06:10:41Z', region='us-central1',
               zone='us-central1-b', project='retail-ml-prod', python='3.7', beam='2.40.0')
     hstage = 'gs://dataflow-staging-us-central1-715244150921/staging/template_launches/%s' % h.id
-    launch(h, '--runner=DataflowRunner --job_name=catalog-export-flex --project=retail-ml-prod '
+    N.flex_launcher_start(h, '--runner=DataflowRunner --job_name=catalog-export-flex --project=retail-ml-prod '
               '--region=us-central1 --template_location=%s/job_object' % hstage, 1.0)
     h.launcher_lines(9.0, WARNING, src='beam-options-deprecation', mark='healthy-warning')
     ready = N.bring_up(h, hcf, steps=N.STEPS_CPU)

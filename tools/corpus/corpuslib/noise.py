@@ -378,3 +378,16 @@ def failing_attempts(j, c, w, t, tb, step, stage, src, mark, gap, thread_base=11
                step=step, mark=mark if attempt == 0 else None)
         t += gap
     return fail_work_item_4(j, c, t + 2.0, stage, [w] * 4)
+
+
+def flex_launcher_start(j, args, t0):
+    """The Flex Template launcher's first four lines for a Python template run with `args`."""
+    j.launcher(t0, 'Started template launcher.', line='python_template_launcher.go:36',
+               src='ft-launcher-2020')
+    j.launcher(t0 + 0.1, 'Initialize Python template.', line='python_template_launcher.go:38',
+               src='ft-launcher-2020')
+    j.launcher(t0 + 0.4, 'Using launch args: [/dataflow/template/main.py %s]' % args,
+               line='python_template.go:63', src='ft-launcher-2020',
+               cite='Using launch args: [/dataflow/template/main.py …]')
+    j.launcher(t0 + 0.5, 'Executing: python /dataflow/template/main.py %s' % args, line='exec.go:37',
+               src='ft-launcher-2020', cite='Executing: python /dataflow/template/main.py …')
