@@ -16,8 +16,6 @@ SRC_DILL_TRACE = ('uqfoundation/dill dill/_dill.py trace output ("T4: <class …
                   'dumps fails, logged at INFO by the "dill" logger; values composed (a near miss)', 'V-code')
 
 
-
-
 def build(c):
     c.describe('''
         A Flex Template launch that fails while Beam pickles the pipeline: the template's main.py

@@ -29,8 +29,6 @@ WARNING = [
 ]
 
 
-
-
 def build(c):
     c.describe('''
         A Python Flex Template launch whose program fails before the job has a worker: Beam's
