@@ -11,14 +11,10 @@ namespace gpudiag::test {
 
 // Whether this is the sanitizer build (tools/sanitize): peak RSS there includes ASan's shadow memory,
 // and the tests that repeat one code path over many inputs sample them (the Release build runs all).
-#if defined(__SANITIZE_ADDRESS__)
+// The build says so (GPUDIAG_SANITIZED_BUILD): the test TUs themselves are compiled uninstrumented
+// there, so the compiler's own __SANITIZE_ADDRESS__ is not defined in them.
+#if defined(GPUDIAG_SANITIZED_BUILD)
 inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
 #else
 inline constexpr bool kSanitized = false;
 #endif
