@@ -9,6 +9,7 @@
 
 #include "gpudiag/stable_hash.h"
 #include "rule_pack_dump.h"
+#include "set_form.h"
 
 namespace gpudiag::detail {
 namespace {
@@ -138,7 +139,10 @@ class Compiler {
       const auto& p = pack_.patterns[i];
       if (!p.in_set) continue;
       std::string error;
-      if (pack_.text_set->Add(p.regex, &error) < 0) {
+      // The set answers only whether; its form of the pattern leaves out what only captures.
+      std::string form = set_form(p.regex);
+      if (form.empty()) form = p.regex;
+      if (pack_.text_set->Add(form, &error) < 0) {
         return Diagnostic{.code = "rule-regex",
                           .message = error,
                           .file = origins_[i].file,
