@@ -29,7 +29,7 @@ struct Pattern {
   Field field = Field::kText;
   std::string label_key;
   std::string regex;
-  std::shared_ptr<const RE2> re;
+  LazyRegex re;  // compiled when a match first needs it (lazy_regex.h)
   bool has_captures = false;
   // In the RE2::Set, answered by the one pass over the record's message and exception. Every
   // message, exception or text pattern is, refiners (under `not`, or beside a more selective

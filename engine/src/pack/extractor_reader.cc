@@ -119,8 +119,8 @@ void RuleReader::check_extractor(const Node& root, FactExtractorSpec& extractor)
   while (!stack.empty()) {
     const ConditionSpec* c = stack.back();
     stack.pop_back();
-    if (c->compiled) {
-      for (const auto& [name, index] : c->compiled->NamedCapturingGroups()) groups.push_back(name);
+    if (c->kind == ConditionSpec::Kind::kRegex) {
+      for (auto& name : named_groups(c->regex)) groups.push_back(std::move(name));
     }
     for (const auto& child : c->children) stack.push_back(&child);
   }

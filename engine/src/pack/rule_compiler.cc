@@ -31,8 +31,8 @@ class Compiler {
     p.field = field;
     p.label_key = label_key;
     p.regex = regex;
-    p.re = compiled ? std::move(compiled) : std::make_shared<const RE2>(regex, pattern_options());
-    p.has_captures = !p.re->NamedCapturingGroups().empty();
+    p.re = compiled ? LazyRegex(std::move(compiled)) : LazyRegex(regex, pattern_options());
+    p.has_captures = !named_groups(regex).empty();
     pack_.patterns.push_back(std::move(p));
     origins_.push_back(Origin{file_, at});
     return static_cast<int>(pack_.patterns.size() - 1);
@@ -128,13 +128,33 @@ class Compiler {
         pack_.patterns[p].in_set = true;  // triggers are message, exception or text patterns
       }
     }
-    // Refiners too (see Pattern::in_set).
-    for (auto& p : pack_.patterns) {
-      if (is_set_field(p.field) && !RE2::PartialMatch("", *p.re)) p.in_set = true;
+    // Refiners too (see Pattern::in_set), unless they match an empty text: the set itself tells
+    // which do (asking each pattern would compile every one of them at every start).
+    std::vector<bool> trigger_pattern(pack_.patterns.size());
+    for (size_t i = 0; i < pack_.patterns.size(); ++i) {
+      trigger_pattern[i] = pack_.patterns[i].in_set;
+      if (is_set_field(pack_.patterns[i].field)) pack_.patterns[i].in_set = true;
     }
+    if (auto status = compile_set(); !status) return status;
+    std::vector<int> empty_matches;
+    pack_.text_set->Match("", &empty_matches);
+    bool refiner_left_out = false;
+    for (int s : empty_matches) {
+      const int i = pack_.set_patterns[s];
+      if (trigger_pattern[i]) continue;
+      pack_.patterns[i].in_set = false;
+      refiner_left_out = true;
+    }
+    if (refiner_left_out) return compile_set();
+    return Ok{};
+  }
+
+  // The RE2::Set of the patterns marked in_set, each in its set form.
+  Status compile_set() {
     RE2::Options options = pattern_options();
     options.set_max_mem(64 << 20);
     pack_.text_set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+    pack_.set_patterns.clear();
     for (size_t i = 0; i < pack_.patterns.size(); ++i) {
       const auto& p = pack_.patterns[i];
       if (!p.in_set) continue;

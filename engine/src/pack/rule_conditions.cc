@@ -59,8 +59,11 @@ std::optional<ConditionSpec> RuleReader::field_condition(const Node& key, const 
           "write the text the entry must contain");
     return std::nullopt;
   }
-  c.compiled = check_regex(value, *pattern);
-  if (!c.compiled) return std::nullopt;
+  // A pattern of a file proven when gpudiag was built compiles; it is compiled when first needed.
+  if (file_.tree.empty()) {
+    c.compiled = check_regex(value, *pattern);
+    if (!c.compiled) return std::nullopt;
+  }
   c.kind = ConditionSpec::Kind::kRegex;
   c.regex = *pattern;
   return c;

@@ -471,8 +471,8 @@ void RuleReader::read_identity(const Node& n, RuleSpec& rule) {
 namespace {
 
 void collect_groups(const ConditionSpec& c, std::vector<std::string>& groups) {
-  if (c.kind == ConditionSpec::Kind::kRegex && c.compiled) {
-    for (const auto& [name, index] : c.compiled->NamedCapturingGroups()) {
+  if (c.kind == ConditionSpec::Kind::kRegex) {
+    for (const auto& name : named_groups(c.regex)) {
       if (std::find(groups.begin(), groups.end(), name) == groups.end()) groups.push_back(name);
     }
   }

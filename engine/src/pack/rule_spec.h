@@ -13,6 +13,7 @@
 #include "gpudiag/log_record.h"
 #include "gpudiag/pack_selection.h"
 #include "gpudiag/rule_pack.h"
+#include "lazy_regex.h"
 #include "pack_file.h"
 #include "rule_tree.h"
 
@@ -29,7 +30,7 @@ struct ConditionSpec {
   Field field = Field::kText;
   std::string label_key;                // Field::kLabel
   std::string regex;                    // kRegex
-  std::shared_ptr<const RE2> compiled;  // kRegex: compiled once by the loader, reused by the pack
+  std::shared_ptr<const RE2> compiled;  // kRegex: compiled by the loader (not for a file proven at build)
   std::vector<std::string> names;       // kOneOf: log names or severity names
   Severity min_severity = Severity::kDefault;
   std::vector<ConditionSpec> children;         // kAll, kAny, kNot (kNot: none of them holds)
