@@ -159,6 +159,11 @@ std::string language_from_locale(std::string_view locale) {
   // language[_territory][.codeset][@modifier]
   locale = locale.substr(0, locale.find_first_of(".@"));
   const std::string_view language = locale.substr(0, locale.find_first_of("_-"));
+  // English is the pages' own language, never a row of the table: the C locale and en_* need not
+  // read it (parsing it was 9.5 M instructions of every run, 4 % of `analyze` of `[]`).
+  if (language.empty() || language == "C" || language == "POSIX" || lower(language) == "en") {
+    return std::string(kEnglish);
+  }
   std::string full(locale);
   std::replace(full.begin(), full.end(), '-', '_');
   const DocLanguage* by_language = nullptr;
