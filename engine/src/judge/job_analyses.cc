@@ -113,7 +113,12 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
     const std::string& id = pack_.rules[rule].spec.info.id;
     return std::any_of(a.findings.begin(), a.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
   };
-  a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers, pack_.causes}, fired);
+  const auto symptom = [&](int rule) {
+    const std::string& id = pack_.rules[rule].spec.info.id;
+    return std::any_of(a.findings.begin(), a.findings.end(),
+                       [&](const Finding& f) { return f.rule_id == id && f.family_role == FamilyRole::kSymptom; });
+  };
+  a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers, pack_.causes}, fired, symptom);
   rank_unexplained(pack_, frameworks_, a);
   assign_first_steps(pack_, a.unexplained);
   // Kept for the rest of the run: no room left over past the groups reported (up to 200 grouped,

@@ -119,6 +119,7 @@ void ErrorGroups::add_parsed(ErrorCandidate&& c) {
   }
   note_log(g->logs, c.log, c.at, c.where);
   g->claimed_by.insert(c.claimed_by.begin(), c.claimed_by.end());
+  if (c.claimed_by.empty()) ++g->unclaimed;
   // The exemplar: the earliest whole copy (a cut copy only while no whole one was seen).
   bool better = !g->has_exemplar || (s.truncated && !read.truncated) ||
                 (s.truncated == read.truncated &&
@@ -168,6 +169,7 @@ void ErrorGroups::absorb(ErrorGroups&& other) {
     }
     for (const auto& [log, at] : g.logs) note_log(mine->logs, log, at.first, at.second);
     mine->claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
+    mine->unclaimed += g.unclaimed;
     if (empty || (g.shown.first_seen != kNoTime && g.shown.first_seen < s.first_seen)) {
       const uint64_t count = s.count;
       const Timestamp last = std::max(s.last_seen, g.shown.last_seen);
@@ -294,7 +296,9 @@ void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const Cau
 }
 
 std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
-                                                  const std::function<bool(int rule)>& fired) {
+                                                  const std::function<bool(int rule)>& fired,
+                                                  const std::function<bool(int rule)>& symptom) {
+  const auto explains = [&](int rule) { return fired(rule) && !(symptom && symptom(rule)); };
   reassemble(rules);
   // A cut copy (the job message's flattened traceback, cut before its exception) joins the whole
   // copy of the same user frame.
@@ -309,6 +313,7 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
       whole.shown.count += g.shown.count;
       for (const auto& [log, at] : g.logs) note_log(whole.logs, log, at.first, at.second);
       whole.claimed_by.insert(g.claimed_by.begin(), g.claimed_by.end());
+      whole.unclaimed += g.unclaimed;
       for (auto& w : g.workers) {
         if (whole.workers.size() < kMaxWorkersCounted) whole.workers.insert(w);
       }
@@ -331,7 +336,9 @@ std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
   for (auto& g : groups_) {
     UnexplainedGroup& s = g.shown;
     if (s.count == 0 || !g.has_exemplar) continue;
-    if (std::any_of(g.claimed_by.begin(), g.claimed_by.end(), fired)) continue;  // a rule explains it
+    if (std::any_of(g.claimed_by.begin(), g.claimed_by.end(), explains)) continue;  // a cause rule explains it
+    // every entry of it is a fired symptom's evidence
+    if (g.unclaimed == 0 && std::any_of(g.claimed_by.begin(), g.claimed_by.end(), fired)) continue;
     s.fingerprint = group_fingerprint(s.key);
     s.workers_total = g.workers.size();
     s.sdk_processes = g.processes.size();

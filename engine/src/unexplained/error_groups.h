@@ -52,8 +52,12 @@ class ErrorGroups {
   // Everything `other` (the export's unattributed entries) holds, as if its entries were this job's.
   void absorb(ErrorGroups&& other);
   // The groups in first-seen order, those a fired rule explains left out (`fired`: whether the
-  // pack's rule of that index fired for this job); call once after the last batch.
-  std::vector<UnexplainedGroup> finish(const ReadingRules& rules, const std::function<bool(int rule)>& fired);
+  // pack's rule of that index fired for this job); call once after the last batch. A fired
+  // `symptom` rule explains a group only when it took every entry of it: the job message that
+  // relays a worker's error ("… failed 4 times … Root cause: …") is the symptom's evidence, and the
+  // worker's copies of the error it quotes are still unexplained.
+  std::vector<UnexplainedGroup> finish(const ReadingRules& rules, const std::function<bool(int rule)>& fired,
+                                       const std::function<bool(int rule)>& symptom = {});
   // Entries of groups past kMaxGroups (counted, not grouped), and whether a cap was reached.
   uint64_t entries_past_cap() const { return entries_past_cap_; }
   bool capped() const { return capped_; }
@@ -67,6 +71,7 @@ class ErrorGroups {
     std::set<std::string> processes;
     std::map<std::string, std::pair<Timestamp, SourceLocation>> logs;  // log → its earliest copy
     std::set<int> claimed_by;                                          // rules that took one of its entries as evidence
+    uint64_t unclaimed = 0;                                            // its entries no rule took
     std::string first_template;                                        // a plain line's masked text when first seen
     bool has_exemplar = false;
     uint32_t exemplar_input = 0;
