@@ -295,8 +295,7 @@ void ErrorGroups::find_preludes(std::vector<UnexplainedGroup>& groups, const Cau
   }
 }
 
-std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules,
-                                                  const std::function<bool(int rule)>& fired,
+std::vector<UnexplainedGroup> ErrorGroups::finish(const ReadingRules& rules, const std::function<bool(int rule)>& fired,
                                                   const std::function<bool(int rule)>& symptom) {
   const auto explains = [&](int rule) { return fired(rule) && !(symptom && symptom(rule)); };
   reassemble(rules);
