@@ -109,14 +109,17 @@ void JobAnalyses::add(JobAccumulator& job, bool many_jobs) {
   a.entries = a.analysed = job.entries;  // the job's own totals (duplicates are told apart export-wide only)
   evaluate_rules(job, a);
   apply_outcome(pack_, a);
-  const auto fired = [&](int rule) {
+  // The finding of the pack's rule of that index in this job, if it fired.
+  const auto finding_of = [&](int rule) -> const Finding* {
     const std::string& id = pack_.rules[rule].spec.info.id;
-    return std::any_of(a.findings.begin(), a.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
+    const auto it =
+        std::find_if(a.findings.begin(), a.findings.end(), [&](const Finding& f) { return f.rule_id == id; });
+    return it == a.findings.end() ? nullptr : &*it;
   };
+  const auto fired = [&](int rule) { return finding_of(rule) != nullptr; };
   const auto symptom = [&](int rule) {
-    const std::string& id = pack_.rules[rule].spec.info.id;
-    return std::any_of(a.findings.begin(), a.findings.end(),
-                       [&](const Finding& f) { return f.rule_id == id && f.family_role == FamilyRole::kSymptom; });
+    const Finding* f = finding_of(rule);
+    return f != nullptr && f->family_role == FamilyRole::kSymptom;
   };
   a.unexplained = job.errors.finish(ReadingRules{frameworks_, pack_.wrappers, pack_.causes}, fired, symptom);
   rank_unexplained(pack_, frameworks_, a);
