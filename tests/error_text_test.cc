@@ -213,6 +213,16 @@ TEST_CASE("an implicit chain's cause is the exception raised while handling", "[
   CHECK_FALSE(e.truncated);
 }
 
+TEST_CASE("a message that starts on the line after its type is read from that line", "[unit][error_text]") {
+  const ParsedError e = parse("py-message-on-next-line.txt");
+  CHECK(e.exception_type == "ImportError");
+  CHECK(e.message.rfind("LlamaForCausalLM requires the PyTorch library but it was not found", 0) == 0);
+  CHECK(e.exception_line.rfind("ImportError: LlamaForCausalLM requires the PyTorch library", 0) == 0);
+  REQUIRE_FALSE(e.chain.empty());  // the message's further lines stay its chain, the first is not repeated
+  CHECK(e.chain.front().rfind("installation page: https://pytorch.org/get-started/locally/", 0) == 0);
+  CHECK(where(e) == "/output/LWM/scripts/sample_pyt.py:8 <module>");
+}
+
 TEST_CASE("a Java job-message copy names the user's DoFn frame without at", "[unit][error_text]") {
   const ParsedError e = parse("java-job-message-user-frame.txt");
   CHECK(e.language == "java");

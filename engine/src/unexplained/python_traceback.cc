@@ -216,6 +216,14 @@ void fill_python(Chain&& chain, ParsedError& out, bool keep_frames) {
     for (const ErrorFrame* f : cause.frames) out.frames.push_back(*f);
   }
   out.exception_line = capped(cause.exception_line, kMaxErrorLine);
+  // `ImportError:` and the message on the lines after it (an exception raised with a message that
+  // starts with a newline, as transformers' requires_backends does): its first line says what
+  // failed, and it titles the error rather than the empty first line.
+  if (cause.message.empty() && !cause.more.empty() && cause.exception_line.ends_with(':')) {
+    cause.message = cause.more.front();
+    cause.more.erase(cause.more.begin());
+    out.exception_line = capped(std::string(cause.exception_line).append(" ").append(cause.message), kMaxErrorLine);
+  }
   keep_chain(chain.blocks, c, out.chain, out.chain_below);  // before the type moves out of the block
   std::string type = std::move(cause.type);                 // the chain is the caller's no more
   re2::StringPiece message(cause.message);
