@@ -280,3 +280,48 @@ TEST_CASE("one failure in several SDK processes of a worker is one group that co
   CHECK(top_group(plain).sdk_processes == 2);
   CHECK(rank(plain).verdict_line.find("SDK processes") == std::string::npos);
 }
+
+// A streaming job retries a failing bundle without end and never fails by itself: the same
+// exception still coming back at the end of the export is the job's failure (hs10-06). Pillow's
+// Image.open raises this for bytes no plugin identifies (src/PIL/Image.py, `cannot identify image
+// file %r`); the frames around it are composed.
+TEST_CASE("a streaming job that keeps retrying the same exception is not ok", "[unit]") {
+  const std::string error =
+      "Error processing instruction process_bundle-7. Original traceback is\nTraceback (most recent call last):\n"
+      "  File \"/app/listing/photos.py\", line 41, in process\n    image = Image.open(io.BytesIO(data))\n"
+      "  File \"/usr/local/lib/python3.11/site-packages/PIL/Image.py\", line 3580, in open\n"
+      "    raise UnidentifiedImageError(msg)\n"
+      "PIL.UnidentifiedImageError: cannot identify image file <_io.BytesIO object at 0x7f06e0ab22b0> "
+      "[while running 'DecodeImage']\n";
+  const auto export_of = [&](bool streaming, int copies, int error_every_minutes, int quiet_hours) {
+    std::string text = test::log_entry_line(
+        "2025-10-14T07:10:00Z", "worker",
+        fmt::format("Pipeline_options: {{'runner': 'DataflowRunner', 'streaming': {}, 'project': 'p'}}",
+                    streaming ? "True" : "False"));
+    int minute = 20;
+    for (int i = 0; i < copies; ++i, minute += error_every_minutes)
+      text += test::log_entry_line(fmt::format("2025-10-14T{:02}:{:02}:00Z", 7 + minute / 60, minute % 60), "worker",
+                                   error, "ERROR");
+    const int last = minute + quiet_hours * 60;
+    text += test::log_entry_line(fmt::format("2025-10-14T{:02}:{:02}:30Z", 7 + last / 60, last % 60), "worker",
+                                 "Processing bundle", "INFO");
+    return text;
+  };
+  SECTION("six copies to the end of a streaming export: failed, the exception first") {
+    const Analysis d = test::analyze_text(export_of(true, 6, 45, 0), "export.ndjson");
+    CHECK(verdict_of(d) == Verdict::kFailed);
+    CHECK(top_group(d).severity == Impact::kError);
+    CHECK(top_group(d).exception_type == "PIL.UnidentifiedImageError");
+  }
+  SECTION("the same in a batch job that did not fail: ok, the group at info") {
+    const Analysis d = test::analyze_text(export_of(false, 6, 45, 0), "export.ndjson");
+    CHECK(verdict_of(d) == Verdict::kOk);
+    CHECK(top_group(d).severity == Impact::kInfo);
+  }
+  SECTION("three copies are retries that may have worked") {
+    CHECK(verdict_of(test::analyze_text(export_of(true, 3, 45, 0), "export.ndjson")) == Verdict::kOk);
+  }
+  SECTION("copies that stopped long before the export ends: the job went on") {
+    CHECK(verdict_of(test::analyze_text(export_of(true, 6, 5, 10), "export.ndjson")) == Verdict::kOk);
+  }
+}

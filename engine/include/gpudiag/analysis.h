@@ -293,12 +293,14 @@ struct Analysis {
   UnlistedJobs unlisted_jobs;           // diagnosed past kMaxListedJobs: counted
 };
 
-// A job's verdict: failed when a finding is an error or worse, or when the job itself failed
-// (whether or not a rule knows why); warning for warnings; ok otherwise. A succeeded job's findings
-// are capped at warning, so it is never failed.
+// A job's verdict: failed when a finding is an error or worse, when the job itself failed (whether
+// or not a rule knows why), or when an error no rule explains is at error (a streaming job retrying
+// a failing work item without end: it never fails by itself); warning for warnings; ok otherwise. A
+// succeeded job's findings are capped at warning, so it is never failed.
 inline Verdict verdict_of(const Analysis& job) {
   Impact top = Impact::kInfo;
   for (const auto& f : job.findings) top = std::max(top, f.severity);
+  for (const auto& g : job.unexplained) top = std::max(top, g.severity);
   if (top >= Impact::kError || job.job.outcome == JobOutcome::kFailed) return Verdict::kFailed;
   return top == Impact::kWarning ? Verdict::kWarning : Verdict::kOk;
 }

