@@ -336,6 +336,22 @@ SOURCES = {
                        '"[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Failed to load model with error: …" '
                        '(microsoft/onnxscript#1288, microsoft/onnxruntime#20559); Beam '
                        'onnx_inference.py load_model frames composed', 'V-code'),
+    'vllm-lora-rank': ('vllm-project/vllm vllm/lora/peft_helper.py PEFTHelper.validate_legal (0.7 on) and '
+                       'vllm/lora/worker_manager.py _load_adapter: "LoRA rank {r} is greater than max_lora_rank {max}." '
+                       '(vllm-project/vllm#2847, gpustack/gpustack#5438, unslothai/unsloth#2097 show it in real '
+                       'tracebacks, the last through LLM.generate and the V0 engine\'s model_runner.set_active_loras); '
+                       'frames and line numbers composed for vLLM 0.7.3', 'V-code'),
+    'vllm-context-length-400': ('vllm-project/vllm vllm/entrypoints/openai/serving_engine.py _validate_input (0.2 to '
+                                '0.10): "This model\'s maximum context length is N tokens. However, you requested M '
+                                'tokens (P in the messages, C in the completion). Please reduce the length of the '
+                                'messages or completion.", logged by serving_completion.py ("Error in preprocessing '
+                                'prompt inputs") and returned as 400; the openai client\'s BadRequestError body in the '
+                                'shape vLLM returns; frames composed from apache/beam vllm_inference.py run_inference '
+                                'and openai/_base_client.py', 'V-code'),
+    'ort-invalid-rank': ('microsoft/onnxruntime onnxruntime/core/session/inference_session.cc CheckShapes: "Invalid '
+                         'rank for input: NAME Got: N Expected: M Please fix either the inputs or the model." raised '
+                         'as INVALID_ARGUMENT from InferenceSession.run; apache/beam onnx_inference.py '
+                         'default_numpy_inference_fn stacks the batch with numpy.stack; frames composed', 'V-code'),
 }
 
 
