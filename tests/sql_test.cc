@@ -2,11 +2,14 @@
 // (GPUDIAG_UPDATE_GOLDENS=1 rewrites them: tools/update-goldens); the rest checks what users see.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "gpudiag/ingest.h"
 #include "gpudiag/log_record.h"
@@ -291,13 +294,19 @@ TEST_CASE("LocalSelection picks every entry each corpus case's diagnosis shows a
       if (entry.path().filename().string().rfind("export", 0) == 0) inputs.push_back(entry.path().string());
     }
     std::sort(inputs.begin(), inputs.end());
+    // LocalSelection reads records in time order, as the query ranks them: a gcloud export is
+    // newest first, and of a condition limited to a job's first entry it must see the earliest.
+    std::vector<std::pair<uint32_t, KeptRecord>> records;
+    for (uint32_t i = 0; i < inputs.size(); ++i) {
+      auto read = read_export(inputs[i], [&](const LogRecord& r) { records.emplace_back(i, KeptRecord(r)); });
+      REQUIRE(read.ok());
+    }
+    std::stable_sort(records.begin(), records.end(),
+                     [](const auto& a, const auto& b) { return a.second->timestamp < b.second->timestamp; });
     const LocalSelection local(s);
     std::set<std::pair<uint32_t, uint64_t>> picked;
-    for (uint32_t i = 0; i < inputs.size(); ++i) {
-      auto read = read_export(inputs[i], [&](const LogRecord& r) {
-        if (local.picks(r)) picked.emplace(i, r.where.offset);
-      });
-      REQUIRE(read.ok());
+    for (const auto& [input, kept] : records) {
+      if (local.picks(kept.record())) picked.emplace(input, kept->where.offset);
     }
     for (const auto& [input, offset] : shown) {
       INFO("input " << input << " byte " << offset);

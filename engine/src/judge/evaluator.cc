@@ -110,23 +110,36 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
   std::vector<HitRef> refs = hits.refs;
   const auto& spec = rule.spec;
 
-  // `after` keeps the hits an anchor precedes, `not_after` those none does. An unknown order gives
-  // the hit the benefit both ways: it counts.
-  const auto preceded = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order) {
+  // `after` keeps the hits an anchor precedes, `not_after` those none does, `not_before` those
+  // none follows (an entry that takes the hit back, such as a retry's "installing from the index").
+  // An unknown order gives the hit the benefit every way: it counts. An anchor of the same instant
+  // is in order either way: `bq` prints whole seconds, and a taking-back line follows its error
+  // within milliseconds.
+  const auto sequenced = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order,
+                             bool anchor_first) {
     const auto& anchors = acc_.hits(anchor_signal).refs;
     return std::any_of(anchors.begin(), anchors.end(), [&](const HitRef& a) {
       if (seq.same_worker && a.worker != h.worker) return false;
       if (a.at == kNoTime || h.at == kNoTime) return unknown_order;
-      if (a.at > h.at) return false;
-      if (seq.min && h.at - a.at < *seq.min) return false;
-      return !seq.within || h.at - a.at <= *seq.within;
+      const Timestamp first = anchor_first ? a.at : h.at;
+      const Timestamp then = anchor_first ? h.at : a.at;
+      if (first > then) return false;
+      if (seq.min && then - first < *seq.min) return false;
+      return !seq.within || then - first <= *seq.within;
     });
+  };
+  const auto preceded = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order) {
+    return sequenced(seq, anchor_signal, h, unknown_order, true);
   };
   if (spec.after) {
     std::erase_if(refs, [&](const HitRef& h) { return !preceded(*spec.after, rule.after_signal, h, true); });
   }
   if (spec.not_after) {
     std::erase_if(refs, [&](const HitRef& h) { return preceded(*spec.not_after, rule.not_after_signal, h, false); });
+  }
+  if (spec.not_before) {
+    std::erase_if(
+        refs, [&](const HitRef& h) { return sequenced(*spec.not_before, rule.not_before_signal, h, false, false); });
   }
 
   if (spec.count) {
@@ -186,6 +199,17 @@ std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
     }
     if (rule.spec.if_unknown != IfUnknown::kFire) return std::nullopt;
   }
+  // An anchored absence starts at its anchor: without one the job never got there and the check
+  // does not apply, whatever logs the export lacks (a job-message-only export is not "inconclusive"
+  // about pip's resolver because it holds no worker-startup log).
+  Timestamp start = acc_.earliest;
+  std::vector<HitRef> start_refs;
+  if (rule.absent_after_signal >= 0) {
+    const auto& y = acc_.hits(rule.absent_after_signal).refs;
+    if (y.empty()) return std::nullopt;
+    start = y.front().at;
+    start_refs.push_back(y.front());
+  }
   if (!a.needs_logs.empty()) {
     const bool any = std::any_of(a.needs_logs.begin(), a.needs_logs.end(),
                                  [&](const std::string& log) { return acc_.logs.count(log) > 0; });
@@ -194,14 +218,6 @@ std::optional<Finding> RuleEvaluator::absence_leg(const CompiledRule& rule) {
                                      fmt::join(a.needs_logs, ", ")));
       return std::nullopt;
     }
-  }
-  Timestamp start = acc_.earliest;
-  std::vector<HitRef> start_refs;
-  if (rule.absent_after_signal >= 0) {
-    const auto& y = acc_.hits(rule.absent_after_signal).refs;
-    if (y.empty()) return std::nullopt;  // the job never got there: the check does not apply
-    start = y.front().at;
-    start_refs.push_back(y.front());
   }
   if (start == kNoTime) return std::nullopt;
   const Timestamp horizon = start + a.within;

@@ -73,6 +73,7 @@ struct CompiledRule {
   int weak_signal = -1;
   int after_signal = -1;
   int not_after_signal = -1;
+  int not_before_signal = -1;
   int absent_signal = -1;
   int absent_after_signal = -1;
 };

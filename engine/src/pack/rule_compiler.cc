@@ -243,6 +243,9 @@ Result<std::unique_ptr<CompiledRulePack>> compile_rules(CollectedRules collected
     if (rule.spec.not_after) {
       rule.not_after_signal = compiler.add_signal(rule.spec.not_after->match, SignalRole::kAfter, ri);
     }
+    if (rule.spec.not_before) {
+      rule.not_before_signal = compiler.add_signal(rule.spec.not_before->match, SignalRole::kAfter, ri);
+    }
     if (rule.spec.absent) {
       rule.absent_signal = compiler.add_signal(rule.spec.absent->match, SignalRole::kAbsentMarker, ri);
       if (rule.spec.absent->after) {

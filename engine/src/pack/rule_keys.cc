@@ -49,6 +49,10 @@ const auto kKeys = std::to_array<RuleKey>({
     {"not_after", P::kRule, N::kOptional, V::kMapping,
      "sequence: a matching entry only counts when no entry of another kind came before it (the keys of `after`)",
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_after(v, "not_after", s.not_after); }},
+    {"not_before", P::kRule, N::kOptional, V::kMapping,
+     "sequence: a matching entry only counts when no entry of another kind came after it (the keys of `after`, "
+     "`within` and `min` measured forwards)",
+     [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_after(v, "not_before", s.not_before); }},
     {"absent", P::kRule, N::kTrigger, V::kMapping, "absence with a horizon: what is *missing* is the finding",
      [](RuleReader& r, const Node& v, RuleSpec& s) { r.read_absent(v, s); }},
     {"when", P::kRule, N::kTrigger, V::kFactTests, "job facts that must hold",

@@ -119,6 +119,12 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
                          s.not_after->within ? format_duration(*s.not_after->within) : "-",
                          s.not_after->same_worker ? "worker" : "job");
     }
+    if (s.not_before) {
+      signal("not_before", rule.not_before_signal);
+      out += fmt::format("  not_before within={} same={}\n",
+                         s.not_before->within ? format_duration(*s.not_before->within) : "-",
+                         s.not_before->same_worker ? "worker" : "job");
+    }
     if (s.absent) {
       signal("absent", rule.absent_signal);
       signal("absent_after", rule.absent_after_signal);

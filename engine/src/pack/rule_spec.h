@@ -114,7 +114,8 @@ struct RuleSpec {
   std::optional<ConditionSpec> weak;
   std::optional<CountSpec> count;
   std::optional<AfterSpec> after;
-  std::optional<AfterSpec> not_after;  // a matching entry counts only when no such entry came first
+  std::optional<AfterSpec> not_after;   // a matching entry counts only when no such entry came first
+  std::optional<AfterSpec> not_before;  // … only when no such entry came after it
   std::optional<AbsentSpec> absent;
   std::vector<FactTest> when;
   std::vector<FactTest> unless;
