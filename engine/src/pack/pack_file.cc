@@ -54,7 +54,7 @@ void read_quiet(const RuleFile& file, const Node& list, PackPolicy& policy, Diag
     return;
   }
   policy.quiet.clear();
-  const auto allowed = key_names(KeyPlace::kQuietShape);
+  const auto& allowed = key_names(KeyPlace::kQuietShape);
   for (const auto& item : list.items) {
     if (!item.is_map()) {
       diags.push_back(
@@ -126,7 +126,7 @@ void read_policy(const RuleFile& file, const Node& root, PackPolicy& policy, Dia
     diags.push_back(problem(file, confidence->at, "rule-type", "`confidence` is a mapping of adjustments"));
     return;
   }
-  const auto allowed = key_names(KeyPlace::kConfidencePolicy);
+  const auto& allowed = key_names(KeyPlace::kConfidencePolicy);
   for (const auto& [k, v] : confidence->entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
       diags.push_back(problem(file, k.at, "rule-unknown-key",
@@ -187,7 +187,7 @@ void read_patterns(const RuleFile& file, const Node& root, std::string_view key,
 
 // Keys of `map` not allowed at `place`, each a `rule-unknown-key` problem; false when there was one.
 bool known_keys(const RuleFile& file, const Node& map, KeyPlace place, Diagnostics& diags) {
-  const auto allowed = key_names(place);
+  const auto& allowed = key_names(place);
   bool ok = true;
   for (const auto& [k, v] : map.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
@@ -536,7 +536,7 @@ void read_catalog(const RuleFile& file, const Node& root, FactCatalog& catalog, 
     if (!facts->is_map()) {
       diags.push_back(problem(file, facts->at, "rule-type", "`facts` is a mapping of fact names to definitions"));
     } else {
-      const auto allowed = key_names(KeyPlace::kCatalogFact);
+      const auto& allowed = key_names(KeyPlace::kCatalogFact);
       for (const auto& [name, def] : facts->entries) {
         if (!is_fragment_name(name.scalar)) {
           diags.push_back(problem(file, name.at, "rule-id",
@@ -810,7 +810,7 @@ void read_pack_file(const RuleFile& file, const Node& root, Fragments& fragments
   read_catalog(file, root, catalog, diags);
   if (const Node* gpus = root.get("gpu_platforms")) read_gpu_platforms(file, *gpus, catalog, diags);
   if (const Node* defaults = root.get("service_defaults")) read_service_defaults(file, *defaults, catalog, diags);
-  const auto allowed = key_names(KeyPlace::kPackFile);
+  const auto& allowed = key_names(KeyPlace::kPackFile);
   for (const auto& [k, v] : root.entries) {
     if (std::find(allowed.begin(), allowed.end(), k.scalar) == allowed.end()) {
       diags.push_back(problem(file, k.at, "rule-unknown-key",

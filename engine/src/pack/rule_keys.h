@@ -84,7 +84,7 @@ struct RuleKey {
 std::span<const RuleKey> rule_keys();
 
 // The key names allowed at `place`, in table order (for linting and suggestions).
-std::vector<std::string_view> key_names(KeyPlace place);
+const std::vector<std::string_view>& key_names(KeyPlace place);
 
 // How a place is named in messages ("a rule", "count", "a fix", …).
 std::string_view place_name(KeyPlace place);

@@ -119,7 +119,7 @@ class RuleReader {
 
   // An error for every key of `map` that the key table does not allow at `place`.
   void check_keys(const Node& map, KeyPlace place) {
-    const auto allowed = key_names(place);
+    const auto& allowed = key_names(place);
     for (const auto& [k, v] : map.entries) {
       if (std::find(allowed.begin(), allowed.end(), k.scalar) != allowed.end()) continue;
       error(k.at, "rule-unknown-key", fmt::format("unknown key `{}` in {}", k.scalar, place_name(place)),
