@@ -115,6 +115,7 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
   // An unknown order gives the hit the benefit every way: it counts. An anchor of the same instant
   // is in order either way: `bq` prints whole seconds, and a taking-back line follows its error
   // within milliseconds.
+  // anchor_first: the anchor must come before the hit (`after`, `not_after`), else after it.
   const auto sequenced = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order,
                              bool anchor_first) {
     const auto& anchors = acc_.hits(anchor_signal).refs;
@@ -128,14 +129,12 @@ LegResult RuleEvaluator::match_leg(const CompiledRule& rule) {
       return !seq.within || then - first <= *seq.within;
     });
   };
-  const auto preceded = [&](const AfterSpec& seq, int anchor_signal, const HitRef& h, bool unknown_order) {
-    return sequenced(seq, anchor_signal, h, unknown_order, true);
-  };
   if (spec.after) {
-    std::erase_if(refs, [&](const HitRef& h) { return !preceded(*spec.after, rule.after_signal, h, true); });
+    std::erase_if(refs, [&](const HitRef& h) { return !sequenced(*spec.after, rule.after_signal, h, true, true); });
   }
   if (spec.not_after) {
-    std::erase_if(refs, [&](const HitRef& h) { return preceded(*spec.not_after, rule.not_after_signal, h, false); });
+    std::erase_if(refs,
+                  [&](const HitRef& h) { return sequenced(*spec.not_after, rule.not_after_signal, h, false, true); });
   }
   if (spec.not_before) {
     std::erase_if(

@@ -108,23 +108,16 @@ std::string dump_rule_pack(const CompiledRulePack& pack, bool patterns_only, boo
           s.count->percent > 0 ? fmt::format("{}%", s.count->percent) : std::to_string(s.count->at_least), "",
           s.count->within ? format_duration(*s.count->within) : "-", s.count->per_worker ? "worker" : "job");
     }
-    if (s.after) {
-      signal("after", rule.after_signal);
-      out += fmt::format("  after within={} same={}\n", s.after->within ? format_duration(*s.after->within) : "-",
-                         s.after->same_worker ? "worker" : "job");
-    }
-    if (s.not_after) {
-      signal("not_after", rule.not_after_signal);
-      out += fmt::format("  not_after within={} same={}\n",
-                         s.not_after->within ? format_duration(*s.not_after->within) : "-",
-                         s.not_after->same_worker ? "worker" : "job");
-    }
-    if (s.not_before) {
-      signal("not_before", rule.not_before_signal);
-      out += fmt::format("  not_before within={} same={}\n",
-                         s.not_before->within ? format_duration(*s.not_before->within) : "-",
-                         s.not_before->same_worker ? "worker" : "job");
-    }
+    // after, not_after and not_before: one shape (rule_keys.cc, KeyPlace::kAfter)
+    const auto sequence = [&](const char* name, const std::optional<AfterSpec>& seq, int index) {
+      if (!seq) return;
+      signal(name, index);
+      out += fmt::format("  {} within={} same={}\n", name, seq->within ? format_duration(*seq->within) : "-",
+                         seq->same_worker ? "worker" : "job");
+    };
+    sequence("after", s.after, rule.after_signal);
+    sequence("not_after", s.not_after, rule.not_after_signal);
+    sequence("not_before", s.not_before, rule.not_before_signal);
     if (s.absent) {
       signal("absent", rule.absent_signal);
       signal("absent_after", rule.absent_after_signal);
