@@ -28,8 +28,7 @@ bool selected(const JobSelection& select, const JobAccumulator& job) {
 // minutes, then its pool stopped). There only what the program logged as handled is information.
 void apply_outcome(const CompiledRulePack& pack, Analysis& job) {
   if (job.job.outcome != JobOutcome::kSucceeded) return;
-  const bool streaming = std::any_of(job.facts.begin(), job.facts.end(),
-                                     [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
+  const bool streaming = streaming_job(job);
   for (auto& f : job.findings) {
     const int ri = pack.rule_index(f.rule_id);
     if (ri >= 0 && pack.rules[ri].spec.info.hides_failure) continue;

@@ -26,12 +26,6 @@ Timestamp failure_time(const Analysis& job) {
 // then the pool stopped).
 constexpr uint64_t kStreamingRetries = 4;
 
-bool streaming_and_not_failed(const Analysis& job) {
-  if (job.job.outcome == JobOutcome::kFailed) return false;
-  return std::any_of(job.facts.begin(), job.facts.end(),
-                     [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
-}
-
 bool retried_without_end(const Analysis& job, const UnexplainedGroup& g) {
   if (g.exception_type.empty() || g.count < kStreamingRetries) return false;
   if (job.start == kNoTime || job.end == kNoTime || g.last_seen == kNoTime || job.end <= job.start) return false;
@@ -39,6 +33,11 @@ bool retried_without_end(const Analysis& job, const UnexplainedGroup& g) {
 }
 
 }  // namespace
+
+bool streaming_job(const Analysis& job) {
+  return std::any_of(job.facts.begin(), job.facts.end(),
+                     [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
+}
 
 bool cause_rule_explains(const Analysis& job) {
   for (const auto& f : job.findings) {
@@ -52,7 +51,7 @@ void rank_unexplained(const CompiledRulePack& pack, const FrameFilter& framework
   const bool failed =
       job.job.outcome == JobOutcome::kFailed || (job.job.outcome == JobOutcome::kUnknown && failed_at != kNoTime);
   const bool explained = getenv("GPUDIAG_STRICT") ? false : cause_rule_explains(job);
-  const bool streaming = !failed && streaming_and_not_failed(job);
+  const bool streaming = !failed && streaming_job(job);
   for (auto& g : job.unexplained) {
     const bool before_failure = failed_at == kNoTime || g.first_seen == kNoTime || g.first_seen <= failed_at;
     const bool looping = streaming && !explained && retried_without_end(job, g);
