@@ -500,3 +500,28 @@ TEST_CASE("patterns each within RE2's budget but over the pack's together name t
   CHECK_THAT(r.err, Catch::Contains(dir + "/big-2.yaml:8:"));
   CHECK_THAT(r.err, Catch::Contains("patterns are over RE2's memory budget together; the largest is this one"));
 }
+
+TEST_CASE("every report format of twelve hundred failed one-entry jobs is written in at most 64 MiB", "[hostile]") {
+  // The jobs dimension of memory: a report lists a thousand failed jobs in full. SARIF had repeated
+  // the whole pack in each job's run (717 MB of output, 902 MB of memory) and JUnit grew its 13 MB
+  // document by doubling (70 MB).
+  std::string text;
+  for (int j = 0; j < 1200; ++j) {
+    std::string line = test::log_entry_line(fmt::format("2024-01-01T00:{:02}:{:02}Z", j / 60 % 60, j % 60), "worker",
+                                            kOomLine, "ERROR", fmt::format("w-{:05}", j));
+    const std::string job = R"("job_id":"2024-01-01_00_00_00-1")";
+    line.replace(line.find(job), job.size(), fmt::format(R"("job_id":"j-{:05}","job_name":"name-{:05}")", j, j));
+    text += line;
+  }
+  const std::string dir = test::temp_dir();
+  test::write_file(dir + "/jobs.ndjson", text);
+  for (const std::string ext : {"json", "txt", "md", "html", "sarif", "xml"}) {
+    const std::string out = dir + "/report." + ext;
+    const auto r = spawn_gpudiag({"report", dir + "/jobs.ndjson", "-o", out}, [](int) {});
+    WARN(fmt::format("1,200 failed jobs, .{}: {:.1f} s, peak RSS {} MiB, {} bytes", ext, r.seconds,
+                     r.max_rss_kib / 1024, fs::file_size(out)));
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.max_rss_kib <= 64 * 1024);
+  }
+}

@@ -90,8 +90,14 @@ TEST_CASE("several jobs: every format names the failed jobs and keeps the health
       for (simdjson::dom::element run : runs) {
         automation.emplace(std::string_view(run["automationDetails"]["id"]));
         const std::string_view id = run["properties"]["job"]["id"];
+        // Each run lists the rules its results name (not the whole pack), and each ruleIndex is one.
+        simdjson::dom::array listed = run["tool"]["driver"]["rules"];
+        CHECK(listed.size() < rules.size());
         for (simdjson::dom::element result : simdjson::dom::array(run["results"])) {
           CHECK_THAT(std::string(std::string_view(result["message"]["text"])), Catch::Contains(std::string(id)));
+          const uint64_t index = result["ruleIndex"];
+          REQUIRE(index < listed.size());
+          CHECK(std::string_view(listed.at(index)["id"]) == std::string_view(result["ruleId"]));
         }
       }
       std::set<std::string> expected;

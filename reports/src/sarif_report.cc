@@ -1,12 +1,11 @@
-// SARIF 2.1.0: tool.driver.rules is the rule pack (helpUri = the documentation its first fix cites);
-// one result per finding in rank order, located at the input file and line of its first evidence
-// entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs
-// of the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a
-// baseline, results carry baselineState and accepted ones an external suppression; baseline entries
-// that matched nothing come back as "absent" results. With several jobs: a run per failed or warning
-// job (automationDetails.id gpudiag/PIPELINE/JOB), the healthy ones summed up in the first run's
-// properties (docs/formats.md, Several jobs). Errors no rule explains are results of the reserved rule
-// `unexplained-error` (added to tool.driver.rules when a run has one), each with
+// SARIF 2.1.0: tool.driver.rules is the rule pack, or with several jobs the rules each run names (helpUri = the
+// documentation its first fix cites); one result per finding in rank order, located at the input file and line of its
+// first evidence entry, with partialFingerprints[gpudiagFingerprint/v2] = Finding::fingerprint (stable across runs of
+// the same job family) and [gpudiagFingerprint/v1] = the value gpudiag 0.1 wrote. With a baseline, results carry
+// baselineState and accepted ones an external suppression; baseline entries that matched nothing come back as "absent"
+// results. With several jobs: a run per failed or warning job (automationDetails.id gpudiag/PIPELINE/JOB), the healthy
+// ones summed up in the first run's properties (docs/formats.md, Several jobs). Errors no rule explains are results of
+// the reserved rule `unexplained-error` (added to tool.driver.rules when a run has one), each with
 // partialFingerprints[gpudiagGroup/v1] = the group's fingerprint.
 // Every artifact URI is relative to a uriBaseId (SarifPaths); each rule has help.markdown; a symptom
 // is never an error (ci_levels.h); input problems are the invocation's toolExecutionNotifications.
@@ -16,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "ci_levels.h"
 #include "finding_history.h"
@@ -461,11 +461,33 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   w.key("tool").begin_object().key("driver").begin_object();
   w.field("name", "gpudiag");
   if (!o.deterministic) w.field("version", o.version).field("semanticVersion", o.version);
+  // The rules this run lists: the whole pack for one job; with several, only those its results name
+  // (in pack order), or a document of a thousand failed jobs repeats the pack a thousand times (717 MB
+  // for 1,200 jobs, docs/formats.md, Several jobs).
+  std::vector<const RuleInfo*> listed;
+  std::map<std::string_view, size_t> run_index;
+  if (several) {
+    std::set<std::string_view> named;
+    for (const auto& rf : report.findings) named.insert(rf.finding->rule_id);
+    if (report.baseline) {
+      for (const auto& e : report.baseline->entries) {
+        if (e.matched.empty()) named.insert(e.entry.rule_id);
+      }
+    }
+    for (const auto& rule : rules) {
+      if (!named.count(rule.id)) continue;
+      run_index.emplace(rule.id, listed.size());
+      listed.push_back(&rule);
+    }
+  } else {
+    for (const auto& rule : rules) listed.push_back(&rule);
+  }
+  const std::map<std::string_view, size_t>& rule_index = several ? run_index : index;
   // The reserved rule follows the pack's when this run has a group (a pack rule cannot take its id).
   const std::optional<size_t> group_rule =
-      report.unexplained.empty() ? std::nullopt : std::optional<size_t>(rules.size());
+      report.unexplained.empty() ? std::nullopt : std::optional<size_t>(listed.size());
   w.key("rules").begin_array();
-  for (const auto& rule : rules) rule_descriptor(w, rule);
+  for (const RuleInfo* rule : listed) rule_descriptor(w, *rule);
   if (group_rule) unexplained_rule_descriptor(w);
   w.end_array();
   w.end_object().end_object();
@@ -496,9 +518,9 @@ void run(JsonWriter& w, const RankedReport& report, const RankedReport& export_r
   };
   w.key("results").begin_array();
   if (groups_first) groups();
-  for (const auto& rf : report.findings) result(w, report, rf, index, paths, who);
+  for (const auto& rf : report.findings) result(w, report, rf, rule_index, paths, who);
   if (!groups_first) groups();
-  if (report.baseline) absent_results(w, *report.baseline, index, group_rule);
+  if (report.baseline) absent_results(w, *report.baseline, rule_index, group_rule);
   w.end_array();
   paths.write_bases(w);
 
