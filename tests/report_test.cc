@@ -1,6 +1,7 @@
 // Reports: the JSON contract, and log text that cannot break out of its format.
 #include "gpudiag/report.h"
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
 #include <catch2/catch.hpp>
@@ -72,4 +73,24 @@ TEST_CASE("a healthy export gives an OK verdict", "[unit][reports]") {
   const RankedReport r = rank(d);
   CHECK(r.verdict == Verdict::kOk);
   CHECK_THAT(r.verdict_line, Catch::StartsWith("OK"));
+}
+
+// A streaming job never succeeds: its "succeeded" is the teardown after a drain or a cancel, and the
+// verdict line must not say that the job reported success (hs13-05).
+TEST_CASE("a stopped streaming job's verdict says it was stopped, a batch job's that it succeeded", "[unit]") {
+  const auto export_of = [](bool streaming) {
+    return test::log_entry_line(
+               "2025-10-07T11:00:00Z", "worker",
+               fmt::format("Pipeline_options: {{'runner': 'DataflowRunner', 'streaming': {}, 'project': 'p'}}",
+                           streaming ? "True" : "False")) +
+           test::log_entry_line("2025-10-07T11:20:00Z", "worker",
+                                "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", "ERROR", "w-1") +
+           test::log_entry_line("2025-10-07T12:05:00Z", "job-message", "Worker pool stopped.");
+  };
+  const Analysis stream = test::analyze_text(export_of(true), "export.ndjson");
+  REQUIRE(stream.job.outcome == JobOutcome::kSucceeded);
+  CHECK_THAT(rank(stream).verdict_line, Catch::StartsWith("FAILED — the streaming job was stopped, but: "));
+  const Analysis batch = test::analyze_text(export_of(false), "export.ndjson");
+  REQUIRE(batch.job.outcome == JobOutcome::kSucceeded);
+  CHECK_THAT(rank(batch).verdict_line, Catch::StartsWith("WARNING — the job succeeded, but: "));
 }

@@ -333,9 +333,14 @@ void set_verdict(RankedReport& report, const Analysis& whole) {
                           unread_suffix)
             : fmt::format("FAILED — no rule in the pack explains the failure{}{}{}", quoted, symptom, unread_suffix);
   } else if (report.verdict != Verdict::kOk) {
-    // A succeeded job is failed only by a rule whose failure hides behind the success.
+    // A succeeded job is failed only by a rule whose failure hides behind the success. A streaming
+    // job never succeeds: its "succeeded" is the worker-pool teardown after a drain or a cancel
+    // whose own message the export does not hold (rules/facts/phases/stopped.yaml).
     const bool failed = report.verdict == Verdict::kFailed;
+    const bool stopped_stream = d.job.outcome == JobOutcome::kSucceeded && streaming_job(d);
     const char* lead = d.job.outcome != JobOutcome::kSucceeded ? "most likely cause"
+                       : stopped_stream && failed              ? "the streaming job was stopped, but"
+                       : stopped_stream                        ? "the streaming job stopped without failing, but"
                        : failed                                ? "the job reported success, but"
                                                                : "the job succeeded, but";
     report.verdict_line =

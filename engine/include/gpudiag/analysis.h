@@ -293,6 +293,15 @@ struct Analysis {
   UnlistedJobs unlisted_jobs;           // diagnosed past kMaxListedJobs: counted
 };
 
+// Whether the job is a streaming one (its `streaming` fact): such a job never succeeds, it is
+// cancelled, drained or fails, so a "succeeded" read from its teardown is not a success.
+inline bool streaming_job(const Analysis& job) {
+  for (const auto& f : job.facts) {
+    if (f.name == "streaming" && f.value == "true") return true;
+  }
+  return false;
+}
+
 // A job's verdict: failed when a finding is an error or worse, when the job itself failed (whether
 // or not a rule knows why), or when an error no rule explains is at error (a streaming job retrying
 // a failing work item without end: it never fails by itself); warning for warnings; ok otherwise. A

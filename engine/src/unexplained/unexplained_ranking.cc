@@ -34,11 +34,6 @@ bool retried_without_end(const Analysis& job, const UnexplainedGroup& g) {
 
 }  // namespace
 
-bool streaming_job(const Analysis& job) {
-  return std::any_of(job.facts.begin(), job.facts.end(),
-                     [](const JobFact& f) { return f.name == "streaming" && f.value == "true"; });
-}
-
 bool cause_rule_explains(const Analysis& job) {
   for (const auto& f : job.findings) {
     if (f.severity >= Impact::kError && f.family_role == FamilyRole::kCause && !f.generic) return true;

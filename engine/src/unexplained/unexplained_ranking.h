@@ -21,8 +21,4 @@ void rank_unexplained(const CompiledRulePack& pack, const FrameFilter& framework
 // Whether a cause rule (not a symptom, not `generic: true`) at error or above explains the job.
 bool cause_rule_explains(const Analysis& job);
 
-// Whether the job is a streaming one (its `streaming` fact): such a job never succeeds, it is
-// cancelled, drained or fails, so a "succeeded" read from its teardown is not a success.
-bool streaming_job(const Analysis& job);
-
 }  // namespace gpudiag::detail
