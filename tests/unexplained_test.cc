@@ -325,3 +325,63 @@ TEST_CASE("a streaming job that keeps retrying the same exception is not ok", "[
     CHECK(verdict_of(test::analyze_text(export_of(true, 6, 5, 10), "export.ndjson")) == Verdict::kOk);
   }
 }
+
+// pydantic's ValidationError names the model on its first line and each error's reason on the lines
+// after it; vLLM's engine arguments are pydantic dataclasses (vllm-project/vllm#26161, 0.10.2). The
+// reason is the cause, not the count nor the docs link nor a field's location.
+TEST_CASE("pydantic's ValidationError is read through to its reason", "[unit]") {
+  const auto error = [](const std::string& reason_lines) {
+    return "Traceback (most recent call last):\n"
+           "  File \"/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py\", line 963, in "
+           "create_model_config\n    return ModelConfig(\n"
+           "  File \"/usr/local/lib/python3.12/dist-packages/pydantic/_internal/_dataclasses.py\", line 123, in "
+           "__init__\n    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n"
+           "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n" +
+           reason_lines;
+  };
+  SECTION("a model-level error: the Value error line") {
+    const Analysis d = test::analyze_text(
+        test::log_entry_line("2025-10-03T08:12:44Z", "worker",
+                             error("  Value error, Expecting value: line 1 column 1 (char 0) [type=value_error, "
+                                   "input_value=ArgsKwargs((), {'model': ...}), input_type=ArgsKwargs]\n"
+                                   "    For further information visit https://errors.pydantic.dev/2.12/v/value_error"),
+                             "ERROR"),
+        "export.ndjson");
+    CHECK_THAT(top_group(d).cause, Catch::StartsWith("Value error, Expecting value: line 1 column 1"));
+  }
+  SECTION("a field's error: the reason under the field's location") {
+    const Analysis d = test::analyze_text(
+        test::log_entry_line("2025-10-03T08:12:44Z", "worker",
+                             error("max_model_len\n  Input should be a valid integer [type=int_parsing, "
+                                   "input_value='8k', input_type=str]\n"
+                                   "    For further information visit https://errors.pydantic.dev/2.12/v/int_parsing"),
+                             "ERROR"),
+        "export.ndjson");
+    CHECK_THAT(top_group(d).cause, Catch::StartsWith("Input should be a valid integer"));
+  }
+}
+
+// pip's advisories go to stderr, so Dataflow's docker log has them at ERROR; every install as root in
+// a container prints them (pypa/pip req_command.py warn_if_run_as_root, self_outdated_check.py). A
+// failed job's verdict named one before the failure no rule knew (hs13-03).
+TEST_CASE("pip's advisories on stderr are never errors no rule explains", "[unit]") {
+  std::string text;
+  int second = 0;
+  for (const char* line :
+       {"WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the "
+        "system package manager, possibly rendering your system unusable. It is recommended to use a virtual "
+        "environment instead: https://pip.pypa.io/warnings/venv. Use the --root-user-action option if you know what "
+        "you are doing and want to suppress this warning.",
+        "WARNING: Running pip as root will break packages and permissions. You should install packages reliably by "
+        "using venv: https://pip.pypa.io/warnings/venv",
+        "[notice] A new release of pip is available: 24.0 -> 25.2",
+        "[notice] To update, run: pip install --upgrade pip",
+        "WARNING: You are using pip version 21.2.4; however, version 22.0.3 is available."}) {
+    text += test::log_entry_line(fmt::format("2025-11-12T09:05:{:02}Z", second++), "docker", line, "ERROR", "w-1");
+  }
+  text +=
+      test::log_entry_line("2025-11-12T09:06:00Z", "worker", "ValueError: unknown scheduler 'cosine2'", "ERROR", "w-1");
+  const Analysis d = test::analyze_text(text, "export.ndjson");
+  REQUIRE(d.unexplained.size() == 1);
+  CHECK_THAT(d.unexplained.front().template_text, Catch::Contains("unknown scheduler"));
+}
