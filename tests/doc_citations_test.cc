@@ -61,7 +61,7 @@ std::map<std::string, Page> doc_sections() {
   std::vector<std::string> header;
   for (const auto& line : lines_of(test::read_file(test::source_dir() + "/docs/doc-sections.md"))) {
     if (line.rfind("## ", 0) == 0) {
-      const size_t dash = line.find(" — ");
+      const size_t dash = line.rfind(" — ");  // a title may hold one ("threading — Thread-based …")
       page = dash == std::string::npos ? nullptr : &pages[line.substr(3, dash - 3)];
       if (page != nullptr) page->url = line.substr(dash + std::string(" — ").size());
       header.clear();
