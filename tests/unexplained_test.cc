@@ -330,35 +330,30 @@ TEST_CASE("a streaming job that keeps retrying the same exception is not ok", "[
 // after it; vLLM's engine arguments are pydantic dataclasses (vllm-project/vllm#26161, 0.10.2). The
 // reason is the cause, not the count nor the docs link nor a field's location.
 TEST_CASE("pydantic's ValidationError is read through to its reason", "[unit]") {
-  const auto error = [](const std::string& reason_lines) {
-    return "Traceback (most recent call last):\n"
-           "  File \"/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py\", line 963, in "
-           "create_model_config\n    return ModelConfig(\n"
-           "  File \"/usr/local/lib/python3.12/dist-packages/pydantic/_internal/_dataclasses.py\", line 123, in "
-           "__init__\n    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n"
-           "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n" +
-           reason_lines;
+  // The cause the unexplained stage names for the ValidationError followed by `reason_lines`.
+  const auto cause_of = [](const std::string& reason_lines) {
+    const std::string error =
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py\", line 963, in "
+        "create_model_config\n    return ModelConfig(\n"
+        "  File \"/usr/local/lib/python3.12/dist-packages/pydantic/_internal/_dataclasses.py\", line 123, in "
+        "__init__\n    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n"
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n" +
+        reason_lines;
+    const Analysis d =
+        test::analyze_text(test::log_entry_line("2025-10-03T08:12:44Z", "worker", error, "ERROR"), "export.ndjson");
+    return top_group(d).cause;
   };
-  SECTION("a model-level error: the Value error line") {
-    const Analysis d = test::analyze_text(
-        test::log_entry_line("2025-10-03T08:12:44Z", "worker",
-                             error("  Value error, Expecting value: line 1 column 1 (char 0) [type=value_error, "
-                                   "input_value=ArgsKwargs((), {'model': ...}), input_type=ArgsKwargs]\n"
-                                   "    For further information visit https://errors.pydantic.dev/2.12/v/value_error"),
-                             "ERROR"),
-        "export.ndjson");
-    CHECK_THAT(top_group(d).cause, Catch::StartsWith("Value error, Expecting value: line 1 column 1"));
-  }
-  SECTION("a field's error: the reason under the field's location") {
-    const Analysis d = test::analyze_text(
-        test::log_entry_line("2025-10-03T08:12:44Z", "worker",
-                             error("max_model_len\n  Input should be a valid integer [type=int_parsing, "
-                                   "input_value='8k', input_type=str]\n"
-                                   "    For further information visit https://errors.pydantic.dev/2.12/v/int_parsing"),
-                             "ERROR"),
-        "export.ndjson");
-    CHECK_THAT(top_group(d).cause, Catch::StartsWith("Input should be a valid integer"));
-  }
+  // A model-level error: the Value error line.
+  CHECK_THAT(cause_of("  Value error, Expecting value: line 1 column 1 (char 0) [type=value_error, "
+                      "input_value=ArgsKwargs((), {'model': ...}), input_type=ArgsKwargs]\n"
+                      "    For further information visit https://errors.pydantic.dev/2.12/v/value_error"),
+             Catch::StartsWith("Value error, Expecting value: line 1 column 1"));
+  // A field's error: the reason under the field's location.
+  CHECK_THAT(cause_of("max_model_len\n  Input should be a valid integer [type=int_parsing, input_value='8k', "
+                      "input_type=str]\n"
+                      "    For further information visit https://errors.pydantic.dev/2.12/v/int_parsing"),
+             Catch::StartsWith("Input should be a valid integer"));
 }
 
 // pip's advisories go to stderr, so Dataflow's docker log has them at ERROR; every install as root in
