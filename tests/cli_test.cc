@@ -59,8 +59,8 @@ TEST_CASE("the CLI prints what the golden files hold", "[cli]") {
 
 TEST_CASE("rules test and lint pass, a broken rules directory exits 2", "[cli]") {
   // Under the sanitizers the [rules] tests prove every example in-process; `rules test` over the
-  // whole pack there took 50-100 s, each example's many-match DFA states being 212 KB blocks that
-  // ASan maps and unmaps one by one (bench/RESULTS-memory.md).
+  // whole pack there took 108 s (beside other work), RE2's many-match DFA states being 212 KB
+  // blocks that ASan maps and unmaps one by one (docs/performance.md, sixth stop).
   if (!test::kSanitized) CHECK(run_gpudiag({"rules", "test"}).exit_code == 0);
   CHECK(run_gpudiag({"rules", "lint"}).exit_code == 0);
   const std::string dir = test::temp_dir();
